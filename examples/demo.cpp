@@ -1,0 +1,2 @@
+#include <cstdio>
+int main() { std::puts("adreno demo: under construction"); return 0; }

@@ -1,0 +1,60 @@
+// The virtual CP: interprets the PM4 that a submission's indirect buffers hold, reading only the
+// bytes in GPU memory. Submitted IBs run as IB1; a CP_INDIRECT_BUFFER inside them runs as IB2,
+// and deeper nesting is a CP error, as on a6xx. A packet it cannot honour is a CP error too —
+// never silently skipped.
+#pragma once
+
+#include "virt/gpu_memory.h"
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace adreno::virt {
+
+struct IbSpan {
+  std::uint64_t address;
+  std::uint32_t dwords;
+};
+
+class CommandProcessor {
+ public:
+  /// `stop` aborts a wait in progress (ring teardown); a wait that outlives `hang_timeout` is
+  /// reported as a hang.
+  CommandProcessor(const GpuMemory& memory, std::chrono::milliseconds hang_timeout, const std::atomic<bool>& stop);
+
+  /// Runs the IBs in order; throws GpuFault on a CP error, page fault or hang.
+  void execute(std::span<const IbSpan> ibs);
+
+  /// Register file (type-4 writes land here); registers are 18-bit offsets.
+  std::uint32_t reg(std::uint32_t offset) const { return regs_.at(offset); }
+
+ private:
+  struct Packet {
+    std::uint64_t address;              // GPU address of the header (for fault reports)
+    std::span<const std::uint32_t> payload;
+    int level;                          // 1 for IB1, 2 for IB2
+  };
+  using Handler = void (CommandProcessor::*)(const Packet&);
+
+  void run_ib(std::uint64_t address, std::uint32_t dwords, int level);
+  void require_payload(const Packet& packet, std::size_t dwords, const char* name) const;
+
+  void op_nop(const Packet&);
+  void op_indirect_buffer(const Packet&);
+  void op_mem_write(const Packet&);
+  void op_event_write(const Packet&);
+  void op_wait_reg_mem(const Packet&);
+
+  static const std::array<Handler, 128>& handlers();
+
+  const GpuMemory& memory_;
+  std::chrono::milliseconds hang_timeout_;
+  const std::atomic<bool>& stop_;
+  std::vector<std::uint32_t> regs_;
+};
+
+}  // namespace adreno::virt

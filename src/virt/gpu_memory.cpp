@@ -1,0 +1,114 @@
+#include "virt/gpu_memory.h"
+
+#include <cstring>
+#include <mutex>
+
+namespace adreno::virt {
+
+const char* to_string(FaultKind kind) noexcept {
+  switch (kind) {
+    case FaultKind::page_fault: return "GPU page fault";
+    case FaultKind::cp_error: return "CP error";
+    case FaultKind::hang: return "GPU hang";
+    case FaultKind::shader_error: return "shader error";
+  }
+  return "GPU fault";
+}
+
+std::string GpuFault::hex(std::uint64_t value) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+namespace {
+std::uint64_t align_up(std::uint64_t value, std::uint64_t align) { return (value + align - 1) & ~(align - 1); }
+}  // namespace
+
+GpuMemory::GpuMemory(std::uint64_t va_start, std::uint64_t va_size) : va_start_(va_start), va_size_(va_size) {}
+
+std::optional<std::uint64_t> GpuMemory::map(std::shared_ptr<Backing> backing, std::uint64_t offset,
+                                            std::uint64_t size, bool gpu_writable, std::uint64_t align) {
+  if (size == 0 || align < kPageSize || (align & (align - 1)) != 0) return std::nullopt;
+  const std::uint64_t span = align_up(size, kPageSize);
+  std::unique_lock lock(mutex_);
+  // First fit: walk the gaps between mappings in address order.
+  std::uint64_t candidate = align_up(va_start_, align);
+  for (const auto& [start, mapping] : mappings_) {
+    if (candidate + span <= start) break;
+    candidate = align_up(std::max(candidate, start + align_up(mapping.size, kPageSize)), align);
+  }
+  if (candidate + span > va_start_ + va_size_ || candidate + span < candidate) return std::nullopt;
+  mappings_.emplace(candidate, Mapping{size, std::move(backing), offset, gpu_writable});
+  return candidate;
+}
+
+bool GpuMemory::unmap(std::uint64_t va) {
+  std::unique_lock lock(mutex_);
+  return mappings_.erase(va) == 1;
+}
+
+std::size_t GpuMemory::mapping_count() const {
+  std::shared_lock lock(mutex_);
+  return mappings_.size();
+}
+
+template <typename Chunk>
+void GpuMemory::walk(std::uint64_t va, std::size_t size, bool write, Chunk&& chunk) const {
+  std::shared_lock lock(mutex_);
+  while (size > 0) {
+    auto it = mappings_.upper_bound(va);
+    if (it == mappings_.begin()) throw GpuFault(FaultKind::page_fault, va, "unmapped address");
+    --it;
+    const auto& [start, mapping] = *it;
+    if (va - start >= mapping.size) throw GpuFault(FaultKind::page_fault, va, "unmapped address");
+    if (write && !mapping.writable) throw GpuFault(FaultKind::page_fault, va, "write to a GPU read-only buffer");
+    std::size_t length = std::min<std::uint64_t>(size, mapping.size - (va - start));
+    chunk(mapping.backing->host() + mapping.offset + (va - start), length);
+    va += length;
+    size -= length;
+  }
+}
+
+void GpuMemory::read(std::uint64_t va, void* dst, std::size_t size) const {
+  auto* out = static_cast<std::byte*>(dst);
+  walk(va, size, false, [&](std::byte* host, std::size_t length) {
+    std::memcpy(out, host, length);
+    out += length;
+  });
+}
+
+void GpuMemory::write(std::uint64_t va, const void* src, std::size_t size) const {
+  const auto* in = static_cast<const std::byte*>(src);
+  walk(va, size, true, [&](std::byte* host, std::size_t length) {
+    std::memcpy(host, in, length);
+    in += length;
+  });
+}
+
+std::uint32_t GpuMemory::read32(std::uint64_t va) const {
+  std::uint32_t value;
+  read(va, &value, sizeof value);
+  return value;
+}
+
+std::uint64_t GpuMemory::read64(std::uint64_t va) const {
+  std::uint64_t value;
+  read(va, &value, sizeof value);
+  return value;
+}
+
+void GpuMemory::write32(std::uint64_t va, std::uint32_t value) const { write(va, &value, sizeof value); }
+void GpuMemory::write64(std::uint64_t va, std::uint64_t value) const { write(va, &value, sizeof value); }
+
+std::byte* GpuMemory::translate(std::uint64_t va, std::size_t size, bool write) const {
+  std::byte* result = nullptr;
+  std::size_t pieces = 0;
+  walk(va, size, write, [&](std::byte* host, std::size_t) {
+    if (pieces++ == 0) result = host;
+  });
+  if (pieces > 1) throw GpuFault(FaultKind::page_fault, va, "access spans two buffer objects");
+  return result;
+}
+
+}  // namespace adreno::virt

@@ -1,0 +1,67 @@
+// One GPU address space: a VA allocator and a page table with permissions over host backing.
+// Like the drivers' per-process pagetables, each open device file gets its own. GPU accesses
+// that hit no mapping, or write a read-only one, raise a page fault (GpuFault).
+#pragma once
+
+#include "virt/backing.h"
+#include "virt/gpu_fault.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <vector>
+
+namespace adreno::virt {
+
+inline constexpr std::uint64_t kPageSize = 4096;
+
+class GpuMemory {
+ public:
+  GpuMemory(std::uint64_t va_start, std::uint64_t va_size);
+
+  std::uint64_t va_start() const noexcept { return va_start_; }
+  std::uint64_t va_size() const noexcept { return va_size_; }
+
+  /// Maps `size` bytes of `backing` from `offset` at a free VA aligned to `align` (a power of
+  /// two, at least a page). Returns nullopt when the address space has no room.
+  std::optional<std::uint64_t> map(std::shared_ptr<Backing> backing, std::uint64_t offset,
+                                   std::uint64_t size, bool gpu_writable, std::uint64_t align = kPageSize);
+  /// Removes the mapping that starts at `va`; false if there is none.
+  bool unmap(std::uint64_t va);
+  /// Number of live mappings (for the ledger).
+  std::size_t mapping_count() const;
+
+  // GPU-side accesses. Throw GpuFault(page_fault) on an unmapped address or a write to a
+  // read-only mapping; accesses may span adjacent mappings.
+  void read(std::uint64_t va, void* dst, std::size_t size) const;
+  void write(std::uint64_t va, const void* src, std::size_t size) const;
+  std::uint32_t read32(std::uint64_t va) const;
+  std::uint64_t read64(std::uint64_t va) const;
+  void write32(std::uint64_t va, std::uint32_t value) const;
+  void write64(std::uint64_t va, std::uint64_t value) const;
+
+  /// Host pointer to [va, va+size) when it lies inside one mapping and the access is allowed;
+  /// throws GpuFault otherwise. For hot paths (shader memory, IB fetch) that touch one buffer.
+  std::byte* translate(std::uint64_t va, std::size_t size, bool write) const;
+
+ private:
+  struct Mapping {
+    std::uint64_t size;
+    std::shared_ptr<Backing> backing;
+    std::uint64_t offset;
+    bool writable;
+  };
+  // Calls `chunk(host, length)` for each piece of [va, va+size); faults on a hole.
+  template <typename Chunk>
+  void walk(std::uint64_t va, std::size_t size, bool write, Chunk&& chunk) const;
+
+  std::uint64_t va_start_;
+  std::uint64_t va_size_;
+  mutable std::shared_mutex mutex_;
+  std::map<std::uint64_t, Mapping> mappings_;  // keyed by start VA
+};
+
+}  // namespace adreno::virt

@@ -1,0 +1,22 @@
+// The GPUs the virtual kernels can pretend to be.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace adreno::virt {
+
+struct GpuModel {
+  std::string_view name;      // "a630"
+  std::uint32_t chip_id;      // as KGSL's DEVICE_INFO and MSM's CHIP_ID report it
+  std::uint32_t gpu_id;       // MSM_PARAM_GPU_ID
+  std::uint32_t gmem_bytes;   // on-chip tile memory
+};
+
+/// Every model, the default (a630) first.
+std::span<const GpuModel> gpu_models();
+std::optional<GpuModel> find_gpu_model(std::string_view name);
+
+}  // namespace adreno::virt

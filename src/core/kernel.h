@@ -7,6 +7,7 @@
 #pragma once
 
 #include <adreno/address.hpp>
+#include <adreno/memory_type.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -17,14 +18,6 @@
 namespace adreno {
 
 enum class KernelKind { kgsl, msm };
-
-/// How the CPU sees a buffer's memory. GPU-side caching is the driver's business.
-enum class MemoryType {
-  write_combined,   ///< uncached, write-combining CPU mapping (default for GPU-written data)
-  cached,           ///< CPU-cached, needs explicit cache maintenance
-  cached_coherent,  ///< CPU-cached and IO-coherent (only where the kernel offers it)
-  uncached,         ///< strongly ordered CPU mapping
-};
 
 struct BoFlags {
   MemoryType type = MemoryType::write_combined;

@@ -25,27 +25,25 @@ namespace {
 std::uint64_t align_up(std::uint64_t value, std::uint64_t align) { return (value + align - 1) & ~(align - 1); }
 }  // namespace
 
-GpuMemory::GpuMemory(std::uint64_t va_start, std::uint64_t va_size) : va_start_(va_start), va_size_(va_size) {}
+GpuMemory::GpuMemory(std::uint64_t va_start, std::uint64_t va_size)
+    : va_start_(va_start), va_size_(va_size), va_(va_start, va_size) {}
 
 std::optional<std::uint64_t> GpuMemory::map(std::shared_ptr<Backing> backing, std::uint64_t offset,
                                             std::uint64_t size, bool gpu_writable, std::uint64_t align) {
-  if (size == 0 || align < kPageSize || (align & (align - 1)) != 0) return std::nullopt;
-  const std::uint64_t span = align_up(size, kPageSize);
+  if (size == 0 || align < kPageSize) return std::nullopt;
   std::unique_lock lock(mutex_);
-  // First fit: walk the gaps between mappings in address order.
-  std::uint64_t candidate = align_up(va_start_, align);
-  for (const auto& [start, mapping] : mappings_) {
-    if (candidate + span <= start) break;
-    candidate = align_up(std::max(candidate, start + align_up(mapping.size, kPageSize)), align);
-  }
-  if (candidate + span > va_start_ + va_size_ || candidate + span < candidate) return std::nullopt;
-  mappings_.emplace(candidate, Mapping{size, std::move(backing), offset, gpu_writable});
-  return candidate;
+  auto va = va_.allocate(align_up(size, kPageSize), align);
+  if (va) mappings_.emplace(*va, Mapping{size, std::move(backing), offset, gpu_writable});
+  return va;
 }
 
 bool GpuMemory::unmap(std::uint64_t va) {
   std::unique_lock lock(mutex_);
-  return mappings_.erase(va) == 1;
+  auto it = mappings_.find(va);
+  if (it == mappings_.end()) return false;
+  va_.free(va, align_up(it->second.size, kPageSize));
+  mappings_.erase(it);
+  return true;
 }
 
 std::size_t GpuMemory::mapping_count() const {

@@ -3,6 +3,7 @@
 // that hit no mapping, or write a read-only one, raise a page fault (GpuFault).
 #pragma once
 
+#include "alloc/range_allocator.h"
 #include "virt/backing.h"
 #include "virt/gpu_fault.h"
 
@@ -61,6 +62,7 @@ class GpuMemory {
   std::uint64_t va_start_;
   std::uint64_t va_size_;
   mutable std::shared_mutex mutex_;
+  RangeAllocator va_;
   std::map<std::uint64_t, Mapping> mappings_;  // keyed by start VA
 };
 

@@ -1,0 +1,13 @@
+// How the CPU sees a buffer's memory. GPU-side caching is the driver's business.
+#pragma once
+
+namespace adreno {
+
+enum class MemoryType {
+  write_combined,   ///< uncached, write-combining CPU mapping: fast streaming writes (default)
+  cached,           ///< CPU-cached; needs explicit cache maintenance around GPU access
+  cached_coherent,  ///< CPU-cached and IO-coherent: no maintenance (only where the kernel offers it)
+  uncached,         ///< strongly ordered CPU mapping
+};
+
+}  // namespace adreno

@@ -1,0 +1,199 @@
+#include "alloc/allocator.h"
+
+#include "alloc/size_classes.h"
+
+#include <adreno/error.hpp>
+
+#include <algorithm>
+
+namespace adreno {
+namespace {
+
+std::uint64_t align_up(std::uint64_t value, std::uint64_t align) { return (value + align - 1) & ~(align - 1); }
+
+}  // namespace
+
+Allocator::Allocator(Kernel& kernel, RetirementOracle& oracle) : kernel_(kernel), oracle_(oracle) {}
+
+Allocator::~Allocator() {
+  for (auto& allocation : deferred_) {
+    if (allocation->owned) destroy_object(std::move(allocation->owned));
+  }
+  for (auto& [key, entries] : cache_) {
+    for (auto& entry : entries) destroy_object(std::move(entry.object));
+  }
+  for (auto& [kind, list] : slabs_) {
+    for (auto& slab : list) destroy_object(std::move(slab.object));
+  }
+}
+
+std::unique_ptr<KernelObject> Allocator::create_object(std::uint64_t size, MemoryKind kind) {
+  const BoFlags flags{kind.type, kind.gpu_read_only};
+  Bo bo;
+  try {
+    bo = kernel_.alloc(size, flags);
+  } catch (const Error& error) {
+    // Idle cached objects are the first thing to give back when the kernel runs out.
+    if (error.code() != Errc::out_of_memory || stats_.cached_bytes == 0) throw;
+    trim_cache(std::chrono::steady_clock::time_point::max());
+    bo = kernel_.alloc(size, flags);
+  }
+  auto object = std::make_unique<KernelObject>(KernelObject{bo, {}});
+  if (kind.host_visible) {
+    try {
+      object->cpu = kernel_.map(bo);
+    } catch (...) {
+      kernel_.free(bo);
+      throw;
+    }
+  }
+  ++stats_.kernel_allocs;
+  ++stats_.live_objects;
+  return object;
+}
+
+void Allocator::destroy_object(std::unique_ptr<KernelObject> object) {
+  if (!object->cpu.empty()) kernel_.unmap(object->bo, object->cpu);
+  kernel_.free(object->bo);
+  ++stats_.kernel_frees;
+  --stats_.live_objects;
+}
+
+std::unique_ptr<Allocation> Allocator::allocate(std::uint64_t size, std::uint64_t align, BoFlags flags,
+                                                bool host_visible) {
+  if (size == 0) throw Error(Errc::invalid_argument, "allocate buffer", "size is 0");
+  if (align == 0) align = kSmallGranule;
+  if ((align & (align - 1)) != 0) {
+    throw Error(Errc::invalid_argument, "allocate buffer", "alignment " + std::to_string(align) + " is not a power of two");
+  }
+  const MemoryKind kind{flags.type, flags.gpu_read_only, host_visible};
+  std::lock_guard lock(mutex_);
+  collect_locked();
+  const std::uint64_t rounded = align_up(size, kSmallGranule);
+  if (rounded <= kSmallMax && align <= kPageBytes) return allocate_small(size, std::max(align, kSmallGranule), kind);
+  return allocate_object(size, align, kind);
+}
+
+std::unique_ptr<Allocation> Allocator::allocate_small(std::uint64_t size, std::uint64_t align, MemoryKind kind) {
+  const std::uint64_t rounded = align_up(size, kSmallGranule);
+  auto& list = slabs_[kind];
+  auto carve = [&](Slab& slab) -> std::unique_ptr<Allocation> {
+    auto offset = slab.ranges.allocate(rounded, align);
+    if (!offset) return nullptr;
+    KernelObject* object = slab.object.get();
+    CpuView cpu = object->cpu.empty() ? CpuView{} : object->cpu.subview(*offset, size);
+    return std::make_unique<Allocation>(
+        Allocation{object, *offset, size, object->bo.gpu + *offset, cpu, {}, kind, &slab, *offset, rounded, nullptr});
+  };
+  for (Slab& slab : list) {
+    if (auto allocation = carve(slab)) return allocation;
+  }
+  list.push_back(Slab{create_object(kSlabBytes, kind), RangeAllocator(0, kSlabBytes)});
+  return carve(list.back());
+}
+
+std::unique_ptr<Allocation> Allocator::allocate_object(std::uint64_t size, std::uint64_t align, MemoryKind kind) {
+  // Kernel objects are page aligned; a stricter alignment takes an offset into a larger object.
+  const std::uint64_t needed = size + (align > kPageBytes ? align - kPageBytes : 0);
+  std::unique_ptr<KernelObject> object;
+  if (needed <= kCachedMax) {
+    const std::uint64_t bucket = size_class(needed);
+    auto it = cache_.find({kind, bucket});
+    if (it != cache_.end() && !it->second.empty()) {
+      object = std::move(it->second.back().object);  // the most recently used: warmest
+      it->second.pop_back();
+      stats_.cached_bytes -= bucket;
+      ++stats_.cache_hits;
+    } else {
+      object = create_object(bucket, kind);
+    }
+  } else {
+    object = create_object(align_up(needed, kPageBytes), kind);
+  }
+  const GpuAddress base = object->bo.gpu;
+  const std::uint64_t offset = align_up(base.value(), align) - base.value();
+  KernelObject* raw = object.get();
+  CpuView cpu = raw->cpu.empty() ? CpuView{} : raw->cpu.subview(offset, size);
+  return std::make_unique<Allocation>(
+      Allocation{raw, offset, size, base + offset, cpu, {}, kind, nullptr, 0, 0, std::move(object)});
+}
+
+void Allocator::release(std::unique_ptr<Allocation> allocation) {
+  std::lock_guard lock(mutex_);
+  if (oracle_.all_retired(allocation->uses)) {
+    recycle(std::move(allocation));
+  } else {
+    deferred_.push_back(std::move(allocation));
+    ++stats_.deferred;
+  }
+  collect_locked();
+}
+
+void Allocator::collect() {
+  std::lock_guard lock(mutex_);
+  collect_locked();
+}
+
+void Allocator::collect_locked() {
+  for (auto it = deferred_.begin(); it != deferred_.end();) {
+    if (oracle_.all_retired((*it)->uses)) {
+      recycle(std::move(*it));
+      it = deferred_.erase(it);
+      --stats_.deferred;
+    } else {
+      ++it;
+    }
+  }
+  trim_cache(std::chrono::steady_clock::now());
+}
+
+void Allocator::recycle(std::unique_ptr<Allocation> allocation) {
+  if (Slab* slab = allocation->slab) {
+    slab->ranges.free(allocation->range_offset, allocation->range_size);
+    if (!slab->ranges.empty()) return;
+    // Keep one empty slab per kind for the next small allocation; give back the others.
+    auto& list = slabs_[allocation->kind];
+    const auto empty_slabs = std::count_if(list.begin(), list.end(), [](const Slab& s) { return s.ranges.empty(); });
+    if (empty_slabs > 1) {
+      auto it = std::find_if(list.begin(), list.end(), [&](const Slab& s) { return &s == slab; });
+      destroy_object(std::move(it->object));
+      list.erase(it);
+    }
+    return;
+  }
+  std::unique_ptr<KernelObject> object = std::move(allocation->owned);
+  const std::uint64_t size = object->bo.size;
+  if (size > kCachedMax || size != size_class(size)) {
+    destroy_object(std::move(object));
+    return;
+  }
+  cache_[{allocation->kind, size}].push_back(Cached{std::move(object), std::chrono::steady_clock::now()});
+  stats_.cached_bytes += size;
+}
+
+void Allocator::trim_cache(std::chrono::steady_clock::time_point now) {
+  // Expired entries first; then the oldest while the cache is over its byte budget.
+  for (;;) {
+    std::deque<Cached>* oldest = nullptr;
+    std::uint64_t oldest_size = 0;
+    for (auto& [key, entries] : cache_) {
+      if (!entries.empty() && (oldest == nullptr || entries.front().since < oldest->front().since)) {
+        oldest = &entries;
+        oldest_size = key.second;
+      }
+    }
+    if (oldest == nullptr) return;
+    const bool expired = now == std::chrono::steady_clock::time_point::max() || now - oldest->front().since >= kCacheExpiry;
+    if (!expired && stats_.cached_bytes <= kCacheMaxBytes) return;
+    destroy_object(std::move(oldest->front().object));
+    oldest->pop_front();
+    stats_.cached_bytes -= oldest_size;
+  }
+}
+
+AllocatorStats Allocator::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+}  // namespace adreno

@@ -1,0 +1,124 @@
+// Allocator policy, written once above the kernel interface (it never sees KGSL or MSM):
+//
+//  * small    (≤ kSmallMax after rounding to kSmallGranule): carved out of kSlabBytes kernel
+//             objects per memory kind, so a small buffer costs no ioctl;
+//  * medium   (≤ kCachedMax): a whole kernel object rounded to a size class, taken from and
+//             returned to a cache of idle objects;
+//  * large    (> kCachedMax): a kernel object of its own, freed to the kernel once idle.
+//
+// Nothing freed is reused — by a sub-allocation or through the cache — before every submission
+// that used it retired (RetirementOracle). Cached objects older than kCacheExpiry go back to the
+// kernel, as do cached bytes beyond kCacheMaxBytes.
+#pragma once
+
+#include "alloc/gpu_use.h"
+#include "alloc/range_allocator.h"
+#include "core/kernel.h"
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace adreno {
+
+/// A kernel object together with its one CPU mapping (made at creation when host-visible).
+struct KernelObject {
+  Bo bo;
+  CpuView cpu;  // empty when not host-visible
+};
+
+/// What makes kernel objects interchangeable for reuse.
+struct MemoryKind {
+  MemoryType type;
+  bool gpu_read_only;
+  bool host_visible;
+  auto operator<=>(const MemoryKind&) const = default;
+};
+
+struct Slab;
+
+/// One allocation handed to the runtime: a range of a kernel object.
+struct Allocation {
+  KernelObject* object;
+  std::uint64_t offset;  // inside object->bo
+  std::uint64_t size;
+  GpuAddress gpu;
+  CpuView cpu;  // empty when not host-visible
+  GpuUseSet uses;
+
+  // Where it came from, for the allocator: a slab range, or an object of its own.
+  MemoryKind kind;
+  Slab* slab = nullptr;
+  std::uint64_t range_offset = 0;
+  std::uint64_t range_size = 0;
+  std::unique_ptr<KernelObject> owned;  // null for slab ranges
+};
+
+/// A kernel object that small allocations are carved from.
+struct Slab {
+  std::unique_ptr<KernelObject> object;
+  RangeAllocator ranges;
+};
+
+struct AllocatorStats {
+  std::uint64_t kernel_allocs = 0;   // objects asked of the kernel
+  std::uint64_t kernel_frees = 0;    // objects given back
+  std::uint64_t cache_hits = 0;      // medium allocations served from the cache
+  std::uint64_t live_objects = 0;    // kernel objects alive now (slabs, cached, in use)
+  std::uint64_t cached_bytes = 0;    // idle objects kept for reuse
+  std::uint64_t deferred = 0;        // releases waiting for the GPU
+};
+
+class Allocator {
+ public:
+  static constexpr std::uint64_t kSmallGranule = 64;              // cache line; descriptor alignment
+  static constexpr std::uint64_t kSmallMax = 16 * 1024;
+  static constexpr std::uint64_t kSlabBytes = 2 * 1024 * 1024;
+  static constexpr std::uint64_t kCachedMax = 16 * 1024 * 1024;
+  static constexpr std::uint64_t kCacheMaxBytes = 256 * 1024 * 1024;
+  static constexpr std::chrono::milliseconds kCacheExpiry{1000};
+
+  Allocator(Kernel& kernel, RetirementOracle& oracle);
+  /// Returns every kernel object; the caller makes sure the GPU is idle first.
+  ~Allocator();
+  Allocator(const Allocator&) = delete;
+  Allocator& operator=(const Allocator&) = delete;
+
+  /// `align` is a power of two (0 means kSmallGranule). Throws adreno::Error on failure.
+  std::unique_ptr<Allocation> allocate(std::uint64_t size, std::uint64_t align, BoFlags flags, bool host_visible);
+  /// Gives the allocation back; it is reused only after every use in `allocation->uses` retired.
+  void release(std::unique_ptr<Allocation> allocation);
+  /// Recycles deferred releases whose submissions retired and expires old cached objects.
+  void collect();
+
+  AllocatorStats stats() const;
+
+ private:
+  struct Cached {
+    std::unique_ptr<KernelObject> object;
+    std::chrono::steady_clock::time_point since;
+  };
+
+  std::unique_ptr<KernelObject> create_object(std::uint64_t size, MemoryKind kind);
+  void destroy_object(std::unique_ptr<KernelObject> object);
+  std::unique_ptr<Allocation> allocate_small(std::uint64_t size, std::uint64_t align, MemoryKind kind);
+  std::unique_ptr<Allocation> allocate_object(std::uint64_t size, std::uint64_t align, MemoryKind kind);
+  void collect_locked();
+  void recycle(std::unique_ptr<Allocation> allocation);
+  void trim_cache(std::chrono::steady_clock::time_point now);
+
+  Kernel& kernel_;
+  RetirementOracle& oracle_;
+  mutable std::mutex mutex_;
+  std::map<MemoryKind, std::list<Slab>> slabs_;
+  std::map<std::pair<MemoryKind, std::uint64_t>, std::deque<Cached>> cache_;  // (kind, size class) → idle
+  std::vector<std::unique_ptr<Allocation>> deferred_;
+  AllocatorStats stats_;
+};
+
+}  // namespace adreno

@@ -12,6 +12,17 @@
 namespace adreno::pm4 {
 namespace {
 
+// A register that is one hex value or address: its raw value already says everything.
+bool is_plain_hex(const Register& reg) {
+  return reg.fields.size() == 1 && reg.fields[0].name.empty() && reg.fields[0].low == 0 &&
+         reg.fields[0].high == 32 * reg.dwords - 1 &&
+         (reg.fields[0].type == FieldType::hex || reg.fields[0].type == FieldType::address);
+}
+
+std::string suffix_for(const Register& reg, std::uint64_t value) {
+  return is_plain_hex(reg) ? std::string() : " " + format_fields(reg, value);
+}
+
 std::string format_value(const Field& field, std::uint64_t value) {
   switch (field.type) {
     case FieldType::uint: return fmt::format("{}", value);
@@ -61,12 +72,12 @@ struct Decoder {
       }
       if (hit->reg->dwords == 2 && hit->dword == 0 && i + 1 < values.size()) {
         std::uint64_t value = values[i] | (std::uint64_t{values[i + 1]} << 32);
-        line(depth, here, fmt::format("write {} = {:#018x} {}", register_name(*hit), value, format_fields(*hit->reg, value)));
+        line(depth, here, fmt::format("write {} = {:#018x}{}", register_name(*hit), value, suffix_for(*hit->reg, value)));
         ++i;
         continue;
       }
-      std::string suffix = hit->reg->dwords == 1 ? format_fields(*hit->reg, values[i]) : "";
-      line(depth, here, fmt::format("write {} = {:#010x} {}", register_name(*hit), values[i], suffix));
+      std::string suffix = hit->reg->dwords == 1 ? suffix_for(*hit->reg, values[i]) : "";
+      line(depth, here, fmt::format("write {} = {:#010x}{}", register_name(*hit), values[i], suffix));
     }
   }
 

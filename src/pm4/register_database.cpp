@@ -8,9 +8,12 @@ namespace {
 // The table is in offset order within each generation; the decoder's and the virtual CP's
 // lookups rely on no two entries of one generation overlapping. Checked at compile time.
 constexpr bool entries_do_not_overlap() {
-  for (const Register* a : a6xx::kRegisters)
-    for (const Register* b : a6xx::kRegisters) {
-      if (a == b || (a->gens & b->gens) == 0) continue;
+  constexpr std::size_t count = std::size(a6xx::kRegisters);
+  for (std::size_t ai = 0; ai < count; ++ai)
+    for (std::size_t bi = 0; bi < count; ++bi) {
+      const Register* a = a6xx::kRegisters[ai];
+      const Register* b = a6xx::kRegisters[bi];
+      if (ai == bi || (a->gens & b->gens) == 0) continue;
       for (unsigned i = 0; i < a->array_length; ++i)
         for (unsigned j = 0; j < b->array_length; ++j) {
           std::uint32_t a0 = a->offset_of(i), b0 = b->offset_of(j);

@@ -26,6 +26,13 @@ void mem_to_mem(CommandStream& cs, GpuAddress destination, std::span<const GpuAd
   }
 }
 
+void throw_register_write_out_of_range(const Register& reg, unsigned index) {
+  throw Error(Errc::invalid_argument, "write register",
+              index >= reg.array_length
+                  ? fmt::format("{}[{}] is past the end of the array ({} elements)", reg.name, index, reg.array_length)
+                  : fmt::format("{} is a 32-bit register; the value has bits above 31", reg.name));
+}
+
 void load_state6_frag(CommandStream& cs, const LoadState& state, std::span<const std::uint32_t> data) {
   using namespace packet_field;
   std::uint32_t header = static_cast<std::uint32_t>(

@@ -151,8 +151,13 @@ inline void indirect_buffer(CommandStream& cs, GpuAddress address, std::uint32_t
   cs.packet(Opcode::CP_INDIRECT_BUFFER, address.lo(), address.hi(), packet_field::kIbSize.pack(dwords));
 }
 
-/// Type-4 write of one register (both dwords of a reg64), value already packed.
+[[noreturn]] void throw_register_write_out_of_range(const Register& reg, unsigned index);
+
+/// Type-4 write of one register (both dwords of a reg64; element `index` of an array), value
+/// already packed. A 32-bit register's value must fit in 32 bits.
 inline void write_register(CommandStream& cs, const Register& reg, std::uint64_t value, unsigned index = 0) {
+  if (index >= reg.array_length || (reg.dwords == 1 && (value >> 32) != 0)) [[unlikely]]
+    throw_register_write_out_of_range(reg, index);
   if (reg.dwords == 2)
     cs.write_registers(reg.offset_of(index), static_cast<std::uint32_t>(value), static_cast<std::uint32_t>(value >> 32));
   else

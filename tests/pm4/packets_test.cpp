@@ -111,4 +111,6 @@ TEST_CASE("register writes use the database's offsets, widths and fields", "[pur
   CHECK(build([](CommandStream& cs) { write_register(cs, a6xx::SP_CS_BINDLESS_BASE, 0x3, 2); })[0] ==
         type4_header(0xa9e8 + 4, 2));
   CHECK_THROWS_AS(build([](CommandStream& cs) { write_register(cs, a6xx::SP_CS_USIZE, {{"", 128}}); }), Error);
+  CHECK_THROWS_AS(build([](CommandStream& cs) { write_register(cs, a6xx::SP_CS_BINDLESS_BASE, 0x3, 5); }), Error);
+  CHECK_THROWS_AS(build([](CommandStream& cs) { write_register(cs, a6xx::SP_CS_CNTL_0, 1ull << 32); }), Error);
 }

@@ -177,3 +177,18 @@ TEST_CASE("packets with too many dwords for their header are rejected", "[pure][
   CHECK_THROWS_AS(cs.packet_payload(Opcode::CP_NOP, kType7MaxCount + 1), Error);
   CHECK_THROWS_AS(cs.write_registers(kMaxRegister + 1, std::span<const std::uint32_t>(values).first(1)), Error);
 }
+
+TEST_CASE("gpu_address_here is where the next packet will be in GPU address space", "[pure][pm4]") {
+  FakeGpuMemory memory(256);
+  CommandStream cs(memory);
+  CHECK(cs.gpu_address_here().is_null());
+  cs.packet(Opcode::CP_WAIT_FOR_IDLE);
+  GpuAddress next = cs.gpu_address_here();
+  cs.packet(Opcode::CP_EXEC_CS, 0u, 1u, 1u, 1u);
+  std::span<const IbRange> ibs = cs.finish();
+  REQUIRE(ibs.size() == 1);
+  CHECK(next == ibs[0].gpu + 4);
+  std::uint32_t header = 0;
+  REQUIRE(memory.read(next, std::span(&header, 1)));
+  CHECK(header == type7_header(static_cast<std::uint32_t>(Opcode::CP_EXEC_CS), 4));
+}

@@ -107,6 +107,8 @@ TEST_CASE("packing by field name matches the bit layout in a6xx.xml", "[pure][pm
         ((1u << 8) | (2u << 9) | (2u << 17) | (3u << 22)));
   CHECK(a6xx::SP_CS_BINDLESS_BASE.pack({{"DESC_SIZE", 3}, {"ADDR", 0x100002000}}) == (0x100002000ull | 3));
   CHECK_THROWS_AS(a6xx::SP_CS_CNTL_0.pack({{"NOT_A_FIELD", 1}}), Error);
+  CHECK(a6xx::SP_CS_CNTL_0.find_field("NOT_A_FIELD") == nullptr);
+  CHECK(a6xx::SP_CS_CNTL_0.find_field("THREADSIZE") == &a6xx::SP_CS_CNTL_0.field("THREADSIZE"));
 }
 
 TEST_CASE("tinygrad's SP_CS_CONST_CONFIG_0 constant decodes to its register ids", "[pure][pm4]") {

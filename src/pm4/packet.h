@@ -46,6 +46,7 @@ constexpr std::optional<Header> decode_header(std::uint32_t dword) {
     std::uint32_t reg = (dword >> 8) & kMaxRegister;
     if (((dword >> 7) & 1) != odd_parity_bit(count)) return std::nullopt;
     if (((dword >> 27) & 1) != odd_parity_bit(reg)) return std::nullopt;
+    if (dword & 0x04000000) return std::nullopt;  // bit 26 is not part of the header
     return Header{Header::Type::type4, reg, count};
   }
   if ((dword & 0xf0000000) == kType7) {
@@ -53,7 +54,7 @@ constexpr std::optional<Header> decode_header(std::uint32_t dword) {
     std::uint32_t opcode = (dword >> 16) & kMaxOpcode;
     if (((dword >> 15) & 1) != odd_parity_bit(count)) return std::nullopt;
     if (((dword >> 23) & 1) != odd_parity_bit(opcode)) return std::nullopt;
-    if (dword & 0x08004000) return std::nullopt;  // bits 27 and 14 are not part of the header
+    if (dword & 0x0f004000) return std::nullopt;  // bits 24-27 and 14 are not part of the header
     return Header{Header::Type::type7, opcode, count};
   }
   return std::nullopt;

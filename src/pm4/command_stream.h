@@ -1,0 +1,124 @@
+// A PM4 command-stream builder that writes straight into GPU-visible memory through a CPU view.
+// It does not know how that memory is allocated: a ChunkSource (implemented later by the
+// allocator) hands it chunks. When a chunk is full the stream either closes the IB and starts
+// a new one in the next chunk (Growth::separate_ibs: the submitter lists every IB) or jumps to
+// the next chunk with CP_INDIRECT_BUFFER_CHAIN (Growth::chain: the submitter lists one IB).
+// CP_INDIRECT_BUFFER cannot be used to chain: it is a call, and a6xx only nests IB1 -> IB2.
+//
+// Appending a packet is a bounds check and a few stores: no heap allocation and no syscall. Only
+// crossing into a new chunk calls the ChunkSource and may append to the IB and chunk lists.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <adreno/address.hpp>
+
+#include "pm4/enums.h"
+#include "pm4/packet.h"
+
+namespace adreno::pm4 {
+
+/// GPU-visible memory for commands: where the CPU writes it, where the GPU reads it, its size in
+/// dwords, and an opaque tag the submitter uses to list the buffer object it belongs to.
+struct Chunk {
+  CpuView cpu;
+  GpuAddress gpu;
+  std::uint32_t dwords = 0;
+  std::uint64_t tag = 0;
+};
+
+class ChunkSource {
+ public:
+  virtual ~ChunkSource() = default;
+  /// A chunk of at least `min_dwords` dwords. Throws adreno::Error when none can be had.
+  virtual Chunk acquire(std::uint32_t min_dwords) = 0;
+};
+
+/// One IB to submit: GPU address, size in dwords, and the tag of the chunk it starts in.
+struct IbRange {
+  GpuAddress gpu;
+  std::uint32_t dwords = 0;
+  std::uint64_t tag = 0;
+};
+
+class CommandStream {
+ public:
+  enum class Growth { separate_ibs, chain };
+  static constexpr std::uint32_t kChainDwords = 4;        // CP_INDIRECT_BUFFER_CHAIN with payload
+  static constexpr std::uint32_t kMaxIbDwords = 0xfffff;  // CP_INDIRECT_BUFFER IB_SIZE is 20 bits
+
+  explicit CommandStream(ChunkSource& source, Growth growth = Growth::separate_ibs);
+  CommandStream(const CommandStream&) = delete;
+  CommandStream& operator=(const CommandStream&) = delete;
+
+  /// Type-4 packet writing `values` to consecutive registers from `first_register`. Returns the
+  /// CPU location of the header so that callers can patch the values in place later.
+  template <std::convertible_to<std::uint32_t>... Values>
+  std::uint32_t* write_registers(std::uint32_t first_register, Values... values) {
+    static_assert(sizeof...(Values) >= 1 && sizeof...(Values) <= kType4MaxCount);
+    std::uint32_t* at = reserve(1 + sizeof...(Values));
+    std::uint32_t* out = at;
+    *out++ = type4_header(first_register, sizeof...(Values));
+    ((*out++ = static_cast<std::uint32_t>(values)), ...);
+    return at;
+  }
+  std::uint32_t* write_registers(std::uint32_t first_register, std::span<const std::uint32_t> values);
+
+  /// Type-7 packet `opcode` with `payload`. Returns the CPU location of the header.
+  template <std::convertible_to<std::uint32_t>... Payload>
+  std::uint32_t* packet(Opcode opcode, Payload... payload) {
+    static_assert(sizeof...(Payload) <= kType7MaxCount);
+    std::uint32_t* at = reserve(1 + sizeof...(Payload));
+    std::uint32_t* out = at;
+    *out++ = type7_header(static_cast<std::uint32_t>(opcode), sizeof...(Payload));
+    ((*out++ = static_cast<std::uint32_t>(payload)), ...);
+    return at;
+  }
+  std::uint32_t* packet(Opcode opcode, std::span<const std::uint32_t> payload);
+
+  /// Type-7 header for `payload_dwords`; returns the payload for the caller to fill.
+  std::span<std::uint32_t> packet_payload(Opcode opcode, std::uint32_t payload_dwords);
+
+  /// Closes the open IB and returns every IB built so far, in order. Appending afterwards
+  /// starts a new IB.
+  std::span<const IbRange> finish();
+
+  /// Tags of every chunk this stream has used (for the submitter's buffer-object list).
+  std::span<const std::uint64_t> chunk_tags() const { return tags_; }
+
+  /// GPU address of the next dword to be written (null before the first chunk).
+  GpuAddress gpu_address_here() const;
+
+ private:
+  std::uint32_t* reserve(std::uint32_t dwords) {
+    if (static_cast<std::uint32_t>(end_ - cursor_) < dwords + tail_) [[unlikely]]
+      next_chunk(dwords);
+    std::uint32_t* at = cursor_;
+    cursor_ += dwords;
+    return at;
+  }
+  void next_chunk(std::uint32_t dwords);
+  GpuAddress gpu_of(const std::uint32_t* at) const;
+  void close_range(bool chaining);
+
+  ChunkSource& source_;
+  Growth growth_;
+  std::uint32_t tail_;  // dwords kept free at the end of each chunk for the chain packet
+
+  std::uint32_t* base_ = nullptr;  // current chunk
+  std::uint32_t* cursor_ = nullptr;
+  std::uint32_t* end_ = nullptr;
+  GpuAddress chunk_gpu_;
+  std::uint64_t chunk_tag_ = 0;
+
+  std::uint32_t* range_start_ = nullptr;         // first dword of the open IB range
+  std::uint32_t* pending_chain_size_ = nullptr;  // IB_SIZE of the chain packet into the open range
+
+  std::vector<IbRange> ibs_;
+  std::vector<std::uint64_t> tags_;
+};
+
+}  // namespace adreno::pm4

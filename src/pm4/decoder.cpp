@@ -1,0 +1,176 @@
+#include "pm4/decoder.h"
+
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "pm4/enums.h"
+#include "pm4/packet.h"
+#include "pm4/packet_layouts.h"
+#include "pm4/register_database.h"
+
+namespace adreno::pm4 {
+namespace {
+
+// A register that is one hex value or address: its raw value already says everything.
+bool is_plain_hex(const Register& reg) {
+  return reg.fields.size() == 1 && reg.fields[0].name.empty() && reg.fields[0].low == 0 &&
+         reg.fields[0].high == 32 * reg.dwords - 1 &&
+         (reg.fields[0].type == FieldType::hex || reg.fields[0].type == FieldType::address);
+}
+
+std::string suffix_for(const Register& reg, std::uint64_t value) {
+  return is_plain_hex(reg) ? std::string() : " " + format_fields(reg, value);
+}
+
+std::string format_value(const Field& field, std::uint64_t value) {
+  switch (field.type) {
+    case FieldType::uint: return fmt::format("{}", value);
+    case FieldType::boolean: return value != 0 ? "true" : "false";
+    case FieldType::regid: return regid_name(static_cast<std::uint32_t>(value));
+    case FieldType::enumeration:
+      if (const EnumValue* e = field.enum_type->find(static_cast<std::uint32_t>(value))) return std::string(e->name);
+      return fmt::format("{:#x} (not in {})", value, field.enum_type->name);
+    case FieldType::address: return fmt::format("{:#018x}", value);
+    case FieldType::hex: break;
+  }
+  return fmt::format("{:#x}", value);
+}
+
+struct Decoder {
+  const ReadGpuMemory& read;
+  const DecodeOptions& options;
+  std::string out;
+
+  void line(unsigned depth, GpuAddress at, std::string_view text) {
+    out += fmt::format("{:{}}{:#014x}: {}\n", "", depth * 4, at.value(), text);
+  }
+
+  void follow(unsigned depth, std::string_view what, GpuAddress target, std::uint32_t dwords) {
+    if (depth + 1 >= options.max_ib_depth) {
+      out += fmt::format("{:{}}({} to {:#x} not followed: depth limit {})\n", "", (depth + 1) * 4, what,
+                         target.value(), options.max_ib_depth);
+      return;
+    }
+    std::vector<std::uint32_t> words(dwords);
+    if (!read(target, words)) {
+      out += fmt::format("{:{}}(cannot read {} dwords at {:#x})\n", "", (depth + 1) * 4, dwords, target.value());
+      return;
+    }
+    out += fmt::format("{:{}}{} {:#x}, {} dwords:\n", "", (depth + 1) * 4, what, target.value(), dwords);
+    stream(words, target, depth + 1);
+  }
+
+  void type4(std::span<const std::uint32_t> values, std::uint32_t first, GpuAddress at, unsigned depth) {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      GpuAddress here = at + 4 * (1 + i);
+      std::uint32_t offset = first + static_cast<std::uint32_t>(i);
+      std::optional<RegisterHit> hit = find_register(offset, options.gen);
+      if (!hit) {
+        line(depth, here, fmt::format("write {:#07x} = {:#010x}", offset, values[i]));
+        continue;
+      }
+      if (hit->reg->dwords == 2 && hit->dword == 0 && i + 1 < values.size()) {
+        std::uint64_t value = values[i] | (std::uint64_t{values[i + 1]} << 32);
+        line(depth, here, fmt::format("write {} = {:#018x}{}", register_name(*hit), value, suffix_for(*hit->reg, value)));
+        ++i;
+        continue;
+      }
+      std::string suffix = hit->reg->dwords == 1 ? suffix_for(*hit->reg, values[i]) : "";
+      line(depth, here, fmt::format("write {} = {:#010x}{}", register_name(*hit), values[i], suffix));
+    }
+  }
+
+  void type7(Opcode opcode, std::span<const std::uint32_t> payload, GpuAddress at, unsigned depth) {
+    const EnumValue* name = enums::kOpcode.find(static_cast<std::uint32_t>(opcode));
+    line(depth, at,
+         fmt::format("{} ({:#04x}), {} dwords", name ? name->name : std::string_view("CP_UNKNOWN"),
+                     static_cast<unsigned>(opcode), payload.size()));
+    std::size_t described = 0;
+    if (const PacketLayout* layout = find_packet_layout(opcode)) {
+      for (const Register& entry : layout->payload) {
+        if (entry.offset + entry.dwords > payload.size()) break;
+        std::uint64_t value = payload[entry.offset];
+        if (entry.dwords == 2) value |= std::uint64_t{payload[entry.offset + 1]} << 32;
+        out += fmt::format("{:{}}{} = {}\n", "", depth * 4 + 16, entry.name, format_fields(entry, value));
+        described = entry.offset + entry.dwords;
+      }
+    }
+    for (std::size_t i = described; i < payload.size(); ++i)
+      out += fmt::format("{:{}}[{}] {:#010x}\n", "", depth * 4 + 16, i, payload[i]);
+
+    bool is_call = opcode == Opcode::CP_INDIRECT_BUFFER;
+    bool is_chain = opcode == Opcode::CP_INDIRECT_BUFFER_CHAIN;
+    if ((is_call || is_chain) && payload.size() >= 3) {
+      const Field& size = payload_entry(Opcode::CP_INDIRECT_BUFFER, "2").field("IB_SIZE");
+      GpuAddress target(payload[0] | (std::uint64_t{payload[1]} << 32));
+      auto dwords = static_cast<std::uint32_t>(size.extract(payload[2]));
+      // A chain continues at the same level; printing it one level deeper keeps the nesting visible.
+      follow(depth, is_chain ? "chain" : "IB", target, dwords);
+    }
+  }
+
+  void stream(std::span<const std::uint32_t> dwords, GpuAddress base, unsigned depth) {
+    std::size_t i = 0;
+    while (i < dwords.size()) {
+      GpuAddress at = base + 4 * i;
+      std::optional<Header> header = decode_header(dwords[i]);
+      if (!header) {
+        line(depth, at, fmt::format("{:#010x} is not a valid type-4/type-7 header; stopping", dwords[i]));
+        return;
+      }
+      if (i + 1 + header->count > dwords.size()) {
+        line(depth, at, fmt::format("{:#010x}: packet of {} dwords runs past the end of the buffer ({} left)",
+                                    dwords[i], header->count, dwords.size() - i - 1));
+        return;
+      }
+      std::span<const std::uint32_t> payload = dwords.subspan(i + 1, header->count);
+      if (header->type == Header::Type::type4)
+        type4(payload, header->reg_or_opcode, at, depth);
+      else
+        type7(static_cast<Opcode>(header->reg_or_opcode), payload, at, depth);
+      i += 1 + header->count;
+    }
+  }
+};
+
+}  // namespace
+
+std::string format_fields(const Register& reg, std::uint64_t value) {
+  std::string text;
+  std::uint64_t known = 0;
+  for (const Field& field : reg.fields) {
+    known |= field.mask();
+    std::uint64_t v = field.extract(value);
+    if (field.name.empty()) {
+      text += format_value(field, v);
+      continue;
+    }
+    if (field.type == FieldType::boolean) {
+      if (v != 0) text += fmt::format("{}{}", text.empty() ? "" : " | ", field.name);
+      continue;
+    }
+    text += fmt::format("{}{} = {}", text.empty() ? "" : " | ", field.name, format_value(field, v));
+  }
+  std::uint64_t width_mask = reg.dwords == 2 ? ~0ull : 0xffffffffull;
+  if (std::uint64_t unknown = value & width_mask & ~known; unknown != 0)
+    text += fmt::format("{}unknown bits {:#x}", text.empty() ? "" : " | ", unknown);
+  bool whole = reg.fields.size() == 1 && reg.fields[0].name.empty();
+  return whole ? text : "{ " + text + " }";
+}
+
+std::string decode_stream(std::span<const std::uint32_t> dwords, GpuAddress base, const ReadGpuMemory& read,
+                          const DecodeOptions& options) {
+  Decoder decoder{read, options, {}};
+  decoder.stream(dwords, base, 0);
+  return std::move(decoder.out);
+}
+
+std::string decode_ib(GpuAddress address, std::uint32_t dwords, const ReadGpuMemory& read,
+                      const DecodeOptions& options) {
+  std::vector<std::uint32_t> words(dwords);
+  if (!read(address, words)) return fmt::format("(cannot read {} dwords at {:#x})\n", dwords, address.value());
+  return decode_stream(words, address, read, options);
+}
+
+}  // namespace adreno::pm4

@@ -60,7 +60,7 @@ void Allocator::destroy_object(std::unique_ptr<KernelObject> object) {
 }
 
 std::unique_ptr<Allocation> Allocator::allocate(std::uint64_t size, std::uint64_t align, BoFlags flags,
-                                                bool host_visible) {
+                                                bool host_visible, bool dedicated) {
   if (size == 0) throw Error(Errc::invalid_argument, "allocate buffer", "size is 0");
   if (align == 0) align = kSmallGranule;
   if ((align & (align - 1)) != 0) {
@@ -69,9 +69,35 @@ std::unique_ptr<Allocation> Allocator::allocate(std::uint64_t size, std::uint64_
   const MemoryKind kind{flags.type, flags.gpu_read_only, host_visible};
   std::lock_guard lock(mutex_);
   collect_locked();
+  if (dedicated) {
+    auto object = create_object(align_up(size + (align > kPageBytes ? align - kPageBytes : 0), kPageBytes), kind);
+    auto allocation = place(std::move(object), size, align, kind);
+    allocation->cacheable = false;
+    return allocation;
+  }
   const std::uint64_t rounded = align_up(size, kSmallGranule);
   if (rounded <= kSmallMax && align <= kPageBytes) return allocate_small(size, std::max(align, kSmallGranule), kind);
   return allocate_object(size, align, kind);
+}
+
+std::unique_ptr<Allocation> Allocator::adopt(const Bo& bo, bool host_visible) {
+  auto object = std::make_unique<KernelObject>(KernelObject{bo, {}});
+  if (host_visible) object->cpu = kernel_.map(bo);  // on failure the caller still owns bo
+  std::lock_guard lock(mutex_);
+  ++stats_.live_objects;
+  auto allocation = place(std::move(object), bo.size, kPageBytes, MemoryKind{bo.flags.type, bo.flags.gpu_read_only, host_visible});
+  allocation->cacheable = false;
+  return allocation;
+}
+
+std::unique_ptr<Allocation> Allocator::place(std::unique_ptr<KernelObject> object, std::uint64_t size,
+                                             std::uint64_t align, MemoryKind kind) {
+  const GpuAddress base = object->bo.gpu;
+  const std::uint64_t offset = align_up(base.value(), align) - base.value();
+  KernelObject* raw = object.get();
+  CpuView cpu = raw->cpu.empty() ? CpuView{} : raw->cpu.subview(offset, size);
+  return std::make_unique<Allocation>(
+      Allocation{raw, offset, size, base + offset, cpu, {}, kind, nullptr, 0, 0, std::move(object), true});
 }
 
 std::unique_ptr<Allocation> Allocator::allocate_small(std::uint64_t size, std::uint64_t align, MemoryKind kind) {
@@ -83,7 +109,7 @@ std::unique_ptr<Allocation> Allocator::allocate_small(std::uint64_t size, std::u
     KernelObject* object = slab.object.get();
     CpuView cpu = object->cpu.empty() ? CpuView{} : object->cpu.subview(*offset, size);
     return std::make_unique<Allocation>(
-        Allocation{object, *offset, size, object->bo.gpu + *offset, cpu, {}, kind, &slab, *offset, rounded, nullptr});
+        Allocation{object, *offset, size, object->bo.gpu + *offset, cpu, {}, kind, &slab, *offset, rounded, nullptr, true});
   };
   for (Slab& slab : list) {
     if (auto allocation = carve(slab)) return allocation;
@@ -110,12 +136,7 @@ std::unique_ptr<Allocation> Allocator::allocate_object(std::uint64_t size, std::
   } else {
     object = create_object(align_up(needed, kPageBytes), kind);
   }
-  const GpuAddress base = object->bo.gpu;
-  const std::uint64_t offset = align_up(base.value(), align) - base.value();
-  KernelObject* raw = object.get();
-  CpuView cpu = raw->cpu.empty() ? CpuView{} : raw->cpu.subview(offset, size);
-  return std::make_unique<Allocation>(
-      Allocation{raw, offset, size, base + offset, cpu, {}, kind, nullptr, 0, 0, std::move(object)});
+  return place(std::move(object), size, align, kind);
 }
 
 void Allocator::release(std::unique_ptr<Allocation> allocation) {
@@ -163,7 +184,7 @@ void Allocator::recycle(std::unique_ptr<Allocation> allocation) {
   }
   std::unique_ptr<KernelObject> object = std::move(allocation->owned);
   const std::uint64_t size = object->bo.size;
-  if (size > kCachedMax || size != size_class(size)) {
+  if (!allocation->cacheable || size > kCachedMax || size != size_class(size)) {
     destroy_object(std::move(object));
     return;
   }

@@ -57,6 +57,7 @@ struct Allocation {
   std::uint64_t range_offset = 0;
   std::uint64_t range_size = 0;
   std::unique_ptr<KernelObject> owned;  // null for slab ranges
+  bool cacheable = true;                // false: imported or exported objects go back to the kernel
 };
 
 /// A kernel object that small allocations are carved from.
@@ -89,8 +90,13 @@ class Allocator {
   Allocator(const Allocator&) = delete;
   Allocator& operator=(const Allocator&) = delete;
 
-  /// `align` is a power of two (0 means kSmallGranule). Throws adreno::Error on failure.
-  std::unique_ptr<Allocation> allocate(std::uint64_t size, std::uint64_t align, BoFlags flags, bool host_visible);
+  /// `align` is a power of two (0 means kSmallGranule). A `dedicated` allocation gets a kernel
+  /// object of its own that is never shared or cached (needed to export it). Throws adreno::Error.
+  std::unique_ptr<Allocation> allocate(std::uint64_t size, std::uint64_t align, BoFlags flags, bool host_visible,
+                                       bool dedicated = false);
+  /// Takes ownership of an imported kernel object (mapping it when `host_visible`); it goes
+  /// back to the kernel, never to the cache, once released and idle.
+  std::unique_ptr<Allocation> adopt(const Bo& bo, bool host_visible);
   /// Gives the allocation back; it is reused only after every use in `allocation->uses` retired.
   void release(std::unique_ptr<Allocation> allocation);
   /// Recycles deferred releases whose submissions retired and expires old cached objects.
@@ -108,6 +114,9 @@ class Allocator {
   void destroy_object(std::unique_ptr<KernelObject> object);
   std::unique_ptr<Allocation> allocate_small(std::uint64_t size, std::uint64_t align, MemoryKind kind);
   std::unique_ptr<Allocation> allocate_object(std::uint64_t size, std::uint64_t align, MemoryKind kind);
+  // An allocation covering `size` bytes of `object` from the first `align`-aligned address.
+  std::unique_ptr<Allocation> place(std::unique_ptr<KernelObject> object, std::uint64_t size, std::uint64_t align,
+                                    MemoryKind kind);
   void collect_locked();
   void recycle(std::unique_ptr<Allocation> allocation);
   void trim_cache(std::chrono::steady_clock::time_point now);

@@ -1,6 +1,7 @@
 #include "virt/command_processor.h"
 
-#include "pm4/packet.h"
+#include "pm4/a6xx_registers.h"
+#include "pm4/packets.h"
 
 #include <string>
 #include <thread>
@@ -8,28 +9,27 @@
 namespace adreno::virt {
 namespace {
 
-// Opcodes from Mesa src/freedreno/registers/adreno/adreno_pm4.xml (adreno_pm4_type3_packets).
-constexpr std::uint32_t CP_NOP = 0x10;
-constexpr std::uint32_t CP_WAIT_MEM_WRITES = 0x12;
-constexpr std::uint32_t CP_WAIT_FOR_ME = 0x13;
-constexpr std::uint32_t CP_WAIT_FOR_IDLE = 0x26;
-constexpr std::uint32_t CP_WAIT_REG_MEM = 0x3c;
-constexpr std::uint32_t CP_MEM_WRITE = 0x3d;
-constexpr std::uint32_t CP_INDIRECT_BUFFER = 0x3f;
-constexpr std::uint32_t CP_EVENT_WRITE = 0x46;
+using pm4::EventType;
+using pm4::Opcode;
+namespace field = pm4::packet_field;
 
-// vgt_event_type CACHE_FLUSH_TS: flush, then write the packet's value to its address.
-constexpr std::uint32_t CACHE_FLUSH_TS = 0x04;
+constexpr const pm4::Field& kSignedCompare = field::kWaitRegMem0.field("SIGNED_COMPARE");
 
 // a6xx runs the ringbuffer, IB1 and IB2; a third level does not exist before a7xx.
 constexpr int kMaxIbLevel = 2;
-// A CP_INDIRECT_BUFFER's IB_SIZE field is 20 bits (adreno_pm4.xml, domain CP_INDIRECT_BUFFER).
-constexpr std::uint32_t kIbSizeMask = 0xfffff;
+
+// CP_ALWAYS_ON_COUNTER ticks at the 19.2 MHz XO clock on a6xx (tinygrad's QCOM runtime converts
+// its timestamps with the same rate: ops_qcom.py, timestamp_divider 19.2).
+constexpr double kAlwaysOnTicksPerNanosecond = 19.2e6 / 1e9;
 
 std::string hex(std::uint64_t value) {
   char text[24];
   std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
   return text;
+}
+
+std::uint64_t address_at(std::span<const std::uint32_t> payload, std::size_t index) {
+  return payload[index] | (std::uint64_t{payload[index + 1]} << 32);
 }
 
 }  // namespace
@@ -41,16 +41,22 @@ CommandProcessor::CommandProcessor(const GpuMemory& memory, std::chrono::millise
 const std::array<CommandProcessor::Handler, 128>& CommandProcessor::handlers() {
   static const std::array<Handler, 128> table = [] {
     std::array<Handler, 128> t{};
-    t[CP_NOP] = &CommandProcessor::op_nop;
-    // Execution here is in order and every write lands before the next packet, so the
-    // pipeline waits have nothing left to wait for.
-    t[CP_WAIT_FOR_IDLE] = &CommandProcessor::op_nop;
-    t[CP_WAIT_FOR_ME] = &CommandProcessor::op_nop;
-    t[CP_WAIT_MEM_WRITES] = &CommandProcessor::op_nop;
-    t[CP_INDIRECT_BUFFER] = &CommandProcessor::op_indirect_buffer;
-    t[CP_MEM_WRITE] = &CommandProcessor::op_mem_write;
-    t[CP_EVENT_WRITE] = &CommandProcessor::op_event_write;
-    t[CP_WAIT_REG_MEM] = &CommandProcessor::op_wait_reg_mem;
+    auto set = [&](Opcode opcode, Handler handler) { t[static_cast<std::size_t>(opcode)] = handler; };
+    set(Opcode::CP_NOP, &CommandProcessor::op_nop);
+    // Execution here is in order and every write lands before the next packet, so the pipeline
+    // waits have nothing left to wait for, and markers change nothing a compute stream sees.
+    set(Opcode::CP_WAIT_FOR_IDLE, &CommandProcessor::op_nop);
+    set(Opcode::CP_WAIT_FOR_ME, &CommandProcessor::op_nop);
+    set(Opcode::CP_WAIT_MEM_WRITES, &CommandProcessor::op_nop);
+    set(Opcode::CP_SET_MARKER, &CommandProcessor::op_nop);
+    set(Opcode::CP_INDIRECT_BUFFER, &CommandProcessor::op_indirect_buffer);
+    set(Opcode::CP_INDIRECT_BUFFER_CHAIN, &CommandProcessor::op_indirect_buffer_chain);
+    set(Opcode::CP_MEM_WRITE, &CommandProcessor::op_mem_write);
+    set(Opcode::CP_EVENT_WRITE, &CommandProcessor::op_event_write);
+    set(Opcode::CP_WAIT_REG_MEM, &CommandProcessor::op_wait_reg_mem);
+    set(Opcode::CP_WAIT_MEM_GTE, &CommandProcessor::op_wait_mem_gte);
+    set(Opcode::CP_REG_TO_MEM, &CommandProcessor::op_reg_to_mem);
+    set(Opcode::CP_MEM_TO_MEM, &CommandProcessor::op_mem_to_mem);
     return t;
   }();
   return table;
@@ -61,27 +67,37 @@ void CommandProcessor::execute(std::span<const IbSpan> ibs) {
 }
 
 void CommandProcessor::run_ib(std::uint64_t address, std::uint32_t dwords, int level) {
-  std::vector<std::uint32_t> words(dwords);
-  memory_.read(address, words.data(), words.size() * sizeof(std::uint32_t));
-  std::size_t pos = 0;
-  while (pos < words.size()) {
-    const std::uint64_t packet_address = address + pos * 4;
-    auto header = pm4::decode_header(words[pos]);
-    if (!header) throw GpuFault(FaultKind::cp_error, packet_address, "illegal packet header " + hex(words[pos]));
-    if (pos + 1 + header->count > words.size()) {
-      throw GpuFault(FaultKind::cp_error, packet_address, "packet runs past the end of its IB");
-    }
-    std::span<const std::uint32_t> payload(words.data() + pos + 1, header->count);
-    if (header->type == pm4::Header::Type::type4) {
-      for (std::uint32_t i = 0; i < header->count; ++i) regs_.at(header->reg_or_opcode + i) = payload[i];
-    } else {
-      Handler handler = handlers()[header->reg_or_opcode];
-      if (handler == nullptr) {
-        throw GpuFault(FaultKind::cp_error, packet_address, "unsupported opcode " + hex(header->reg_or_opcode));
+  std::vector<std::uint32_t> words;
+  for (;;) {
+    words.resize(dwords);
+    memory_.read(address, words.data(), words.size() * sizeof(std::uint32_t));
+    chain_.reset();
+    std::size_t pos = 0;
+    while (pos < words.size()) {
+      const std::uint64_t packet_address = address + pos * 4;
+      auto header = pm4::decode_header(words[pos]);
+      if (!header) throw GpuFault(FaultKind::cp_error, packet_address, "illegal packet header " + hex(words[pos]));
+      if (pos + 1 + header->count > words.size()) {
+        throw GpuFault(FaultKind::cp_error, packet_address, "packet runs past the end of its IB");
       }
-      (this->*handler)(Packet{packet_address, payload, level});
+      std::span<const std::uint32_t> payload(words.data() + pos + 1, header->count);
+      if (header->type == pm4::Header::Type::type4) {
+        for (std::uint32_t i = 0; i < header->count; ++i) regs_.at(header->reg_or_opcode + i) = payload[i];
+      } else {
+        Handler handler = handlers()[header->reg_or_opcode];
+        if (handler == nullptr) {
+          throw GpuFault(FaultKind::cp_error, packet_address, "unsupported opcode " + hex(header->reg_or_opcode));
+        }
+        (this->*handler)(Packet{packet_address, payload, level});
+      }
+      pos += 1 + header->count;
+      if (chain_ && pos != words.size()) {
+        throw GpuFault(FaultKind::cp_error, packet_address, "CP_INDIRECT_BUFFER_CHAIN is not the last packet of its IB");
+      }
     }
-    pos += 1 + header->count;
+    if (!chain_) return;
+    address = chain_->address;
+    dwords = chain_->dwords;
   }
 }
 
@@ -93,6 +109,17 @@ void CommandProcessor::require_payload(const Packet& packet, std::size_t dwords,
   }
 }
 
+std::uint32_t CommandProcessor::read_register(std::uint32_t offset) const {
+  const std::uint32_t always_on = pm4::a6xx::CP_ALWAYS_ON_COUNTER.offset;
+  if (offset == always_on || offset == always_on + 1) {
+    const auto now = std::chrono::steady_clock::now().time_since_epoch();
+    const auto ticks = static_cast<std::uint64_t>(
+        static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()) * kAlwaysOnTicksPerNanosecond);
+    return static_cast<std::uint32_t>(offset == always_on ? ticks : ticks >> 32);
+  }
+  return regs_.at(offset);
+}
+
 void CommandProcessor::op_nop(const Packet&) {}
 
 void CommandProcessor::op_indirect_buffer(const Packet& packet) {
@@ -100,71 +127,125 @@ void CommandProcessor::op_indirect_buffer(const Packet& packet) {
   if (packet.level >= kMaxIbLevel) {
     throw GpuFault(FaultKind::cp_error, packet.address, "CP_INDIRECT_BUFFER nested deeper than IB2");
   }
-  std::uint64_t target = packet.payload[0] | (std::uint64_t{packet.payload[1]} << 32);
-  run_ib(target, packet.payload[2] & kIbSizeMask, packet.level + 1);
+  run_ib(address_at(packet.payload, 0), static_cast<std::uint32_t>(field::kIbSize.extract(packet.payload[2])),
+         packet.level + 1);
+}
+
+void CommandProcessor::op_indirect_buffer_chain(const Packet& packet) {
+  require_payload(packet, 3, "CP_INDIRECT_BUFFER_CHAIN");
+  chain_ = IbSpan{address_at(packet.payload, 0), static_cast<std::uint32_t>(field::kIbSize.extract(packet.payload[2]))};
 }
 
 void CommandProcessor::op_mem_write(const Packet& packet) {
   require_payload(packet, 2, "CP_MEM_WRITE");
-  std::uint64_t target = packet.payload[0] | (std::uint64_t{packet.payload[1]} << 32);
   auto data = packet.payload.subspan(2);
-  memory_.write(target, data.data(), data.size_bytes());
+  memory_.write(address_at(packet.payload, 0), data.data(), data.size_bytes());
 }
 
 void CommandProcessor::op_event_write(const Packet& packet) {
   require_payload(packet, 1, "CP_EVENT_WRITE");
-  const std::uint32_t event = packet.payload[0] & 0xff;
-  if (event != CACHE_FLUSH_TS) {
-    throw GpuFault(FaultKind::cp_error, packet.address, "CP_EVENT_WRITE event " + hex(event) + " not modelled");
+  const auto event = static_cast<EventType>(field::kEvent.extract(packet.payload[0]));
+  switch (event) {
+    case EventType::CACHE_INVALIDATE:
+      return;  // caches are not modelled: every access sees memory
+    case EventType::CACHE_FLUSH_TS: {
+      require_payload(packet, 4, "CP_EVENT_WRITE(CACHE_FLUSH_TS)");
+      const std::uint64_t target = address_at(packet.payload, 1);
+      if (field::kEventTimestamp.extract(packet.payload[0])) {
+        const std::uint32_t always_on = pm4::a6xx::CP_ALWAYS_ON_COUNTER.offset;
+        memory_.write64(target, read_register(always_on) | (std::uint64_t{read_register(always_on + 1)} << 32));
+      } else {
+        memory_.write32(target, packet.payload[3]);
+      }
+      return;
+    }
+    default:
+      throw GpuFault(FaultKind::cp_error, packet.address,
+                     "CP_EVENT_WRITE event " + hex(static_cast<unsigned>(event)) + " is not modelled");
   }
-  require_payload(packet, 4, "CP_EVENT_WRITE(CACHE_FLUSH_TS)");
-  if (packet.payload[0] & (1u << 30)) {
-    throw GpuFault(FaultKind::cp_error, packet.address, "CP_EVENT_WRITE TIMESTAMP writes are not modelled");
+}
+
+void CommandProcessor::wait_until(const Packet& packet, std::uint64_t address, const std::function<bool()>& satisfied) {
+  const auto deadline = std::chrono::steady_clock::now() + hang_timeout_;
+  while (!satisfied()) {
+    if (stop_.load(std::memory_order_relaxed)) {
+      throw GpuFault(FaultKind::hang, packet.address, "wait aborted by teardown");
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      throw GpuFault(FaultKind::hang, packet.address, "wait on " + hex(address) + " never satisfied");
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
   }
-  std::uint64_t target = packet.payload[1] | (std::uint64_t{packet.payload[2]} << 32);
-  memory_.write32(target, packet.payload[3]);
 }
 
 void CommandProcessor::op_wait_reg_mem(const Packet& packet) {
   require_payload(packet, 6, "CP_WAIT_REG_MEM");
-  // CP_WAIT_REG_MEM_0: FUNCTION[2:0] (cp_cond_function), SIGNED_COMPARE[3], POLL[5:4].
-  const std::uint32_t function = packet.payload[0] & 0x7;
-  const bool is_signed = packet.payload[0] & (1u << 3);
-  const std::uint32_t poll = (packet.payload[0] >> 4) & 0x3;
-  if (poll != 1) {
+  const auto function = static_cast<pm4::CondFunction>(field::kFunction.extract(packet.payload[0]));
+  const bool is_signed = kSignedCompare.extract(packet.payload[0]);
+  if (static_cast<pm4::PollType>(field::kPoll.extract(packet.payload[0])) != pm4::PollType::POLL_MEMORY) {
     throw GpuFault(FaultKind::cp_error, packet.address, "CP_WAIT_REG_MEM only polls memory here (POLL_MEMORY)");
   }
-  const std::uint64_t address = packet.payload[1] | (std::uint64_t{packet.payload[2]} << 32);
-  const std::uint32_t reference = packet.payload[3];
+  const std::uint64_t address = address_at(packet.payload, 1);
   const std::uint32_t mask = packet.payload[4];
-
-  auto satisfied = [&] {
-    const std::uint32_t value = memory_.read32(address) & mask;
-    const std::uint32_t ref = reference & mask;
-    auto cmp = [&](auto a, auto b) {
-      switch (function) {
-        case 0: return true;  // WRITE_ALWAYS
-        case 1: return a < b;
-        case 2: return a <= b;
-        case 3: return a == b;
-        case 4: return a != b;
-        case 5: return a >= b;
-        case 6: return a > b;
-        default: throw GpuFault(FaultKind::cp_error, packet.address, "CP_WAIT_REG_MEM function 7 is undefined");
-      }
-    };
-    return is_signed ? cmp(static_cast<std::int32_t>(value), static_cast<std::int32_t>(ref)) : cmp(value, ref);
+  const std::uint32_t reference = packet.payload[3] & mask;
+  auto compare = [&](auto a, auto b) {
+    switch (function) {
+      case pm4::CondFunction::WRITE_ALWAYS: return true;
+      case pm4::CondFunction::WRITE_LT: return a < b;
+      case pm4::CondFunction::WRITE_LE: return a <= b;
+      case pm4::CondFunction::WRITE_EQ: return a == b;
+      case pm4::CondFunction::WRITE_NE: return a != b;
+      case pm4::CondFunction::WRITE_GE: return a >= b;
+      case pm4::CondFunction::WRITE_GT: return a > b;
+    }
+    throw GpuFault(FaultKind::cp_error, packet.address, "CP_WAIT_REG_MEM function 7 is undefined");
   };
+  wait_until(packet, address, [&] {
+    const std::uint32_t value = memory_.read32(address) & mask;
+    return is_signed ? compare(static_cast<std::int32_t>(value), static_cast<std::int32_t>(reference))
+                     : compare(value, reference);
+  });
+}
 
-  const auto deadline = std::chrono::steady_clock::now() + hang_timeout_;
-  while (!satisfied()) {
-    if (stop_.load(std::memory_order_relaxed)) {
-      throw GpuFault(FaultKind::hang, packet.address, "CP_WAIT_REG_MEM aborted by teardown");
-    }
-    if (std::chrono::steady_clock::now() > deadline) {
-      throw GpuFault(FaultKind::hang, packet.address, "CP_WAIT_REG_MEM never satisfied at " + hex(address));
-    }
-    std::this_thread::sleep_for(std::chrono::microseconds(50));
+void CommandProcessor::op_wait_mem_gte(const Packet& packet) {
+  // Payload: a reserved dword, the 64-bit address, the reference (adreno_pm4.xml CP_WAIT_MEM_GTE).
+  require_payload(packet, 4, "CP_WAIT_MEM_GTE");
+  const std::uint64_t address = address_at(packet.payload, 1);
+  const auto reference = static_cast<std::int32_t>(packet.payload[3]);
+  wait_until(packet, address, [&] { return static_cast<std::int32_t>(memory_.read32(address)) >= reference; });
+}
+
+void CommandProcessor::op_reg_to_mem(const Packet& packet) {
+  require_payload(packet, 3, "CP_REG_TO_MEM");
+  const auto first = static_cast<std::uint32_t>(field::kRegToMemReg.extract(packet.payload[0]));
+  const auto count = static_cast<std::uint32_t>(field::kRegToMemCnt.extract(packet.payload[0]));
+  if (field::kRegToMemAccumulate.extract(packet.payload[0])) {
+    throw GpuFault(FaultKind::cp_error, packet.address, "CP_REG_TO_MEM ACCUMULATE is not modelled");
+  }
+  const std::uint64_t destination = address_at(packet.payload, 1);
+  for (std::uint32_t i = 0; i < count; ++i) memory_.write32(destination + 4 * i, read_register(first + i));
+}
+
+void CommandProcessor::op_mem_to_mem(const Packet& packet) {
+  require_payload(packet, 5, "CP_MEM_TO_MEM");
+  const std::uint32_t flags = packet.payload[0];
+  const bool wide = field::kDouble.extract(flags);
+  const std::size_t sources = (packet.payload.size() - 3) / 2;
+  if (sources < 1 || sources > 3 || packet.payload.size() != 3 + 2 * sources) {
+    throw GpuFault(FaultKind::cp_error, packet.address, "CP_MEM_TO_MEM takes 1 to 3 source addresses");
+  }
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < sources; ++i) {
+    const std::uint64_t source = address_at(packet.payload, 3 + 2 * i);
+    std::uint64_t value = wide ? memory_.read64(source) : memory_.read32(source);
+    if ((flags >> (field::kNegA.low + i)) & 1) value = ~value + 1;
+    sum += value;
+  }
+  const std::uint64_t destination = address_at(packet.payload, 1);
+  if (wide) {
+    memory_.write64(destination, sum);
+  } else {
+    memory_.write32(destination, static_cast<std::uint32_t>(sum));
   }
 }
 

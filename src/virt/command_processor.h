@@ -10,6 +10,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -42,12 +44,20 @@ class CommandProcessor {
 
   void run_ib(std::uint64_t address, std::uint32_t dwords, int level);
   void require_payload(const Packet& packet, std::size_t dwords, const char* name) const;
+  /// A register as the CP reads it: the register file, or a live counter.
+  std::uint32_t read_register(std::uint32_t offset) const;
+  /// Polls until `satisfied`; a hang after hang_timeout, an abort on teardown.
+  void wait_until(const Packet& packet, std::uint64_t address, const std::function<bool()>& satisfied);
 
   void op_nop(const Packet&);
   void op_indirect_buffer(const Packet&);
+  void op_indirect_buffer_chain(const Packet&);
   void op_mem_write(const Packet&);
   void op_event_write(const Packet&);
   void op_wait_reg_mem(const Packet&);
+  void op_wait_mem_gte(const Packet&);
+  void op_reg_to_mem(const Packet&);
+  void op_mem_to_mem(const Packet&);
 
   static const std::array<Handler, 128>& handlers();
 
@@ -55,6 +65,7 @@ class CommandProcessor {
   std::chrono::milliseconds hang_timeout_;
   const std::atomic<bool>& stop_;
   std::vector<std::uint32_t> regs_;
+  std::optional<IbSpan> chain_;  // set by CP_INDIRECT_BUFFER_CHAIN: where the current IB continues
 };
 
 }  // namespace adreno::virt

@@ -1,0 +1,93 @@
+// Queues and timeline signals. A Queue records work — dispatches, signals, waits, timestamps —
+// into GPU memory and hands it to the kernel on submit(). Independent work recorded back to back
+// runs without barriers; barrier() orders dependent work.
+//
+// A Signal is a 64-bit timeline value in GPU memory. The GPU writes it (after flushing caches, so
+// everything before it is visible to the host and to other queues); the host and other queues
+// wait for it to reach a value. GPU-side waits compare the low 32 bits (CP_WAIT_REG_MEM compares
+// one dword), so a GPU wait must target a value within 2^31 of the signal's current value.
+#pragma once
+
+#include <adreno/buffer.hpp>
+#include <adreno/device.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+
+namespace adreno {
+
+class Queue;
+
+class Signal {
+ public:
+  explicit Signal(Device& device, std::uint64_t initial = 0);
+  Signal(Signal&&) noexcept;
+  Signal& operator=(Signal&&) noexcept;
+  ~Signal();
+
+  /// The value in memory now.
+  std::uint64_t value() const noexcept;
+  /// Sets the value from the host.
+  void set(std::uint64_t value) noexcept;
+  GpuAddress gpu_address() const noexcept;
+
+  /// Waits until the value reaches `target`: polls briefly, then sleeps in the kernel's wait on
+  /// the submission that will write it. Returns false on timeout; throws Error(device_lost)
+  /// when that submission's context was reset.
+  bool wait(std::uint64_t target, std::chrono::nanoseconds timeout = std::chrono::nanoseconds::max()) const;
+
+  class Impl;
+  const std::shared_ptr<Impl>& impl() const noexcept { return impl_; }
+
+ private:
+  std::shared_ptr<Impl> impl_;
+};
+
+struct QueueDesc {
+  /// 0 is the highest; nullopt picks the middle of the device's levels.
+  std::optional<unsigned> priority;
+};
+
+class Queue {
+ public:
+  explicit Queue(Device& device, const QueueDesc& desc = {});
+  Queue(Queue&&) noexcept;
+  Queue& operator=(Queue&&) noexcept;
+  /// Waits for the queue's work to finish (a lost context is not an error here), then destroys
+  /// the kernel context.
+  ~Queue();
+
+  // Recording. Nothing reaches the GPU before submit().
+
+  /// Writes `value` to `signal` after all work recorded before it, with caches flushed.
+  void signal(const Signal& signal, std::uint64_t value);
+  /// Work recorded after this starts only once `signal` ≥ `value` (low 32 bits, see above).
+  void wait(const Signal& signal, std::uint64_t value);
+  /// Writes the 64-bit GPU always-on counter to `destination` once prior work is idle.
+  void write_timestamp(const BufferView& destination);
+  /// Writes `values` to `destination` from the command processor, in order with other work.
+  void write(const BufferView& destination, std::span<const std::uint32_t> values);
+  /// Makes the results of work recorded before it visible to work recorded after it.
+  void barrier();
+
+  // Submission.
+
+  /// Hands the recorded work to the kernel; returns its fence (0 when nothing was recorded).
+  std::uint64_t submit();
+  /// Waits for a fence returned by submit(): false on timeout. Throws Error(device_lost) naming
+  /// the context's reset status when the GPU faulted or hung; the queue stays lost (sticky).
+  bool wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeout = std::chrono::nanoseconds::max());
+  /// Submits what is recorded and waits for all of it.
+  void finish(std::chrono::nanoseconds timeout = std::chrono::nanoseconds::max());
+
+  class Impl;
+  Impl& impl() noexcept { return *impl_; }
+
+ private:
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace adreno

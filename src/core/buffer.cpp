@@ -1,0 +1,84 @@
+#include <adreno/buffer.hpp>
+#include <adreno/error.hpp>
+
+#include "core/buffer_impl.h"
+#include "core/cache_maintenance.h"
+#include "core/device_impl.h"
+
+namespace adreno {
+namespace {
+
+void check_window(const char* operation, std::uint64_t offset, std::uint64_t size, std::uint64_t limit) {
+  if (offset > limit || size > limit - offset) {
+    throw Error(Errc::invalid_argument, operation,
+                "window [" + std::to_string(offset) + ", +" + std::to_string(size) + ") exceeds " +
+                    std::to_string(limit) + " bytes");
+  }
+}
+
+}  // namespace
+
+MemoryBlock::MemoryBlock(std::shared_ptr<Device::Impl> device, std::unique_ptr<Allocation> allocation,
+                         CpuView external_cpu)
+    : device_(std::move(device)),
+      allocation_(std::move(allocation)),
+      cpu_(allocation_->cpu.empty() ? external_cpu : allocation_->cpu) {}
+
+MemoryBlock::~MemoryBlock() { device_->allocator().release(std::move(allocation_)); }
+
+void MemoryBlock::record_use(std::uint32_t context, std::uint64_t fence) {
+  std::lock_guard lock(uses_mutex_);
+  allocation_->uses.record(context, fence);
+}
+
+Buffer::Buffer() noexcept = default;
+Buffer::Buffer(std::shared_ptr<Impl> impl) noexcept : impl_(std::move(impl)) {}
+Buffer::Buffer(Buffer&&) noexcept = default;
+Buffer& Buffer::operator=(Buffer&&) noexcept = default;
+Buffer::~Buffer() = default;
+
+std::uint64_t Buffer::size() const noexcept { return impl_->size(); }
+GpuAddress Buffer::gpu_address() const noexcept { return impl_->gpu_address(); }
+MemoryType Buffer::memory_type() const noexcept { return impl_->block().allocation().kind.type; }
+bool Buffer::gpu_read_only() const noexcept { return impl_->block().allocation().kind.gpu_read_only; }
+
+CpuView Buffer::cpu_view() const { return BufferView(*this).cpu_view(); }
+
+BufferView Buffer::view(std::uint64_t offset, std::uint64_t size) const { return BufferView(*this).view(offset, size); }
+
+void Buffer::flush_for_gpu(std::uint64_t offset, std::uint64_t size) const {
+  if (memory_type() != MemoryType::cached) return;
+  size = std::min(size, impl_->size() - std::min(offset, impl_->size()));
+  CpuView window = view(offset, size).cpu_view();
+  clean_dcache(window.data(), window.size());
+}
+
+void Buffer::invalidate_for_cpu(std::uint64_t offset, std::uint64_t size) const {
+  if (memory_type() != MemoryType::cached) return;
+  size = std::min(size, impl_->size() - std::min(offset, impl_->size()));
+  CpuView window = view(offset, size).cpu_view();
+  invalidate_dcache(window.data(), window.size());
+}
+
+BufferView::BufferView(const Buffer& buffer) : buffer_(buffer.impl()), offset_(0), size_(0) {
+  if (!buffer_) throw Error(Errc::invalid_argument, "view buffer", "the buffer is empty (moved from or default)");
+  size_ = buffer_->size();
+}
+
+BufferView::BufferView(std::shared_ptr<Buffer::Impl> buffer, std::uint64_t offset, std::uint64_t size) noexcept
+    : buffer_(std::move(buffer)), offset_(offset), size_(size) {}
+
+GpuAddress BufferView::gpu_address() const noexcept { return buffer_->gpu_address() + offset_; }
+
+CpuView BufferView::cpu_view() const {
+  CpuView whole = buffer_->cpu();
+  if (whole.empty()) throw Error(Errc::unsupported, "CPU view", "the buffer is not host-visible");
+  return whole.subview(offset_, size_);
+}
+
+BufferView BufferView::view(std::uint64_t offset, std::uint64_t size) const {
+  check_window("view buffer", offset, size, size_);
+  return BufferView(buffer_, offset_ + offset, size);
+}
+
+}  // namespace adreno

@@ -1,0 +1,206 @@
+#include <adreno/device.hpp>
+#include <adreno/error.hpp>
+
+#include "core/buffer_impl.h"
+#include "core/device_impl.h"
+#include "core/device_spec.h"
+#include "core/log.h"
+#include "kgsl/kgsl_kernel.h"
+#include "msm/msm_kernel.h"
+#include "sys/syscalls.h"
+#include "virt/gpu_model.h"
+#include "virt/virtual_system.h"
+
+#include <cstdlib>
+
+namespace adreno {
+namespace {
+
+constexpr const char* kKgslNode = "/dev/kgsl-3d0";
+
+DeviceInfo describe(const KernelInfo& kernel) {
+  DeviceInfo info;
+  info.backend = kernel.kind == KernelKind::kgsl ? "kgsl" : "msm";
+  info.is_virtual = kernel.is_virtual;
+  info.node = kernel.node;
+  info.chip_id = kernel.chip_id;
+  info.gpu_id = kernel.gpu_id;
+  info.name = "Adreno " + std::to_string(kernel.gpu_id);
+  info.gmem_size = kernel.gmem_size;
+  if (kernel.va) {
+    info.va_start = kernel.va->start;
+    info.va_size = kernel.va->size;
+  }
+  info.priority_levels = kernel.priority_levels;
+  return info;
+}
+
+virt::VirtualGpuConfig virtual_config(const std::string& model_name) {
+  virt::VirtualGpuConfig config;
+  if (model_name.empty()) return config;
+  if (auto model = virt::find_gpu_model(model_name)) {
+    config.model = *model;
+    return config;
+  }
+  std::string known;
+  for (const auto& model : virt::gpu_models()) known += (known.empty() ? "" : ", ") + std::string(model.name);
+  throw Error(Errc::invalid_argument, "open virtual device", "unknown GPU model '" + model_name + "' (known: " + known + ")");
+}
+
+// Tries each MSM render node in turn; records why each one failed.
+std::unique_ptr<Kernel> open_first_msm(std::vector<std::string>& tried) {
+  const auto candidates = msm_render_node_candidates();
+  if (candidates.empty()) tried.emplace_back("msm: no DRM render nodes");
+  for (const auto& node : candidates) {
+    try {
+      return open_msm_kernel(sys::real_syscalls(), node, false);
+    } catch (const Error& error) {
+      tried.push_back("msm " + node + ": " + error.what());
+    }
+  }
+  return nullptr;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const auto& line : lines) text += "\n  " + line;
+  return text;
+}
+
+}  // namespace
+
+Device::Impl::Impl(std::unique_ptr<virt::VirtualSyscalls> virtual_system, sys::Syscalls& sys,
+                   std::unique_ptr<Kernel> kernel)
+    : virtual_system_(std::move(virtual_system)),
+      sys_(sys),
+      kernel_(std::move(kernel)),
+      info_(describe(kernel_->info())),
+      contexts_(std::make_unique<ContextTracker>(*kernel_)),
+      allocator_(std::make_unique<Allocator>(*kernel_, *contexts_)) {}
+
+Device::Impl::~Impl() {
+  allocator_.reset();
+  kernel_.reset();
+  if (virtual_system_) {
+    for (const auto& leak : virtual_system_->leaks()) log().warn("virtual device closed with a live object: {}", leak);
+  }
+}
+
+Device::Device(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Device::Device(Device&&) noexcept = default;
+Device& Device::operator=(Device&&) noexcept = default;
+Device::~Device() = default;
+
+const DeviceInfo& Device::info() const noexcept { return impl_->info(); }
+
+Device Device::open() {
+  if (const char* spec = std::getenv("ADRENO_DEVICE"); spec != nullptr && *spec != '\0') return open(spec);
+  std::vector<std::string> tried;
+  try {
+    return Device(std::make_shared<Impl>(nullptr, sys::real_syscalls(), open_kgsl_kernel(sys::real_syscalls(), kKgslNode, false)));
+  } catch (const Error& error) {
+    tried.push_back(std::string("kgsl ") + kKgslNode + ": " + error.what());
+  }
+  if (auto kernel = open_first_msm(tried)) return Device(std::make_shared<Impl>(nullptr, sys::real_syscalls(), std::move(kernel)));
+  throw Error(Errc::not_found, "open Adreno device", "no KGSL or MSM device found; tried:" + joined(tried));
+}
+
+Device Device::open(std::string_view text) {
+  const DeviceSpec spec = parse_device_spec(text);
+  std::unique_ptr<virt::VirtualSyscalls> system;
+  std::unique_ptr<Kernel> kernel;
+  switch (spec.kind) {
+    case DeviceSpec::Kind::kgsl:
+      kernel = open_kgsl_kernel(sys::real_syscalls(), spec.argument.empty() ? kKgslNode : spec.argument, false);
+      break;
+    case DeviceSpec::Kind::msm:
+      if (spec.argument.empty()) {
+        std::vector<std::string> tried;
+        kernel = open_first_msm(tried);
+        if (!kernel) throw Error(Errc::not_found, "open MSM device", "no msm render node; tried:" + joined(tried));
+      } else {
+        kernel = open_msm_kernel(sys::real_syscalls(), spec.argument, false);
+      }
+      break;
+    case DeviceSpec::Kind::virtual_kgsl:
+      system = virt::make_virtual_kgsl_system(virtual_config(spec.argument));
+      kernel = open_kgsl_kernel(*system, virt::kVirtualKgslNode, true);
+      break;
+    case DeviceSpec::Kind::virtual_msm:
+      system = virt::make_virtual_msm_system(virtual_config(spec.argument));
+      kernel = open_msm_kernel(*system, virt::kVirtualMsmNode, true);
+      break;
+  }
+  log().info("opened {} device at {}", kernel->info().kind == KernelKind::kgsl ? "KGSL" : "MSM", kernel->info().node);
+  sys::Syscalls& seam = system ? static_cast<sys::Syscalls&>(*system) : sys::real_syscalls();
+  return Device(std::make_shared<Impl>(std::move(system), seam, std::move(kernel)));
+}
+
+}  // namespace adreno
+
+namespace adreno {
+
+Buffer Device::allocate(const BufferDesc& desc) {
+  auto allocation = impl_->allocator().allocate(desc.size, desc.alignment, BoFlags{desc.memory, desc.gpu_read_only},
+                                                desc.host_visible, desc.exportable);
+  const std::uint64_t size = allocation->size;
+  auto block = std::make_shared<MemoryBlock>(impl_, std::move(allocation));
+  return Buffer(std::make_shared<Buffer::Impl>(std::move(block), 0, size));
+}
+
+Buffer Device::import_dmabuf(int fd, std::uint64_t offset, std::uint64_t size) {
+  struct stat st {};
+  if (int ret = impl_->syscalls().fstat(fd, &st); ret < 0) {
+    throw Error(Errc::invalid_argument, "import dma-buf", "fstat of fd " + std::to_string(fd) + " failed", -ret);
+  }
+  auto block = impl_->shared_import(st.st_dev, st.st_ino, [&] {
+    Bo bo = impl_->kernel().import_dmabuf(fd);
+    std::unique_ptr<Allocation> allocation;
+    try {
+      allocation = impl_->allocator().adopt(bo, true);
+    } catch (...) {
+      impl_->kernel().free(bo);
+      throw;
+    }
+    return std::make_shared<MemoryBlock>(impl_, std::move(allocation));
+  });
+  const std::uint64_t whole = block->allocation().size;
+  if (size == 0) size = whole - std::min(offset, whole);
+  if (offset >= whole || size > whole - offset) {
+    throw Error(Errc::invalid_argument, "import dma-buf",
+                "window [" + std::to_string(offset) + ", +" + std::to_string(size) + ") exceeds the dma-buf's " +
+                    std::to_string(whole) + " bytes");
+  }
+  return Buffer(std::make_shared<Buffer::Impl>(std::move(block), offset, size));
+}
+
+int Device::export_dmabuf(const Buffer& buffer) {
+  if (!buffer) throw Error(Errc::invalid_argument, "export dma-buf", "the buffer is empty");
+  const MemoryBlock& block = buffer.impl()->block();
+  if (block.allocation().cacheable) {
+    throw Error(Errc::invalid_argument, "export dma-buf",
+                "the buffer shares or recycles its kernel object; allocate it with BufferDesc::exportable");
+  }
+  return impl_->kernel().export_dmabuf(block.bo());
+}
+
+Buffer Device::import_host_memory(void* ptr, std::uint64_t size) {
+  if (ptr == nullptr || size == 0) throw Error(Errc::invalid_argument, "import host memory", "null pointer or size 0");
+  // The kernel maps whole pages: import the pages that hold [ptr, ptr+size).
+  constexpr std::uint64_t kPage = 4096;
+  const auto address = reinterpret_cast<std::uintptr_t>(ptr);
+  const std::uintptr_t first = address & ~(kPage - 1);
+  const std::uint64_t span = ((address + size + kPage - 1) & ~(kPage - 1)) - first;
+  Bo bo = impl_->kernel().import_user_memory(reinterpret_cast<void*>(first), span);
+  std::unique_ptr<Allocation> allocation;
+  try {
+    allocation = impl_->allocator().adopt(bo, false);
+  } catch (...) {
+    impl_->kernel().free(bo);
+    throw;
+  }
+  auto block = std::make_shared<MemoryBlock>(impl_, std::move(allocation), CpuView(reinterpret_cast<void*>(first), span));
+  return Buffer(std::make_shared<Buffer::Impl>(std::move(block), address - first, size));
+}
+
+}  // namespace adreno

@@ -1,0 +1,61 @@
+// What a Device holds: the kernel interface and, for a virtual device, the virtual system that
+// the kernel talks to (which must outlive it); the allocator and the context tracker it asks
+// before reusing memory; the registry that makes two imports of one dma-buf share one object.
+// Buffers and queues keep it alive through shared_ptr.
+#pragma once
+
+#include <adreno/device.hpp>
+
+#include "alloc/allocator.h"
+#include "core/context_tracker.h"
+#include "core/kernel.h"
+#include "virt/virtual_syscalls.h"
+
+#include <sys/types.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+
+namespace adreno {
+
+class MemoryBlock;
+
+class Device::Impl {
+ public:
+  Impl(std::unique_ptr<virt::VirtualSyscalls> virtual_system, sys::Syscalls& sys, std::unique_ptr<Kernel> kernel);
+  /// Returns all memory, closes the kernel node; a virtual device then logs every object its
+  /// ledger still holds.
+  ~Impl();
+
+  Kernel& kernel() noexcept { return *kernel_; }
+  sys::Syscalls& syscalls() noexcept { return sys_; }
+  Allocator& allocator() noexcept { return *allocator_; }
+  ContextTracker& contexts() noexcept { return *contexts_; }
+  /// The virtual system behind a virtual device, nullptr on hardware.
+  virt::VirtualSyscalls* virtual_system() noexcept { return virtual_system_.get(); }
+  const DeviceInfo& info() const noexcept { return info_; }
+
+  /// The block already imported from the dma-buf `fd` refers to, or one made by `import`.
+  template <typename Import>
+  std::shared_ptr<MemoryBlock> shared_import(dev_t device, ino_t inode, Import&& import) {
+    std::lock_guard lock(imports_mutex_);
+    auto& slot = imports_[{device, inode}];
+    if (auto existing = slot.lock()) return existing;
+    auto block = import();
+    slot = block;
+    return block;
+  }
+
+ private:
+  std::unique_ptr<virt::VirtualSyscalls> virtual_system_;
+  sys::Syscalls& sys_;
+  std::unique_ptr<Kernel> kernel_;
+  DeviceInfo info_;
+  std::unique_ptr<ContextTracker> contexts_;
+  std::unique_ptr<Allocator> allocator_;
+  std::mutex imports_mutex_;
+  std::map<std::pair<dev_t, ino_t>, std::weak_ptr<MemoryBlock>> imports_;
+};
+
+}  // namespace adreno

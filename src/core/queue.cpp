@@ -1,0 +1,231 @@
+#include <adreno/error.hpp>
+#include <adreno/queue.hpp>
+
+#include "core/log.h"
+#include "core/queue_impl.h"
+#include "pm4/a6xx_registers.h"
+#include "pm4/packets.h"
+
+#include <algorithm>
+
+namespace adreno {
+namespace {
+
+constexpr std::chrono::nanoseconds kForever = std::chrono::nanoseconds::max();
+
+const char* reset_status_name(ResetStatus status) {
+  switch (status) {
+    case ResetStatus::none: return "no reset reported";
+    case ResetStatus::guilty: return "reset, guilty";
+    case ResetStatus::innocent: return "reset, innocent";
+    case ResetStatus::unknown: return "reset, cause unknown";
+  }
+  return "?";
+}
+
+std::shared_ptr<MemoryBlock> block_of(const BufferView& view) { return view.buffer()->block_shared(); }
+
+}  // namespace
+
+// --- Queue::Impl ---
+
+Queue::Impl::Impl(std::shared_ptr<Device::Impl> device, unsigned priority)
+    : device_(std::move(device)), context_(device_->kernel().create_context(priority)), commands_(device_) {
+  try {
+    auto allocation = device_->allocator().allocate(64, 64, BoFlags{}, false);
+    scratch_ = std::make_shared<MemoryBlock>(device_, std::move(allocation));
+  } catch (...) {
+    device_->kernel().destroy_context(context_);
+    throw;
+  }
+  device_->contexts().add(context_);
+  references_.reserve(64);
+}
+
+Queue::Impl::~Impl() {
+  try {
+    submit();
+    if (const std::uint64_t last = fence_; last != 0) wait_fence(last, kForever);
+  } catch (const Error& error) {
+    log().debug("queue {} closed after an error: {}", context_, error.what());
+  }
+  stream_.reset();
+  references_.clear();
+  commands_.release(context_, fence_);
+  scratch_->record_use(context_, fence_);
+  device_->contexts().remove(context_);
+  try {
+    device_->kernel().destroy_context(context_);
+  } catch (const Error& error) {
+    log().warn("destroying queue context {}: {}", context_, error.what());
+  }
+}
+
+pm4::CommandStream& Queue::Impl::stream() {
+  if (!stream_) stream_.emplace(commands_, pm4::CommandStream::Growth::separate_ibs);
+  return *stream_;
+}
+
+void Queue::Impl::reference(const std::shared_ptr<MemoryBlock>& block, bool write) {
+  for (Reference& existing : references_) {
+    if (existing.block == block) {
+      existing.write = existing.write || write;
+      return;
+    }
+  }
+  references_.push_back(Reference{block, write});
+}
+
+void Queue::Impl::check_not_lost() const {
+  std::lock_guard lock(lost_mutex_);
+  if (lost_) throw Error(Errc::device_lost, "queue", *lost_);
+}
+
+void Queue::Impl::note_signal(std::shared_ptr<Signal::Impl> signal, std::uint64_t value) {
+  signals_.push_back(PendingSignal{std::move(signal), value});
+}
+
+std::uint64_t Queue::Impl::submit() {
+  check_not_lost();
+  if (!stream_) return 0;
+  std::span<const pm4::IbRange> ibs = stream_->finish();
+  if (ibs.empty()) {
+    stream_.reset();
+    return 0;
+  }
+  reference(scratch_, true);
+  const auto& chunks = commands_.blocks();
+  ib_refs_.clear();
+  for (const pm4::IbRange& ib : ibs) {
+    const MemoryBlock& chunk = *chunks.at(ib.tag);
+    ib_refs_.push_back(IbRef{&chunk.bo(), chunk.allocation().offset + (ib.gpu - chunk.allocation().gpu), ib.dwords});
+  }
+  bo_uses_.clear();
+  for (const auto& chunk : chunks) bo_uses_.push_back(BoUse{&chunk->bo(), false});
+  for (const Reference& ref : references_) {
+    // Sub-allocations share kernel objects: list each object once, writable if any use writes.
+    auto same = std::find_if(bo_uses_.begin(), bo_uses_.end(), [&](const BoUse& u) { return u.bo == &ref.block->bo(); });
+    if (same == bo_uses_.end()) {
+      bo_uses_.push_back(BoUse{&ref.block->bo(), ref.write});
+    } else {
+      same->write = same->write || ref.write;
+    }
+  }
+  const std::uint64_t fence = device_->kernel().submit(context_, ib_refs_, bo_uses_);
+  fence_ = fence;
+  for (const Reference& ref : references_) ref.block->record_use(context_, fence);
+  references_.clear();
+  commands_.release(context_, fence);
+  stream_.reset();
+  for (PendingSignal& pending : signals_) pending.signal->expect(weak_from_this(), fence, pending.value);
+  signals_.clear();
+  return fence;
+}
+
+bool Queue::Impl::wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeout) {
+  check_not_lost();
+  if (fence == 0) return true;
+  try {
+    if (!device_->kernel().wait(context_, fence, timeout)) return false;
+  } catch (const Error& error) {
+    if (error.code() != Errc::device_lost) throw;
+    ResetStatus status = ResetStatus::unknown;
+    try {
+      status = device_->kernel().reset_status(context_);
+    } catch (const Error&) {
+    }
+    std::string why = "context " + std::to_string(context_) + " lost (" + reset_status_name(status) + "): " + error.what();
+    {
+      std::lock_guard lock(lost_mutex_);
+      lost_ = why;
+    }
+    throw Error(Errc::device_lost, "queue wait", why, error.sys_errno());
+  }
+  device_->contexts().note_retired(context_, fence);
+  return true;
+}
+
+// --- Queue ---
+
+namespace {
+unsigned default_priority(const DeviceInfo& info) { return info.priority_levels / 2; }
+}  // namespace
+
+Queue::Queue(Device& device, const QueueDesc& desc) {
+  const DeviceInfo& info = device.info();
+  const unsigned priority = desc.priority.value_or(default_priority(info));
+  if (priority >= info.priority_levels) {
+    throw Error(Errc::invalid_argument, "create queue",
+                "priority " + std::to_string(priority) + " is outside 0.." + std::to_string(info.priority_levels - 1));
+  }
+  impl_ = std::make_shared<Impl>(device.shared_impl(), priority);
+}
+
+Queue::Queue(Queue&&) noexcept = default;
+Queue& Queue::operator=(Queue&&) noexcept = default;
+Queue::~Queue() = default;
+
+void Queue::signal(const Signal& signal, std::uint64_t value) {
+  impl_->check_not_lost();
+  const auto& memory = signal.impl()->memory();
+  const GpuAddress address = signal.impl()->gpu_address();
+  pm4::CommandStream& cs = impl_->stream();
+  // The high dword first (only its own write is visible early: the value can look smaller, never
+  // larger), then the low dword with the cache flush that makes prior results visible.
+  pm4::wait_for_idle(cs);
+  const std::uint32_t high[] = {static_cast<std::uint32_t>(value >> 32)};
+  pm4::mem_write(cs, address + 4, high);
+  pm4::event_write(cs, pm4::EventType::CACHE_FLUSH_TS, address, static_cast<std::uint32_t>(value));
+  impl_->reference(memory, true);
+  impl_->note_signal(signal.impl(), value);
+}
+
+void Queue::wait(const Signal& signal, std::uint64_t value) {
+  impl_->check_not_lost();
+  pm4::CommandStream& cs = impl_->stream();
+  pm4::wait_mem(cs, pm4::CondFunction::WRITE_GE, signal.impl()->gpu_address(), static_cast<std::uint32_t>(value));
+  impl_->reference(signal.impl()->memory(), false);
+}
+
+void Queue::write_timestamp(const BufferView& destination) {
+  impl_->check_not_lost();
+  if (destination.size() < 8) throw Error(Errc::invalid_argument, "write timestamp", "destination is smaller than 8 bytes");
+  pm4::CommandStream& cs = impl_->stream();
+  pm4::wait_for_idle(cs);
+  pm4::reg_to_mem(cs, pm4::a6xx::CP_ALWAYS_ON_COUNTER.offset, 2, destination.gpu_address(), true);
+  impl_->reference(block_of(destination), true);
+}
+
+void Queue::write(const BufferView& destination, std::span<const std::uint32_t> values) {
+  impl_->check_not_lost();
+  if (values.size() * 4 > destination.size()) {
+    throw Error(Errc::invalid_argument, "write values",
+                std::to_string(values.size()) + " dwords do not fit in " + std::to_string(destination.size()) + " bytes");
+  }
+  pm4::mem_write(impl_->stream(), destination.gpu_address(), values);
+  impl_->reference(block_of(destination), true);
+}
+
+void Queue::barrier() {
+  impl_->check_not_lost();
+  pm4::CommandStream& cs = impl_->stream();
+  // Write back and invalidate the GPU caches, then drain: the sequence tinygrad's QCOM backend
+  // uses for a memory barrier (ops_qcom.py, _cache_flush with write_back, invalidate, memsync, sync).
+  pm4::event_write(cs, pm4::EventType::CACHE_FLUSH_TS, impl_->scratch(), 0);
+  pm4::event_write(cs, pm4::EventType::CACHE_INVALIDATE);
+  pm4::wait_mem_writes(cs);
+  pm4::wait_for_idle(cs);
+}
+
+std::uint64_t Queue::submit() { return impl_->submit(); }
+
+bool Queue::wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeout) { return impl_->wait_fence(fence, timeout); }
+
+void Queue::finish(std::chrono::nanoseconds timeout) {
+  impl_->submit();
+  if (!impl_->wait_fence(impl_->last_fence(), timeout)) {
+    throw Error(Errc::timeout, "queue finish", "work on context " + std::to_string(impl_->context()) + " did not finish in time");
+  }
+}
+
+}  // namespace adreno

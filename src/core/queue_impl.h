@@ -1,0 +1,95 @@
+// A queue inside the library: one kernel context, the command stream being recorded, and the
+// memory blocks the recorded work references (listed for the kernel at submit, and marked as
+// used by the submission so the allocator does not recycle them early).
+#pragma once
+
+#include <adreno/queue.hpp>
+
+#include "core/buffer_impl.h"
+#include "core/command_memory.h"
+#include "core/device_impl.h"
+#include "pm4/command_stream.h"
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+namespace adreno {
+
+class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
+ public:
+  Impl(std::shared_ptr<Device::Impl> device, unsigned priority);
+  ~Impl();
+
+  Device::Impl& device() noexcept { return *device_; }
+  Kernel::ContextId context() const noexcept { return context_; }
+
+  /// The stream to record into (opened on first use after each submit).
+  pm4::CommandStream& stream();
+  /// Lists `block` for the kernel and for use tracking at the next submit.
+  void reference(const std::shared_ptr<MemoryBlock>& block, bool write);
+
+  std::uint64_t submit();
+  /// The fence of the latest submission (0 before the first).
+  std::uint64_t last_fence() const noexcept { return fence_; }
+  /// A dword of GPU memory the queue's cache flushes write to.
+  GpuAddress scratch() const noexcept { return scratch_->allocation().gpu; }
+  bool wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeout);
+  /// Throws device_lost when an earlier wait found the context reset.
+  void check_not_lost() const;
+
+  /// Signals recorded since the last submit learn their submission's fence at submit.
+  void note_signal(std::shared_ptr<Signal::Impl> signal, std::uint64_t value);
+
+ private:
+  struct Reference {
+    std::shared_ptr<MemoryBlock> block;
+    bool write;
+  };
+  struct PendingSignal {
+    std::shared_ptr<Signal::Impl> signal;
+    std::uint64_t value;
+  };
+
+  std::shared_ptr<Device::Impl> device_;
+  Kernel::ContextId context_;
+  CommandMemory commands_;
+  std::optional<pm4::CommandStream> stream_;
+  std::vector<Reference> references_;
+  std::vector<PendingSignal> signals_;
+  std::vector<IbRef> ib_refs_;  // reused across submits
+  std::vector<BoUse> bo_uses_;
+  std::shared_ptr<MemoryBlock> scratch_;
+  std::uint64_t fence_ = 0;
+  mutable std::mutex lost_mutex_;  // waits may come from any thread (Signal::wait)
+  std::optional<std::string> lost_;  // why the context is gone, once it is
+};
+
+/// The host side of a Signal: its memory, and which submissions will write which values.
+class Signal::Impl {
+ public:
+  Impl(std::shared_ptr<Device::Impl> device, std::shared_ptr<MemoryBlock> memory);
+
+  const std::shared_ptr<MemoryBlock>& memory() const noexcept { return memory_; }
+  GpuAddress gpu_address() const noexcept { return memory_->allocation().gpu; }
+  std::uint64_t value() const noexcept;
+  void set(std::uint64_t value) noexcept;
+
+  /// A submission (`fence` on `queue`) will write `value`.
+  void expect(std::weak_ptr<Queue::Impl> queue, std::uint64_t fence, std::uint64_t value);
+  bool wait(std::uint64_t target, std::chrono::nanoseconds timeout);
+
+ private:
+  struct Writer {
+    std::weak_ptr<Queue::Impl> queue;
+    std::uint64_t fence;
+    std::uint64_t value;
+  };
+  std::shared_ptr<Device::Impl> device_;
+  std::shared_ptr<MemoryBlock> memory_;
+  std::mutex mutex_;
+  std::vector<Writer> writers_;
+};
+
+}  // namespace adreno

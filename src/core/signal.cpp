@@ -1,0 +1,88 @@
+#include <adreno/error.hpp>
+#include <adreno/queue.hpp>
+
+#include "core/queue_impl.h"
+
+#include <atomic>
+#include <thread>
+
+namespace adreno {
+namespace {
+
+// How long a host wait spins on memory before it sleeps in the kernel: long enough to catch a
+// dispatch that is about to finish, short next to a kernel round trip.
+constexpr std::chrono::microseconds kSpinTime{20};
+// How often a wait re-reads memory when no submission that writes the value is known yet.
+constexpr std::chrono::microseconds kPollInterval{100};
+
+std::atomic_ref<std::uint64_t> slot(const MemoryBlock& memory) {
+  return std::atomic_ref<std::uint64_t>(*memory.cpu().as<std::uint64_t>().data());
+}
+
+}  // namespace
+
+Signal::Impl::Impl(std::shared_ptr<Device::Impl> device, std::shared_ptr<MemoryBlock> memory)
+    : device_(std::move(device)), memory_(std::move(memory)) {}
+
+std::uint64_t Signal::Impl::value() const noexcept { return slot(*memory_).load(std::memory_order_acquire); }
+
+void Signal::Impl::set(std::uint64_t value) noexcept { slot(*memory_).store(value, std::memory_order_release); }
+
+void Signal::Impl::expect(std::weak_ptr<Queue::Impl> queue, std::uint64_t fence, std::uint64_t value) {
+  std::lock_guard lock(mutex_);
+  writers_.push_back(Writer{std::move(queue), fence, value});
+}
+
+bool Signal::Impl::wait(std::uint64_t target, std::chrono::nanoseconds timeout) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  const auto deadline = timeout >= Clock::time_point::max() - start ? Clock::time_point::max() : start + timeout;
+  while (Clock::now() - start < kSpinTime) {
+    if (value() >= target) return true;
+  }
+  for (;;) {
+    if (value() >= target) return true;
+    // The earliest known submission that writes a value at or beyond the target.
+    std::shared_ptr<Queue::Impl> queue;
+    std::uint64_t fence = 0;
+    {
+      std::lock_guard lock(mutex_);
+      std::erase_if(writers_, [&](const Writer& w) { return w.queue.expired() || w.value < value(); });
+      for (const Writer& writer : writers_) {
+        if (writer.value >= target && (!queue || writer.fence < fence)) {
+          if (auto live = writer.queue.lock()) {
+            queue = std::move(live);
+            fence = writer.fence;
+          }
+        }
+      }
+    }
+    const auto now = Clock::now();
+    if (now >= deadline) return value() >= target;
+    const auto remaining = deadline == Clock::time_point::max() ? std::chrono::nanoseconds::max()
+                                                                : std::chrono::nanoseconds(deadline - now);
+    if (queue) {
+      if (!queue->wait_fence(fence, remaining)) return value() >= target;
+    } else {
+      std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(kPollInterval, remaining));
+    }
+  }
+}
+
+Signal::Signal(Device& device, std::uint64_t initial) {
+  auto allocation = device.impl().allocator().allocate(8, 8, BoFlags{MemoryType::uncached, false}, true);
+  auto memory = std::make_shared<MemoryBlock>(device.shared_impl(), std::move(allocation));
+  impl_ = std::make_shared<Impl>(device.shared_impl(), std::move(memory));
+  impl_->set(initial);
+}
+
+Signal::Signal(Signal&&) noexcept = default;
+Signal& Signal::operator=(Signal&&) noexcept = default;
+Signal::~Signal() = default;
+
+std::uint64_t Signal::value() const noexcept { return impl_->value(); }
+void Signal::set(std::uint64_t value) noexcept { impl_->set(value); }
+GpuAddress Signal::gpu_address() const noexcept { return impl_->gpu_address(); }
+bool Signal::wait(std::uint64_t target, std::chrono::nanoseconds timeout) const { return impl_->wait(target, timeout); }
+
+}  // namespace adreno

@@ -95,7 +95,7 @@ TEST_CASE("GPU addresses come from KGSL's 64-bit VA range and never equal the CP
   CHECK(v.close_and_list_leaks().empty());
 }
 
-TEST_CASE("every memory type round-trips GPU writes; IO-coherent memory is refused without IO coherence",
+TEST_CASE("every memory type round-trips GPU writes, and IO-coherent memory is refused without IO coherence",
           "[virtual-kernel][kgsl]") {
   VirtualKgsl v;
   Kernel& k = *v.kernel;
@@ -131,7 +131,7 @@ TEST_CASE("every memory type round-trips GPU writes; IO-coherent memory is refus
   CHECK(v.close_and_list_leaks().empty());
 }
 
-TEST_CASE("contexts of every priority run work; a priority beyond KGSL's levels is refused",
+TEST_CASE("contexts of every priority run work, and a priority beyond KGSL's levels is refused",
           "[virtual-kernel][kgsl]") {
   VirtualKgsl v;
   Kernel& k = *v.kernel;

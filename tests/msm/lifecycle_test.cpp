@@ -96,7 +96,7 @@ TEST_CASE("what the application leaves open is reported as leaked", "[virtual-ke
   CHECK(v.sys.leaks().empty());
 }
 
-TEST_CASE("every priority level gets a working queue; one past the last is refused before the kernel",
+TEST_CASE("every priority level gets a working queue, and one past the last is refused before the kernel",
           "[virtual-kernel][msm]") {
   VirtualMsm v;
   std::mt19937 rng(3);

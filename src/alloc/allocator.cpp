@@ -4,6 +4,8 @@
 
 #include <adreno/error.hpp>
 
+#include "core/log.h"
+
 #include <algorithm>
 
 namespace adreno {
@@ -53,8 +55,14 @@ std::unique_ptr<KernelObject> Allocator::create_object(std::uint64_t size, Memor
 }
 
 void Allocator::destroy_object(std::unique_ptr<KernelObject> object) {
-  if (!object->cpu.empty()) kernel_.unmap(object->bo, object->cpu);
-  kernel_.free(object->bo);
+  // Giving memory back cannot be refused meaningfully, and runs in destructors: a kernel error
+  // here is logged, and the object is forgotten (the kernel reclaims it when the node closes).
+  try {
+    if (!object->cpu.empty()) kernel_.unmap(object->bo, object->cpu);
+    kernel_.free(object->bo);
+  } catch (const Error& error) {
+    log().warn("returning a {}-byte buffer object to the kernel failed: {}", object->bo.size, error.what());
+  }
   ++stats_.kernel_frees;
   --stats_.live_objects;
 }

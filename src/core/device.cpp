@@ -69,7 +69,7 @@ std::string joined(const std::vector<std::string>& lines) {
 
 }  // namespace
 
-Device::Impl::Impl(std::unique_ptr<virt::VirtualSyscalls> virtual_system, sys::Syscalls& sys,
+Device::Impl::Impl(std::shared_ptr<virt::VirtualSyscalls> virtual_system, sys::Syscalls& sys,
                    std::unique_ptr<Kernel> kernel)
     : virtual_system_(std::move(virtual_system)),
       sys_(sys),

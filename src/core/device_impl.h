@@ -23,7 +23,7 @@ class MemoryBlock;
 
 class Device::Impl {
  public:
-  Impl(std::unique_ptr<virt::VirtualSyscalls> virtual_system, sys::Syscalls& sys, std::unique_ptr<Kernel> kernel);
+  Impl(std::shared_ptr<virt::VirtualSyscalls> virtual_system, sys::Syscalls& sys, std::unique_ptr<Kernel> kernel);
   /// Returns all memory, closes the kernel node; a virtual device then logs every object its
   /// ledger still holds.
   ~Impl();
@@ -32,8 +32,9 @@ class Device::Impl {
   sys::Syscalls& syscalls() noexcept { return sys_; }
   Allocator& allocator() noexcept { return *allocator_; }
   ContextTracker& contexts() noexcept { return *contexts_; }
-  /// The virtual system behind a virtual device, nullptr on hardware.
-  virt::VirtualSyscalls* virtual_system() noexcept { return virtual_system_.get(); }
+  /// The virtual system behind a virtual device, nullptr on hardware. It outlives the device
+  /// for whoever holds it, so tests can read its ledger after the device closed.
+  const std::shared_ptr<virt::VirtualSyscalls>& virtual_system() noexcept { return virtual_system_; }
   const DeviceInfo& info() const noexcept { return info_; }
 
   /// The block already imported from the dma-buf `fd` refers to, or one made by `import`.
@@ -48,7 +49,7 @@ class Device::Impl {
   }
 
  private:
-  std::unique_ptr<virt::VirtualSyscalls> virtual_system_;
+  std::shared_ptr<virt::VirtualSyscalls> virtual_system_;
   sys::Syscalls& sys_;
   std::unique_ptr<Kernel> kernel_;
   DeviceInfo info_;

@@ -30,6 +30,11 @@ void VirtualSyscalls::fail_ioctl(unsigned long request, unsigned nth, int error)
   injections_.push_back(Injection{request, seen + nth, error});
 }
 
+void VirtualSyscalls::clear_ioctl_failures() {
+  std::lock_guard lock(mutex_);
+  injections_.clear();
+}
+
 unsigned VirtualSyscalls::ioctl_count(unsigned long request) const {
   std::lock_guard lock(mutex_);
   if (request == 0) return total_ioctls_;

@@ -29,6 +29,8 @@ class VirtualSyscalls final : public sys::Syscalls {
   /// The `nth` (1-based) future call of ioctl `request` fails with `error` before reaching the
   /// driver. request 0 matches every ioctl.
   void fail_ioctl(unsigned long request, unsigned nth, int error);
+  /// Cancels every failure set up with fail_ioctl() that has not fired yet.
+  void clear_ioctl_failures();
   /// Calls of `request` so far (0: all ioctls).
   unsigned ioctl_count(unsigned long request) const;
 

@@ -23,17 +23,22 @@ TEST_CASE("virtual KGSL and virtual MSM devices report the chosen model", "[virt
   };
   for (const Case& c : cases) {
     INFO(c.spec);
-    adreno::Device device = adreno::Device::open(c.spec);
-    const auto& info = device.info();
-    CHECK(info.is_virtual);
-    CHECK(info.backend == c.backend);
-    CHECK(info.gpu_id == c.gpu_id);
-    CHECK(info.chip_id == c.chip_id);
-    CHECK(info.name == "Adreno " + std::to_string(c.gpu_id));
-    CHECK(info.gmem_size > 0);
-    CHECK(info.priority_levels >= 1);
-    REQUIRE(device.impl().virtual_system() != nullptr);
-    CHECK(device.impl().virtual_system()->leaks().empty());
+    std::shared_ptr<adreno::virt::VirtualSyscalls> system;
+    {
+      adreno::Device device = adreno::Device::open(c.spec);
+      system = device.impl().virtual_system();
+      REQUIRE(system != nullptr);
+      const auto& info = device.info();
+      CHECK(info.is_virtual);
+      CHECK(info.backend == c.backend);
+      CHECK(info.gpu_id == c.gpu_id);
+      CHECK(info.chip_id == c.chip_id);
+      CHECK(info.name == "Adreno " + std::to_string(c.gpu_id));
+      CHECK(info.gmem_size > 0);
+      CHECK(info.priority_levels >= 1);
+    }
+    // Closing the device closed the node and everything in it.
+    CHECK(system->leaks().empty());
   }
 }
 

@@ -1,0 +1,34 @@
+// A virtual device for tests, with its ledger checked after it closed.
+#pragma once
+
+#include <adreno/device.hpp>
+
+#include "core/device_impl.h"
+
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+struct VirtualDevice {
+  explicit VirtualDevice(const std::string& spec) : device(adreno::Device::open(spec)) {
+    system = device->impl().virtual_system();
+    REQUIRE(system != nullptr);
+  }
+  /// Closes the device and checks that nothing the library created is left behind.
+  void close_and_check_ledger() {
+    device.reset();
+    const auto leaks = system->leaks();
+    for (const auto& leak : leaks) UNSCOPED_INFO("leak: " << leak);
+    CHECK(leaks.empty());
+  }
+  adreno::Device& operator*() { return *device; }
+  adreno::Device* operator->() { return &*device; }
+
+  std::optional<adreno::Device> device;
+  std::shared_ptr<adreno::virt::VirtualSyscalls> system;
+};
+
+/// Both virtual kernels, for tests that must hold on each backend.
+#define EACH_VIRTUAL_BACKEND() GENERATE(as<std::string>{}, "virtual-kgsl", "virtual-msm")

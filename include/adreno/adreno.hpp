@@ -2,5 +2,8 @@
 #pragma once
 
 #include <adreno/address.hpp>
+#include <adreno/buffer.hpp>
 #include <adreno/device.hpp>
 #include <adreno/error.hpp>
+#include <adreno/memory_type.hpp>
+#include <adreno/queue.hpp>

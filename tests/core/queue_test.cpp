@@ -5,6 +5,7 @@
 
 #include "virtual_device.h"
 
+#include <cstring>
 #include <random>
 #include <thread>
 #include <vector>

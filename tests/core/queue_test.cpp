@@ -2,94 +2,101 @@
 // 64-bit signals, cross-queue waits, timeouts, timestamps, faults, and many queues on threads.
 #include <adreno/adreno.hpp>
 #include <adreno/queue.hpp>
-
-#include "virtual_device.h"
-
 #include <cstring>
 #include <random>
 #include <thread>
 #include <vector>
+
+#include "virtual_device.h"
 
 using namespace adreno;
 using namespace std::chrono_literals;
 
 TEST_CASE("work on one queue runs in order and signals reach the host with 64-bit values", "[virtual-kernel][queue]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND());
-  Queue queue(*device);
-  Signal signal(*device);
-  Buffer buffer = device->allocate({.size = 4096});
-  std::mt19937 rng(77);
-  std::vector<std::uint32_t> expected(1024);
-  // Overlapping writes: the later one must win everywhere.
-  for (int round = 0; round < 4; ++round) {
-    const std::size_t first = rng() % 512, count = 1 + rng() % 512;
-    std::vector<std::uint32_t> values(count);
-    for (auto& v : values) v = rng();
-    queue.write(buffer.view(first * 4, count * 4), values);
-    std::copy(values.begin(), values.end(), expected.begin() + static_cast<long>(first));
+  {
+    Queue queue(*device);
+    Signal signal(*device);
+    Buffer buffer = device->allocate({.size = 4096});
+    std::mt19937 rng(77);
+    std::vector<std::uint32_t> expected(1024);
+    // Overlapping writes: the later one must win everywhere.
+    for (int round = 0; round < 4; ++round) {
+      const std::size_t first = rng() % 512, count = 1 + rng() % 512;
+      std::vector<std::uint32_t> values(count);
+      for (auto& v : values) v = rng();
+      queue.write(buffer.view(first * 4, count * 4), values);
+      std::copy(values.begin(), values.end(), expected.begin() + static_cast<long>(first));
+    }
+    const std::uint64_t value = (std::uint64_t{0x1234} << 32) | rng();
+    queue.signal(signal, value);
+    queue.submit();
+    REQUIRE(signal.wait(value, 10s));
+    CHECK(signal.value() == value);
+    auto words = buffer.cpu_view().as<std::uint32_t>();
+    for (std::size_t i = 0; i < expected.size(); ++i) REQUIRE(words[i] == expected[i]);
   }
-  const std::uint64_t value = (std::uint64_t{0x1234} << 32) | rng();
-  queue.signal(signal, value);
-  queue.submit();
-  REQUIRE(signal.wait(value, 10s));
-  CHECK(signal.value() == value);
-  auto words = buffer.cpu_view().as<std::uint32_t>();
-  for (std::size_t i = 0; i < expected.size(); ++i) REQUIRE(words[i] == expected[i]);
   device.close_and_check_ledger();
 }
 
 TEST_CASE("a queue waits on the GPU for another queue's signal", "[virtual-kernel][queue]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND());
-  Queue consumer(*device), producer(*device);
-  Signal ready(*device), done(*device);
-  Buffer data = device->allocate({.size = 64});
-  const std::uint32_t produced[] = {0xfeed};
-  const std::uint32_t consumed[] = {0xbeef};
-  consumer.wait(ready, 1);
-  consumer.write(data.view(4, 4), consumed);
-  consumer.signal(done, 1);
-  const std::uint64_t consumer_fence = consumer.submit();
-  // The consumer cannot run before the producer signals.
-  CHECK_FALSE(done.wait(1, 30ms));
-  CHECK_FALSE(consumer.wait_fence(consumer_fence, 1ms));
-  producer.write(data, produced);
-  producer.signal(ready, 1);
-  producer.submit();
-  REQUIRE(done.wait(1, 10s));
-  CHECK(data.cpu_view().as<std::uint32_t>()[0] == 0xfeed);
-  CHECK(data.cpu_view().as<std::uint32_t>()[1] == 0xbeef);
+  {
+    Queue consumer(*device), producer(*device);
+    Signal ready(*device), done(*device);
+    Buffer data = device->allocate({.size = 64});
+    const std::uint32_t produced[] = {0xfeed};
+    const std::uint32_t consumed[] = {0xbeef};
+    consumer.wait(ready, 1);
+    consumer.write(data.view(4, 4), consumed);
+    consumer.signal(done, 1);
+    const std::uint64_t consumer_fence = consumer.submit();
+    // The consumer cannot run before the producer signals.
+    CHECK_FALSE(done.wait(1, 30ms));
+    CHECK_FALSE(consumer.wait_fence(consumer_fence, 1ms));
+    producer.write(data, produced);
+    producer.signal(ready, 1);
+    producer.submit();
+    REQUIRE(done.wait(1, 10s));
+    CHECK(data.cpu_view().as<std::uint32_t>()[0] == 0xfeed);
+    CHECK(data.cpu_view().as<std::uint32_t>()[1] == 0xbeef);
+  }
   device.close_and_check_ledger();
 }
 
 TEST_CASE("host waits time out without error and a later signal still arrives", "[virtual-kernel][queue]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND());
-  Queue queue(*device);
-  Signal gate(*device), out(*device);
-  queue.wait(gate, 5);
-  queue.signal(out, 9);
-  const std::uint64_t fence = queue.submit();
-  CHECK_FALSE(out.wait(9, 20ms));
-  CHECK_FALSE(queue.wait_fence(fence, 0ns));
-  CHECK_THROWS_AS(queue.finish(10ms), Error);
-  gate.set(5);
-  CHECK(out.wait(9, 10s));
-  CHECK(queue.wait_fence(fence, 0ns));
+  {
+    Queue queue(*device);
+    Signal gate(*device), out(*device);
+    queue.wait(gate, 5);
+    queue.signal(out, 9);
+    const std::uint64_t fence = queue.submit();
+    CHECK_FALSE(out.wait(9, 20ms));
+    CHECK_FALSE(queue.wait_fence(fence, 0ns));
+    CHECK_THROWS_AS(queue.finish(10ms), Error);
+    gate.set(5);
+    CHECK(out.wait(9, 10s));
+    CHECK(queue.wait_fence(fence, 0ns));
+  }
   device.close_and_check_ledger();
 }
 
 TEST_CASE("GPU timestamps are monotonic around work", "[virtual-kernel][queue]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND());
-  Queue queue(*device);
-  Buffer stamps = device->allocate({.size = 16});
-  std::memset(stamps.cpu_view().data(), 0, 16);
-  queue.write_timestamp(stamps.view(0, 8));
-  queue.barrier();
-  queue.write_timestamp(stamps.view(8, 8));
-  queue.finish();
-  auto ticks = stamps.cpu_view().as<std::uint64_t>();
-  CHECK(ticks[0] != 0);
-  CHECK(ticks[1] >= ticks[0]);
-  CHECK_THROWS_AS(queue.write_timestamp(stamps.view(0, 4)), Error);
+  {
+    Queue queue(*device);
+    Buffer stamps = device->allocate({.size = 16});
+    std::memset(stamps.cpu_view().data(), 0, 16);
+    queue.write_timestamp(stamps.view(0, 8));
+    queue.barrier();
+    queue.write_timestamp(stamps.view(8, 8));
+    queue.finish();
+    auto ticks = stamps.cpu_view().as<std::uint64_t>();
+    CHECK(ticks[0] != 0);
+    CHECK(ticks[1] >= ticks[0]);
+    CHECK_THROWS_AS(queue.write_timestamp(stamps.view(0, 4)), Error);
+  }
   device.close_and_check_ledger();
 }
 
@@ -97,59 +104,65 @@ TEST_CASE("a hung queue reports device_lost and the device's other queues keep w
   const std::string backend = EACH_VIRTUAL_BACKEND();
   // A short hang detector so the test does not wait seconds.
   VirtualDevice device(backend);
-  Queue hung(*device), healthy(*device);
-  Signal never(*device), fine(*device);
-  hung.wait(never, 1);
-  hung.submit();
-  healthy.signal(fine, 3);
-  healthy.submit();
-  CHECK(fine.wait(3, 10s));
-  try {
-    hung.finish(30s);
-    FAIL("a wait that can never be satisfied retired");
-  } catch (const Error& error) {
-    CHECK(error.code() == Errc::device_lost);
+  {
+    Queue hung(*device), healthy(*device);
+    Signal never(*device), fine(*device);
+    hung.wait(never, 1);
+    hung.submit();
+    healthy.signal(fine, 3);
+    healthy.submit();
+    CHECK(fine.wait(3, 10s));
+    try {
+      hung.finish(30s);
+      FAIL("a wait that can never be satisfied retired");
+    } catch (const Error& error) {
+      CHECK(error.code() == Errc::device_lost);
+    }
+    healthy.signal(fine, 4);
+    healthy.finish(10s);
+    CHECK(fine.value() == 4);
   }
-  healthy.signal(fine, 4);
-  healthy.finish(10s);
-  CHECK(fine.value() == 4);
   device.close_and_check_ledger();
 }
 
 TEST_CASE("many queues on several threads each see their own results", "[virtual-kernel][queue]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND());
-  constexpr int kThreads = 6;
-  std::vector<Buffer> buffers;
-  for (int t = 0; t < kThreads; ++t) buffers.push_back(device->allocate({.size = 256 * 4}));
-  std::vector<std::thread> threads;
-  std::atomic<int> failures{0};
-  for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([&, t] {
-      Queue queue(*device);
-      Signal signal(*device);
-      std::mt19937 rng(static_cast<unsigned>(t));
-      for (int round = 1; round <= 10; ++round) {
-        std::vector<std::uint32_t> values(256);
-        for (auto& v : values) v = rng();
-        queue.write(buffers[static_cast<std::size_t>(t)], values);
-        queue.signal(signal, static_cast<std::uint64_t>(round));
-        queue.submit();
-        if (!signal.wait(static_cast<std::uint64_t>(round), 10s)) ++failures;
-        auto words = buffers[static_cast<std::size_t>(t)].cpu_view().as<std::uint32_t>();
-        if (!std::equal(values.begin(), values.end(), words.begin())) ++failures;
-      }
-    });
+  {
+    constexpr int kThreads = 6;
+    std::vector<Buffer> buffers;
+    for (int t = 0; t < kThreads; ++t) buffers.push_back(device->allocate({.size = 256 * 4}));
+    std::vector<std::thread> threads;
+    std::atomic<int> failures{0};
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        Queue queue(*device);
+        Signal signal(*device);
+        std::mt19937 rng(static_cast<unsigned>(t));
+        for (int round = 1; round <= 10; ++round) {
+          std::vector<std::uint32_t> values(256);
+          for (auto& v : values) v = rng();
+          queue.write(buffers[static_cast<std::size_t>(t)], values);
+          queue.signal(signal, static_cast<std::uint64_t>(round));
+          queue.submit();
+          if (!signal.wait(static_cast<std::uint64_t>(round), 10s)) ++failures;
+          auto words = buffers[static_cast<std::size_t>(t)].cpu_view().as<std::uint32_t>();
+          if (!std::equal(values.begin(), values.end(), words.begin())) ++failures;
+        }
+      });
+    }
+    for (auto& thread : threads) thread.join();
+    CHECK(failures == 0);
+    buffers.clear();
   }
-  for (auto& thread : threads) thread.join();
-  CHECK(failures == 0);
-  buffers.clear();
   device.close_and_check_ledger();
 }
 
 TEST_CASE("queue priorities outside the device's range are refused", "[virtual-kernel][queue]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND());
-  const unsigned levels = device->info().priority_levels;
-  for (unsigned p = 0; p < levels; ++p) Queue queue(*device, {.priority = p});
-  CHECK_THROWS_AS(Queue(*device, {.priority = levels}), Error);
+  {
+    const unsigned levels = device->info().priority_levels;
+    for (unsigned p = 0; p < levels; ++p) Queue queue(*device, {.priority = p});
+    CHECK_THROWS_AS(Queue(*device, {.priority = levels}), Error);
+  }
   device.close_and_check_ledger();
 }

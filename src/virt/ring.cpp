@@ -56,7 +56,13 @@ void Ring::worker() {
 Ring::WaitResult Ring::wait(std::uint64_t seqno, std::chrono::nanoseconds timeout) const {
   std::unique_lock lock(mutex_);
   auto done = [&] { return retired_ >= seqno || (fault_ && fault_->seqno <= seqno); };
-  if (!changed_.wait_for(lock, timeout, done)) return WaitResult::timeout;
+  // wait_for adds the timeout to now(): a "forever" timeout would overflow into the past.
+  constexpr auto kForever = std::chrono::hours(24 * 365);
+  if (timeout >= kForever) {
+    changed_.wait(lock, done);
+  } else if (!changed_.wait_for(lock, timeout, done)) {
+    return WaitResult::timeout;
+  }
   if (fault_ && fault_->seqno <= seqno) return WaitResult::faulted;
   return WaitResult::retired;
 }

@@ -6,4 +6,5 @@
 #include <adreno/device.hpp>
 #include <adreno/error.hpp>
 #include <adreno/memory_type.hpp>
+#include <adreno/program.hpp>
 #include <adreno/queue.hpp>

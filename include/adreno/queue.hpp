@@ -10,6 +10,7 @@
 
 #include <adreno/buffer.hpp>
 #include <adreno/device.hpp>
+#include <adreno/program.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -72,6 +73,14 @@ class Queue {
   void write(const BufferView& destination, std::span<const std::uint32_t> values);
   /// Makes the results of work recorded before it visible to work recorded after it.
   void barrier();
+  /// Launches `program` over `launch.groups` work-groups of `launch.local_size` invocations with
+  /// the values in `arguments` (which must belong to `program`; they are copied now, so the
+  /// object may be changed right after). No cache flush or wait is added: dispatches recorded
+  /// back to back may overlap, so put barrier() between dependent ones. Throws
+  /// Error(invalid_argument) naming the field for a zero or too-large local size (more than 1024
+  /// invocations, or other than the program's fixed size), group counts whose global size does
+  /// not fit 32 bits, or an argument not set; Error(unsupported) on a GPU other than a6xx.
+  void dispatch(const Program& program, const Arguments& arguments, const Launch& launch);
 
   // Submission.
 

@@ -1,8 +1,11 @@
 // Everything the runtime must know to launch a compute program, kept exactly as the compiler
 // (Mesa's ir3, Qualcomm's OpenCL compiler, or our assembler) reported it — never reconstructed
 // from byte sizes (rule 7). Both loaders (ir3 with metadata, Qualcomm CL binaries) produce this;
-// the argument writer and the dispatch emitter consume it.
+// the argument writer and the dispatch emitter consume it. The loaders validate every field
+// against the hardware limits below, so the emitter can pack them without further checks.
 #pragma once
+
+#include <adreno/program.hpp>
 
 #include <cstdint>
 #include <string>
@@ -10,61 +13,89 @@
 
 namespace adreno {
 
-/// An ir3 register id: 4·register + component (r0.x = 0, r48.x = 192); 0xfc means "not used".
-inline constexpr std::uint32_t kRegidUnused = 0xfc;
+/// Hardware limits every loader checks (a6xx).
+namespace program_limits {
+/// vec4 registers per fiber: ir3 allocates r0..r47 (Mesa ir3 RA, "max_reg < 48" on a6xx).
+inline constexpr std::uint32_t kMaxFullRegsVec4 = 48;
+inline constexpr std::uint32_t kMaxHalfRegsVec4 = 48;
+/// Compute constant file in vec4: SP_CS_CNTL_1 CONSTANTRAMMODE CONSTLEN_256 is what tinygrad
+/// and Mesa's computerator use for compute on a630 (Mesa ir3_compiler max_const_compute = 256).
+inline constexpr std::uint32_t kMaxConstlenVec4 = 256;
+/// Local memory per work-group: SP_CS_CNTL_1 SHARED_SIZE is 5 bits of (bytes − 1) / 1024.
+inline constexpr std::uint32_t kMaxSharedBytes = 32 * 1024;
+/// BRANCHSTACK is 6 bits of SP_CS_CNTL_0.
+inline constexpr std::uint32_t kMaxBranchStack = 63;
+/// SP_CS_PVT_MEM_PARAM MEMSIZEPERITEM: 8 bits of 512-byte units.
+inline constexpr std::uint32_t kMaxPrivateBytesPerFiber = 255 * 512;
+/// Texture, sampler and IBO slots of SP_CS_CONFIG (NTEX 8 bits, NSAMP 5 bits, NUAV 7 bits) and
+/// of CP_LOAD_STATE6; Turnip limits compute stages to 16 samplers and 64 images.
+inline constexpr std::uint32_t kMaxTextures = 64;
+inline constexpr std::uint32_t kMaxSamplers = 16;
+inline constexpr std::uint32_t kMaxStorageImages = 64;
+/// Invocations per work-group (tinygrad's QCOM runtime and Turnip's maxComputeWorkGroupInvocations).
+inline constexpr std::uint32_t kMaxInvocations = 1024;
+}  // namespace program_limits
 
 enum class LaunchPacket { exec_cs, run_opencl };
-enum class WaveSize { thread64, thread128 };
 
 struct ProgramArgument {
   enum class Kind {
-    buffer,         ///< a 64-bit GPU address written into the constant file
-    scalar,         ///< raw bytes written into the constant file
+    constant,       ///< bytes in the constant file: a 64-bit buffer address or a scalar
     texture,        ///< sampled image: a 16-dword texture descriptor
     storage_image,  ///< image/IBO: a 16-dword IBO descriptor
     sampler,        ///< a 4-dword sampler descriptor
   };
   Kind kind;
-  std::string name;
-  std::uint32_t const_dword = 0;  ///< buffer/scalar: dword offset in the constant file
-  std::uint32_t size_bytes = 8;   ///< scalar: size; buffer: 8
+  std::string name;               ///< empty when the compiler output has none
+  std::uint32_t const_byte = 0;   ///< constant: byte offset in the constant file
+  std::uint32_t size_bytes = 8;   ///< constant: bytes it occupies (8 for a buffer address)
   std::uint32_t slot = 0;         ///< texture/storage_image/sampler: descriptor index
 };
 
+/// A value the program expects preloaded in the constant file.
 struct ProgramImmediate {
-  std::uint32_t const_dword;
+  std::uint32_t const_byte;
   std::uint32_t value;
+  std::uint32_t size_bytes;  ///< 2 or 4
 };
 
 struct ProgramInfo {
   std::string name;
-  std::vector<std::uint32_t> code;  ///< instruction words (little-endian dwords), 128-byte loadable
-  std::uint32_t entry_offset = 0;   ///< byte offset of the first instruction within `code`
+  std::vector<std::uint32_t> code;  ///< the loadable image, little-endian dwords
+  std::uint32_t entry_offset = 0;   ///< SP_CS_PROGRAM_COUNTER_OFFSET: first instruction, in bytes
 
-  // Launch-facing facts from the compiler.
   LaunchPacket launch = LaunchPacket::exec_cs;
+  bool opencl_isa_mode = false;     ///< ISAMMODE_CL (Qualcomm binaries) rather than ISAMMODE_GL
   WaveSize wave_size = WaveSize::thread64;  ///< the compiler's choice; a launch may override it
-  std::uint32_t instrlen = 0;             ///< SP_CS_INSTR_SIZE: groups of 16 instructions (128 B)
-  std::uint32_t constlen_vec4 = 0;        ///< constant-file length the program reads
-  std::uint32_t full_regs_vec4 = 0;       ///< FULLREGFOOTPRINT (max_reg + 1)
-  std::uint32_t half_regs_vec4 = 0;       ///< HALFREGFOOTPRINT
+  std::uint32_t instrlen = 0;       ///< SP_CS_INSTR_SIZE: groups of 16 instructions (128 B)
+  std::uint32_t constlen_vec4 = 0;  ///< constant-file length the program reads
+  std::uint32_t full_regs_vec4 = 0; ///< FULLREGFOOTPRINT (max_reg + 1)
+  std::uint32_t half_regs_vec4 = 0; ///< HALFREGFOOTPRINT
   bool merged_regs = false;
-  std::uint32_t branch_stack = 0;
-  bool uses_barrier = false;
+  std::uint32_t branch_stack = 0;   ///< BRANCHSTACK as the hardware takes it
 
-  // Where the hardware delivers system values.
-  std::uint32_t local_id_regid = kRegidUnused;
-  std::uint32_t work_group_id_regid = kRegidUnused;
-  std::uint32_t local_size_const_dword = kRegidUnused;   ///< driver param: local size x,y,z
+  // Where the hardware delivers system values (register ids; kUnusedRegid when not read).
+  std::uint32_t local_id_regid = kUnusedRegid;
+  std::uint32_t work_group_id_regid = kUnusedRegid;
+  std::uint32_t work_group_size_regid = kUnusedRegid;    ///< WGSIZECONSTID
+  std::uint32_t work_group_offset_regid = kUnusedRegid;  ///< WGOFFSETCONSTID
+  /// Constant dword of the local-size driver params, or kUnusedRegid.
+  std::uint32_t local_size_const_dword = kUnusedRegid;
 
-  // Memory.
   std::uint32_t private_bytes_per_fiber = 0;
+  bool private_per_wave = true;
   std::uint32_t shared_bytes = 0;
 
-  // Constants and arguments.
   std::vector<ProgramImmediate> immediates;
   std::vector<ProgramArgument> arguments;
+  std::uint32_t textures = 0, storage_images = 0, samplers = 0;  ///< descriptor counts
   std::uint32_t fixed_local_size[3] = {0, 0, 0};  ///< required local size, 0 when free
 };
 
+}  // namespace adreno
+
+namespace adreno {
+/// Checks every field against program_limits and the register fields it is packed into; throws
+/// Error(malformed, operation, "<field> ...") naming the first one out of range.
+void validate_program_info(const ProgramInfo& info, const char* operation);
 }  // namespace adreno

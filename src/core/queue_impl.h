@@ -8,6 +8,7 @@
 #include "core/buffer_impl.h"
 #include "core/command_memory.h"
 #include "core/device_impl.h"
+#include "core/upload_area.h"
 #include "pm4/command_stream.h"
 
 #include <memory>
@@ -39,6 +40,9 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   /// Throws device_lost when an earlier wait found the context reset.
   void check_not_lost() const;
 
+  /// GPU memory for the constants and descriptors of recorded dispatches.
+  UploadArea& uploads() noexcept { return uploads_; }
+
   /// Signals recorded since the last submit learn their submission's fence at submit.
   void note_signal(std::shared_ptr<Signal::Impl> signal, std::uint64_t value);
 
@@ -64,6 +68,7 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   std::uint64_t fence_ = 0;
   mutable std::mutex lost_mutex_;  // waits may come from any thread (Signal::wait)
   std::optional<std::string> lost_;  // why the context is gone, once it is
+  UploadArea uploads_{device_};
 };
 
 /// The host side of a Signal: its memory, and which submissions will write which values.

@@ -1,0 +1,142 @@
+#include <adreno/error.hpp>
+#include <adreno/program.hpp>
+
+#include "core/arguments_impl.h"
+#include "core/descriptors.h"
+#include "pm4/a6xx_descriptors.h"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace adreno {
+namespace {
+
+namespace d = pm4::a6xx_descriptors;
+
+std::string describe(std::size_t index, const ProgramArgument& argument) {
+  return argument.name.empty() ? fmt::format("argument {}", index) : fmt::format("argument {} ('{}')", index, argument.name);
+}
+
+const char* kind_name(ProgramArgument::Kind kind) {
+  switch (kind) {
+    case ProgramArgument::Kind::constant: return "a buffer or scalar";
+    case ProgramArgument::Kind::texture: return "a texture";
+    case ProgramArgument::Kind::storage_image: return "a storage image";
+    case ProgramArgument::Kind::sampler: return "a sampler";
+  }
+  return "?";
+}
+
+}  // namespace
+
+Arguments::Impl::Impl(std::shared_ptr<const Program::Impl> program)
+    : program_(std::move(program)),
+      constants_(std::size_t{program_->info().constlen_vec4} * 4, 0u),
+      textures_(std::size_t{program_->info().textures} * d::kTextureDwords, 0u),
+      storage_images_(std::size_t{program_->info().storage_images} * d::kTextureDwords, 0u),
+      samplers_(std::size_t{program_->info().samplers} * d::kSamplerDwords, 0u),
+      bindings_(program_->info().arguments.size()) {
+  // Immediates were checked against constlen when the program was loaded.
+  for (const ProgramImmediate& immediate : program_->info().immediates)
+    std::memcpy(reinterpret_cast<std::byte*>(constants_.data()) + immediate.const_byte, &immediate.value, immediate.size_bytes);
+}
+
+std::optional<std::size_t> Arguments::Impl::first_unset() const noexcept {
+  for (std::size_t i = 0; i < bindings_.size(); ++i)
+    if (!bindings_[i].set) return i;
+  return std::nullopt;
+}
+
+std::size_t Arguments::Impl::index_of(std::string_view name) const {
+  const auto& arguments = program_->info().arguments;
+  for (std::size_t i = 0; i < arguments.size(); ++i)
+    if (!name.empty() && arguments[i].name == name) return i;
+  throw Error(Errc::not_found, "set argument",
+              fmt::format("program '{}' has no argument named '{}'", program_->info().name, name));
+}
+
+const ProgramArgument& Arguments::Impl::argument(std::size_t index, ProgramArgument::Kind kind, const char* operation) const {
+  const auto& arguments = program_->info().arguments;
+  if (index >= arguments.size())
+    throw Error(Errc::invalid_argument, operation,
+                fmt::format("argument {} does not exist; program '{}' has {}", index, program_->info().name, arguments.size()));
+  const ProgramArgument& argument = arguments[index];
+  if (argument.kind != kind)
+    throw Error(Errc::invalid_argument, operation,
+                fmt::format("{} is {}, not {}", describe(index, argument), kind_name(argument.kind), kind_name(kind)));
+  return argument;
+}
+
+void Arguments::Impl::set_buffer(std::size_t index, const BufferView& buffer) {
+  constexpr const char* kOperation = "set buffer argument";
+  const ProgramArgument& arg = argument(index, ProgramArgument::Kind::constant, kOperation);
+  if (arg.size_bytes != 8 || arg.const_byte % 4 != 0)
+    throw Error(Errc::invalid_argument, kOperation,
+                fmt::format("{} is a {}-byte scalar, not a 64-bit buffer address", describe(index, arg), arg.size_bytes));
+  const GpuAddress address = buffer.gpu_address();
+  constants_[arg.const_byte / 4] = address.lo();
+  constants_[arg.const_byte / 4 + 1] = address.hi();
+  // A buffer argument may be written by the program: list it as writable.
+  bindings_[index] = Binding{buffer.buffer()->block_shared(), true, true};
+}
+
+void Arguments::Impl::set_bytes(std::size_t index, std::span<const std::byte> bytes) {
+  constexpr const char* kOperation = "set scalar argument";
+  const ProgramArgument& arg = argument(index, ProgramArgument::Kind::constant, kOperation);
+  if (bytes.empty() || bytes.size() > arg.size_bytes)
+    throw Error(Errc::invalid_argument, kOperation,
+                fmt::format("{} holds {} bytes; got {}", describe(index, arg), arg.size_bytes, bytes.size()));
+  std::byte* at = reinterpret_cast<std::byte*>(constants_.data()) + arg.const_byte;
+  std::memset(at, 0, arg.size_bytes);
+  std::memcpy(at, bytes.data(), bytes.size());
+  bindings_[index] = Binding{nullptr, false, true};
+}
+
+void Arguments::Impl::set_image(std::size_t index, const ImageDesc& image, bool storage) {
+  const char* operation = storage ? "set storage image argument" : "set texture argument";
+  const ProgramArgument& arg =
+      argument(index, storage ? ProgramArgument::Kind::storage_image : ProgramArgument::Kind::texture, operation);
+  std::vector<std::uint32_t>& table = storage ? storage_images_ : textures_;
+  write_image_descriptor(std::span<std::uint32_t, 16>(table.data() + std::size_t{arg.slot} * d::kTextureDwords, 16), image,
+                         storage, operation, describe(index, arg));
+  bindings_[index] = Binding{image.memory.buffer()->block_shared(), storage, true};
+}
+
+void Arguments::Impl::set_sampler(std::size_t index, const SamplerDesc& sampler) {
+  const ProgramArgument& arg = argument(index, ProgramArgument::Kind::sampler, "set sampler argument");
+  write_sampler_descriptor(std::span<std::uint32_t, 4>(samplers_.data() + std::size_t{arg.slot} * d::kSamplerDwords, 4), sampler);
+  bindings_[index] = Binding{nullptr, false, true};
+}
+
+Arguments::Arguments(const Program& program) : impl_(std::make_unique<Impl>(program.impl())) {}
+Arguments::Arguments(Arguments&&) noexcept = default;
+Arguments& Arguments::operator=(Arguments&&) noexcept = default;
+Arguments::~Arguments() = default;
+
+Arguments& Arguments::set_buffer(std::size_t index, const BufferView& buffer) {
+  impl_->set_buffer(index, buffer);
+  return *this;
+}
+Arguments& Arguments::set_buffer(std::string_view name, const BufferView& buffer) {
+  impl_->set_buffer(impl_->index_of(name), buffer);
+  return *this;
+}
+Arguments& Arguments::set_bytes(std::size_t index, std::span<const std::byte> bytes) {
+  impl_->set_bytes(index, bytes);
+  return *this;
+}
+Arguments& Arguments::set_texture(std::size_t index, const ImageDesc& image) {
+  impl_->set_image(index, image, false);
+  return *this;
+}
+Arguments& Arguments::set_storage_image(std::size_t index, const ImageDesc& image) {
+  impl_->set_image(index, image, true);
+  return *this;
+}
+Arguments& Arguments::set_sampler(std::size_t index, const SamplerDesc& sampler) {
+  impl_->set_sampler(index, sampler);
+  return *this;
+}
+
+}  // namespace adreno

@@ -1,0 +1,53 @@
+// What an Arguments object holds: a CPU-side image of the program's constant file (immediates
+// preloaded) and of its descriptor tables, filled as arguments are set, plus the memory each
+// bound argument refers to. Queue::dispatch copies the images into GPU memory at record time.
+#pragma once
+
+#include <adreno/program.hpp>
+
+#include "core/buffer_impl.h"
+#include "core/program_impl.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace adreno {
+
+class Arguments::Impl {
+ public:
+  explicit Impl(std::shared_ptr<const Program::Impl> program);
+
+  struct Binding {
+    std::shared_ptr<MemoryBlock> memory;  // null for scalars and samplers
+    bool gpu_writes = false;
+    bool set = false;
+  };
+
+  const Program::Impl& program() const noexcept { return *program_; }
+  std::span<const std::uint32_t> constants() const noexcept { return constants_; }
+  std::span<const std::uint32_t> textures() const noexcept { return textures_; }
+  std::span<const std::uint32_t> storage_images() const noexcept { return storage_images_; }
+  std::span<const std::uint32_t> samplers() const noexcept { return samplers_; }
+  const std::vector<Binding>& bindings() const noexcept { return bindings_; }
+  /// The first argument not set yet, if any.
+  std::optional<std::size_t> first_unset() const noexcept;
+
+  void set_buffer(std::size_t index, const BufferView& buffer);
+  void set_bytes(std::size_t index, std::span<const std::byte> bytes);
+  void set_image(std::size_t index, const ImageDesc& image, bool storage);
+  void set_sampler(std::size_t index, const SamplerDesc& sampler);
+  std::size_t index_of(std::string_view name) const;
+
+ private:
+  const ProgramArgument& argument(std::size_t index, ProgramArgument::Kind kind, const char* operation) const;
+
+  std::shared_ptr<const Program::Impl> program_;
+  std::vector<std::uint32_t> constants_;
+  std::vector<std::uint32_t> textures_;
+  std::vector<std::uint32_t> storage_images_;
+  std::vector<std::uint32_t> samplers_;
+  std::vector<Binding> bindings_;
+};
+
+}  // namespace adreno

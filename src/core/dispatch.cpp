@@ -1,0 +1,215 @@
+// Queue::dispatch: the a6xx compute state and launch for one program. Every value is packed
+// through the register database (pm4/a6xx_registers.h), whose fields reject out-of-range values.
+//
+// The sequence follows Mesa's computerator (src/freedreno/computerator/a6xx.cc: cs_program_emit,
+// cs_const_emit, cs_ibo_emit, a6xx_emit_grid) and freedreno's fd6_compute.cc for CP_EXEC_CS, and
+// tinygrad's QCOMComputeQueue.exec (tinygrad/runtime/ops_qcom.py) for CP_RUN_OPENCL. Deliberate
+// differences from tinygrad, each justified where it is written:
+//  * SP_CS_INSTR_SIZE and the shader load use the compiler's instrlen, not ceil(bytes / 128);
+//  * SP_CS_CONST_CONFIG CONSTLEN is packed with its shift (tinygrad writes 256 unshifted, which
+//    spills into ENABLED); SP_CS_PVT_MEM_* follow computerator's units;
+//  * no CP_WAIT_FOR_IDLE before and no cache flush after a dispatch: independent dispatches may
+//    overlap, Queue::barrier() orders dependent ones and Queue::signal() flushes;
+//  * the wave size comes from the program (or the launch), not a hard-coded THREAD64.
+//
+// Where the data lives: the constant file image and the descriptor tables of one dispatch are
+// copied into the queue's UploadArea, laid out as [constants | textures | IBOs | samplers |
+// border colour], each part 64-byte aligned, and loaded with CP_LOAD_STATE6_FRAG (SS6_INDIRECT).
+#include <adreno/error.hpp>
+#include <adreno/queue.hpp>
+
+#include "core/arguments_impl.h"
+#include "core/program_impl.h"
+#include "core/queue_impl.h"
+#include "pm4/a6xx_descriptors.h"
+#include "pm4/a6xx_registers.h"
+#include "pm4/packets.h"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace adreno {
+namespace {
+
+namespace r = pm4::a6xx;
+namespace d = pm4::a6xx_descriptors;
+using pm4::raw;
+constexpr const char* kOperation = "dispatch";
+
+std::uint64_t align64(std::uint64_t value) { return (value + 63) & ~std::uint64_t{63}; }
+
+[[noreturn]] void invalid(const std::string& detail) { throw Error(Errc::invalid_argument, kOperation, detail); }
+
+void validate_launch(const ProgramInfo& info, const Launch& launch) {
+  std::uint64_t invocations = 1;
+  for (unsigned axis = 0; axis < 3; ++axis) {
+    const char name = "xyz"[axis];
+    const std::uint32_t local = launch.local_size[axis];
+    if (local == 0) invalid(fmt::format("local_size.{} is 0", name));
+    if (info.fixed_local_size[axis] != 0 && local != info.fixed_local_size[axis])
+      invalid(fmt::format("local_size.{} is {}; program '{}' was compiled for {}", name, local, info.name,
+                          info.fixed_local_size[axis]));
+    invocations *= local;
+    if (launch.groups[axis] == 0) invalid(fmt::format("groups.{} is 0", name));
+    // SP_CS_NDRANGE_{1,3,5} GLOBALSIZE holds local size × groups in 32 bits.
+    if (std::uint64_t{local} * launch.groups[axis] > 0xffffffffu)
+      invalid(fmt::format("groups.{} = {} × local_size.{} = {} exceeds the 32-bit global size", name,
+                          launch.groups[axis], name, local));
+  }
+  if (invocations > program_limits::kMaxInvocations)
+    invalid(fmt::format("local_size {}×{}×{} = {} invocations exceeds {}", launch.local_size[0], launch.local_size[1],
+                        launch.local_size[2], invocations, program_limits::kMaxInvocations));
+}
+
+pm4::ConstRamMode const_ram_mode(std::uint32_t constlen_vec4) {
+  // Mesa computerator's choice: the smallest mode that holds constlen.
+  if (constlen_vec4 > 192) return pm4::ConstRamMode::CONSTLEN_256;
+  if (constlen_vec4 > 128) return pm4::ConstRamMode::CONSTLEN_192;
+  return pm4::ConstRamMode::CONSTLEN_128;
+}
+
+std::uint32_t shared_size_field(std::uint32_t shared_bytes) {
+  // SHARED_SIZE = max((bytes - 1) / 1024, 1), as computerator and tinygrad compute it.
+  return shared_bytes <= 1024 ? 1 : std::max<std::uint32_t>((shared_bytes - 1) / 1024, 1);
+}
+
+}  // namespace
+
+void Queue::dispatch(const Program& program, const Arguments& arguments, const Launch& launch) {
+  impl_->check_not_lost();
+  const Program::Impl& prog = *program.impl();
+  const ProgramInfo& info = prog.info();
+  const Arguments::Impl& args = arguments.impl();
+  if (&args.program() != &prog)
+    invalid(fmt::format("the arguments belong to program '{}', not '{}'", args.program().info().name, info.name));
+  if (&prog.device() != &impl_->device()) invalid(fmt::format("program '{}' was loaded on another device", info.name));
+  const GpuPart& part = prog.part();
+  validate_launch(info, launch);
+  if (const auto unset = args.first_unset()) {
+    const std::string& name = info.arguments[*unset].name;
+    invalid(fmt::format("argument {}{} of program '{}' is not set", *unset, name.empty() ? "" : " ('" + name + "')", info.name));
+  }
+
+  // Constants and descriptors, copied through the upload area's CPU view.
+  const std::uint32_t constlen = (info.constlen_vec4 + 3) & ~3u;  // CONSTLEN counts 4-vec4 units
+  const std::uint64_t constants_bytes = align64(std::uint64_t{constlen} * 16);
+  const std::uint64_t textures_at = constants_bytes;
+  const std::uint64_t images_at = textures_at + align64(args.textures().size_bytes());
+  const std::uint64_t samplers_at = images_at + align64(args.storage_images().size_bytes());
+  const std::uint64_t border_at = samplers_at + align64(args.samplers().size_bytes());
+  const std::uint64_t total = border_at + (info.samplers != 0 ? d::kBorderColorBytes : 0);
+  const UploadArea::Space space = impl_->uploads().allocate(*impl_, total);
+  std::memset(space.cpu.data(), 0, total);
+  std::memcpy(space.cpu.data(), args.constants().data(), args.constants().size_bytes());
+  if (info.local_size_const_dword != kUnusedRegid)
+    std::memcpy(space.cpu.data() + std::size_t{info.local_size_const_dword} * 4, launch.local_size, 12);
+  std::memcpy(space.cpu.data() + textures_at, args.textures().data(), args.textures().size_bytes());
+  std::memcpy(space.cpu.data() + images_at, args.storage_images().data(), args.storage_images().size_bytes());
+  std::memcpy(space.cpu.data() + samplers_at, args.samplers().data(), args.samplers().size_bytes());
+
+  // Every buffer object the stream reaches, for the kernel's BO table and use tracking.
+  impl_->reference(prog.code(), false);
+  if (prog.private_memory()) impl_->reference(prog.private_memory(), true);
+  for (const Arguments::Impl::Binding& binding : args.bindings())
+    if (binding.memory) impl_->reference(binding.memory, binding.gpu_writes);
+
+  const bool exec_cs = info.launch == LaunchPacket::exec_cs;
+  const auto thread_size = raw(launch.wave_size.value_or(info.wave_size) == WaveSize::thread128 ? pm4::ThreadSize::THREAD128
+                                                                                                : pm4::ThreadSize::THREAD64);
+  const auto isam = raw(info.opencl_isa_mode ? pm4::IsamMode::ISAMMODE_CL : pm4::IsamMode::ISAMMODE_GL);
+  pm4::CommandStream& cs = impl_->stream();
+
+  pm4::set_marker(cs, pm4::Marker::RM6_COMPUTE);
+  // Invalidate the cached compute state and IBOs so this program's state is loaded.
+  pm4::write_register(cs, r::SP_UPDATE_CNTL, {{"CS_STATE", 1}, {"CS_UAV", 1}});
+  pm4::write_register(cs, r::SP_MODE_CNTL, {{"CONSTANT_DEMOTION_ENABLE", !info.opencl_isa_mode}, {"ISAMMODE", isam}});
+  pm4::write_register(cs, r::TPL1_MODE_CNTL, {{"ISAMMODE", isam}});
+  pm4::write_register(cs, r::SP_PERFCTR_SHADER_MASK, {{"CS", 1}});
+
+  pm4::write_register(cs, r::SP_CS_CONST_CONFIG, {{"CONSTLEN", constlen}, {"ENABLED", 1}});
+  pm4::write_register(cs, r::SP_CS_CONFIG,
+                      {{"ENABLED", 1}, {"NTEX", info.textures}, {"NSAMP", info.samplers}, {"NUAV", info.storage_images}});
+  pm4::write_register(cs, r::SP_CS_INSTR_SIZE, info.instrlen);
+  pm4::write_register(cs, r::SP_CS_CNTL_0,
+                      {{"THREADSIZE", thread_size},
+                       {"HALFREGFOOTPRINT", info.half_regs_vec4},
+                       {"FULLREGFOOTPRINT", info.full_regs_vec4},
+                       {"BRANCHSTACK", info.branch_stack},
+                       {"MERGEDREGS", info.merged_regs}});
+  const auto ram_mode = raw(const_ram_mode(constlen));
+  const std::uint32_t shared_size = shared_size_field(info.shared_bytes);
+  pm4::write_register(cs, r::SP_CS_CNTL_1, {{"SHARED_SIZE", shared_size}, {"CONSTANTRAMMODE", ram_mode}});
+  if (part.has_lpac)
+    pm4::write_register(cs, r::HLSQ_CS_CTRL_REG1, {{"SHARED_SIZE", shared_size}, {"CONSTANTRAMMODE", ram_mode}});
+
+  const std::uint64_t work_item_ids = r::SP_CS_CONST_CONFIG_0.pack({{"WGIDCONSTID", info.work_group_id_regid},
+                                                                    {"WGSIZECONSTID", info.work_group_size_regid},
+                                                                    {"WGOFFSETCONSTID", info.work_group_offset_regid},
+                                                                    {"LOCALIDREGID", info.local_id_regid}});
+  const std::uint64_t wave_control = r::SP_CS_WGE_CNTL.pack({{"LINEARLOCALIDREGID", kUnusedRegid}, {"THREADSIZE", thread_size}});
+  pm4::write_register(cs, r::SP_CS_CONST_CONFIG_0, work_item_ids);
+  pm4::write_register(cs, r::SP_CS_WGE_CNTL, wave_control);
+  if (part.has_lpac) {
+    // LPAC parts read the same ids from the SP copies (computerator, has_lpac).
+    pm4::write_register(cs, r::SP_CS_WIE_CNTL_0, work_item_ids);
+    pm4::write_register(cs, r::SP_CS_WIE_CNTL_1, wave_control);
+  }
+
+  // The grid. CP_EXEC_CS carries the group counts and the kernel-group registers stay 1 (Mesa
+  // fd6_compute.cc, computerator); CP_RUN_OPENCL takes them from SP_CS_KERNEL_GROUP_* (tinygrad).
+  pm4::write_register(cs, r::SP_CS_NDRANGE_0,
+                      {{"KERNELDIM", 3},
+                       {"LOCALSIZEX", launch.local_size[0] - 1},
+                       {"LOCALSIZEY", launch.local_size[1] - 1},
+                       {"LOCALSIZEZ", launch.local_size[2] - 1}});
+  const pm4::Register* const global_sizes[] = {&r::SP_CS_NDRANGE_1, &r::SP_CS_NDRANGE_3, &r::SP_CS_NDRANGE_5};
+  const pm4::Register* const global_offsets[] = {&r::SP_CS_NDRANGE_2, &r::SP_CS_NDRANGE_4, &r::SP_CS_NDRANGE_6};
+  const pm4::Register* const kernel_groups[] = {&r::SP_CS_KERNEL_GROUP_X, &r::SP_CS_KERNEL_GROUP_Y, &r::SP_CS_KERNEL_GROUP_Z};
+  for (unsigned axis = 0; axis < 3; ++axis) {
+    pm4::write_register(cs, *global_sizes[axis], std::uint64_t{launch.local_size[axis]} * launch.groups[axis]);
+    pm4::write_register(cs, *global_offsets[axis], 0);
+    pm4::write_register(cs, *kernel_groups[axis], exec_cs ? 1 : launch.groups[axis]);
+  }
+
+  // The program.
+  const GpuAddress code = prog.code()->allocation().gpu;
+  pm4::write_register(cs, r::SP_CS_PROGRAM_COUNTER_OFFSET, info.entry_offset);
+  pm4::write_register(cs, r::SP_CS_BASE, code.value());
+  const GpuAddress private_base = prog.private_memory() ? prog.private_memory()->allocation().gpu : GpuAddress();
+  pm4::write_register(cs, r::SP_CS_PVT_MEM_PARAM, {{"MEMSIZEPERITEM", prog.private_bytes_per_fiber()}});
+  pm4::write_register(cs, r::SP_CS_PVT_MEM_BASE, private_base.value());
+  pm4::write_register(cs, r::SP_CS_PVT_MEM_SIZE,
+                      {{"TOTALPVTMEMSIZE", prog.private_bytes_per_sp()},
+                       {"PERWAVEMEMLAYOUT", prog.private_memory() && info.private_per_wave}});
+  pm4::write_register(cs, r::SP_CS_PVT_MEM_STACK_OFFSET, {{"OFFSET", prog.private_bytes_per_sp()}});
+  pm4::load_state6_frag(cs, {pm4::StateType::ST6_SHADER, pm4::StateBlock::SB6_CS_SHADER, 0, info.instrlen}, code);
+
+  // Constants and descriptors.
+  if (constlen != 0)
+    pm4::load_state6_frag(cs, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_SHADER, 0, constlen}, space.gpu);
+  if (info.textures != 0) {
+    pm4::load_state6_frag(cs, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_TEX, 0, info.textures},
+                          space.gpu + textures_at);
+    pm4::write_register(cs, r::SP_CS_TEXMEMOBJ_BASE, (space.gpu + textures_at).value());
+  }
+  if (info.samplers != 0) {
+    pm4::load_state6_frag(cs, {pm4::StateType::ST6_SHADER, pm4::StateBlock::SB6_CS_TEX, 0, info.samplers},
+                          space.gpu + samplers_at);
+    pm4::write_register(cs, r::SP_CS_SAMPLER_BASE, (space.gpu + samplers_at).value());
+    pm4::write_register(cs, r::TPL1_CS_BORDER_COLOR_BASE, (space.gpu + border_at).value());
+  }
+  if (info.storage_images != 0) {
+    pm4::load_state6_frag(cs, {pm4::StateType::ST6_UAV, pm4::StateBlock::SB6_CS_SHADER, 0, info.storage_images},
+                          space.gpu + images_at);
+    pm4::write_register(cs, r::SP_CS_UAV_BASE, (space.gpu + images_at).value());
+  }
+  pm4::write_register(cs, r::SP_CS_USIZE, info.storage_images);
+
+  if (exec_cs)
+    pm4::exec_cs(cs, launch.groups[0], launch.groups[1], launch.groups[2]);
+  else
+    pm4::run_opencl(cs);
+}
+
+}  // namespace adreno

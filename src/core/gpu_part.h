@@ -1,0 +1,33 @@
+// The a6xx parts this library dispatches on, and what differs between them for compute. Facts
+// from Mesa src/freedreno/common/freedreno_devices.py (bminor/mesa-mesa; the a6xx_gen1..gen4
+// templates and the add_gpus() entries): num_sp_cores, fibers_per_sp and has_lpac.
+//
+// Differences that matter to the dispatch emitter:
+//  * private memory is sized per SP (fibers_per_sp × bytes per fiber) times num_sp_cores;
+//  * parts with LPAC (a6xx gen4: a635, a660) read the work-item register ids from
+//    SP_CS_WIE_CNTL_0/1 and the shared-memory size from HLSQ_CS_CTRL_REG1 as well — computerator
+//    writes both for them (a6xx.cc, cs_program_emit);
+//  * a7xx moved most compute registers (SP_CS_CONST_CONFIG, SP_CS_NDRANGE_0, ...) and needs
+//    CP_EVENT_WRITE7; it is refused with Errc::unsupported until the emitter learns it.
+#pragma once
+
+#include <adreno/device.hpp>
+
+#include <cstdint>
+#include <string_view>
+
+namespace adreno {
+
+struct GpuPart {
+  std::uint32_t gpu_id;        // 630
+  std::string_view family;     // "a6xx_gen1"
+  std::uint32_t num_sp_cores;
+  std::uint32_t fibers_per_sp;
+  bool has_lpac;
+};
+
+/// The part `info` describes; throws Error(unsupported, "unsupported GPU") for anything else
+/// (a7xx and later, or an a6xx part not in the table).
+const GpuPart& supported_part(const DeviceInfo& info, std::string_view operation);
+
+}  // namespace adreno

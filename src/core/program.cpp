@@ -1,0 +1,172 @@
+#include <adreno/error.hpp>
+#include <adreno/program.hpp>
+
+#include "core/program_impl.h"
+#include "core/device_impl.h"
+#include "core/qualcomm_binary.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include <fmt/format.h>
+
+namespace adreno {
+namespace {
+
+constexpr std::uint64_t kCodeAlignment = 128;  // SP_CS_BASE and CP_LOAD_STATE6 load 128-byte units
+
+std::uint32_t round_up(std::uint32_t value, std::uint32_t unit) { return (value + unit - 1) / unit * unit; }
+
+std::shared_ptr<MemoryBlock> allocate_block(Device::Impl& device, const std::shared_ptr<Device::Impl>& shared,
+                                            std::uint64_t size, bool gpu_read_only) {
+  auto allocation = device.allocator().allocate(size, kCodeAlignment, BoFlags{MemoryType::write_combined, gpu_read_only}, true);
+  return std::make_shared<MemoryBlock>(shared, std::move(allocation));
+}
+
+}  // namespace
+
+void validate_program_info(const ProgramInfo& info, const char* operation) {
+  namespace L = program_limits;
+  auto check = [&](bool ok, std::string_view format, const auto&... args) {
+    if (!ok) throw Error(Errc::malformed, operation, fmt::vformat(format, fmt::make_format_args(args...)));
+  };
+  const std::uint64_t code_bytes = std::uint64_t{info.code.size()} * 4;
+  check(code_bytes != 0 && code_bytes % 8 == 0, "code: {} bytes is not a positive number of 8-byte instructions", code_bytes);
+  check(info.instrlen != 0 && std::uint64_t{info.instrlen} * 128 <= round_up(static_cast<std::uint32_t>(code_bytes), 128),
+        "instrlen {} (groups of 16 instructions) does not lie within the {}-byte code", info.instrlen, code_bytes);
+  check(info.entry_offset < code_bytes && info.entry_offset % 8 == 0, "entry offset {} is not an instruction of the code",
+        info.entry_offset);
+  check(info.full_regs_vec4 <= L::kMaxFullRegsVec4, "full register footprint {} exceeds {} vec4 registers",
+        info.full_regs_vec4, L::kMaxFullRegsVec4);
+  check(info.half_regs_vec4 <= L::kMaxHalfRegsVec4, "half register footprint {} exceeds {} vec4 registers",
+        info.half_regs_vec4, L::kMaxHalfRegsVec4);
+  check(info.constlen_vec4 <= L::kMaxConstlenVec4, "constlen {} exceeds {} vec4", info.constlen_vec4, L::kMaxConstlenVec4);
+  check(info.branch_stack <= L::kMaxBranchStack, "branch stack {} exceeds {}", info.branch_stack, L::kMaxBranchStack);
+  check(info.shared_bytes <= L::kMaxSharedBytes, "shared memory {} bytes exceeds {}", info.shared_bytes, L::kMaxSharedBytes);
+  check(info.private_bytes_per_fiber <= L::kMaxPrivateBytesPerFiber, "private memory {} bytes per fiber exceeds {}",
+        info.private_bytes_per_fiber, L::kMaxPrivateBytesPerFiber);
+  check(info.textures <= L::kMaxTextures, "{} textures exceed {}", info.textures, L::kMaxTextures);
+  check(info.samplers <= L::kMaxSamplers, "{} samplers exceed {}", info.samplers, L::kMaxSamplers);
+  check(info.storage_images <= L::kMaxStorageImages, "{} storage images exceed {}", info.storage_images, L::kMaxStorageImages);
+  const std::pair<const char*, std::uint32_t> regids[] = {
+      {"local id regid", info.local_id_regid},
+      {"work-group id regid", info.work_group_id_regid},
+      {"work-group size regid", info.work_group_size_regid},
+      {"work-group offset regid", info.work_group_offset_regid},
+  };
+  for (const auto& [what, regid] : regids) check(regid <= 0xff, "{} {:#x} does not fit the 8-bit register id", what, regid);
+  const std::uint64_t const_bytes = std::uint64_t{info.constlen_vec4} * 16;
+  if (info.local_size_const_dword != kUnusedRegid)
+    check(std::uint64_t{info.local_size_const_dword} * 4 + 12 <= const_bytes,
+          "local-size const dword {} lies outside constlen {} vec4", info.local_size_const_dword, info.constlen_vec4);
+  for (const ProgramArgument& argument : info.arguments) {
+    if (argument.kind != ProgramArgument::Kind::constant) continue;
+    check(argument.size_bytes >= 1 && argument.size_bytes <= 16 &&
+              std::uint64_t{argument.const_byte} + argument.size_bytes <= const_bytes,
+          "argument '{}' at constant byte {} ({} bytes) lies outside constlen {} vec4", argument.name,
+          argument.const_byte, argument.size_bytes, info.constlen_vec4);
+  }
+  for (const ProgramImmediate& immediate : info.immediates)
+    check(std::uint64_t{immediate.const_byte} + immediate.size_bytes <= const_bytes,
+          "immediate at constant byte {} lies outside constlen {} vec4", immediate.const_byte, info.constlen_vec4);
+  for (unsigned axis = 0; axis < 3; ++axis)
+    check(info.fixed_local_size[axis] <= L::kMaxInvocations, "fixed local size [{}] = {} exceeds {}", axis,
+          info.fixed_local_size[axis], L::kMaxInvocations);
+}
+
+Program::Impl::Impl(Device& device, ProgramInfo info)
+    : device_(device.shared_impl()), part_(&supported_part(device.info(), "load program")), info_(std::move(info)) {
+  const std::uint64_t code_bytes = std::max<std::uint64_t>(round_up(static_cast<std::uint32_t>(info_.code.size() * 4), 128),
+                                                           std::uint64_t{info_.instrlen} * 128);
+  code_ = allocate_block(*device_, device_, code_bytes, true);
+  CpuView cpu = code_->cpu();
+  std::memset(cpu.data(), 0, code_bytes);
+  std::memcpy(cpu.data(), info_.code.data(), info_.code.size() * 4);
+  if (info_.private_bytes_per_fiber != 0) {
+    // Mesa computerator (a6xx.cc, cs_program_emit): per-SP size = fibers_per_sp × bytes per
+    // fiber, 4 KiB aligned; one such area per SP core.
+    private_bytes_per_fiber_ = round_up(info_.private_bytes_per_fiber, 512);
+    private_bytes_per_sp_ = round_up(private_bytes_per_fiber_ * part_->fibers_per_sp, 4096);
+    private_memory_ = allocate_block(*device_, device_, std::uint64_t{private_bytes_per_sp_} * part_->num_sp_cores, false);
+  }
+}
+
+Program::Program(std::shared_ptr<const Impl> impl) noexcept : impl_(std::move(impl)) {}
+Program::Program(Program&&) noexcept = default;
+Program& Program::operator=(Program&&) noexcept = default;
+Program::~Program() = default;
+
+const std::string& Program::name() const noexcept { return impl_->info().name; }
+WaveSize Program::wave_size() const noexcept { return impl_->info().wave_size; }
+GpuAddress Program::code_address() const noexcept { return impl_->code()->allocation().gpu; }
+std::size_t Program::argument_count() const noexcept { return impl_->info().arguments.size(); }
+
+std::optional<std::size_t> Program::argument_index(std::string_view name) const {
+  const auto& arguments = impl_->info().arguments;
+  for (std::size_t i = 0; i < arguments.size(); ++i)
+    if (!name.empty() && arguments[i].name == name) return i;
+  return std::nullopt;
+}
+
+Program Program::from_qualcomm_binary(Device& device, std::span<const std::byte> binary) {
+  supported_part(device.info(), "load Qualcomm OpenCL binary");
+  return Program(std::make_shared<const Impl>(device, parse_qualcomm_binary(binary)));
+}
+
+Program Program::from_ir3(Device& device, std::span<const std::uint32_t> code, const Ir3Metadata& metadata) {
+  constexpr const char* kOperation = "load ir3 program";
+  supported_part(device.info(), kOperation);
+  auto check = [&](bool ok, std::string_view format, const auto&... args) {
+    if (!ok) throw Error(Errc::malformed, kOperation, fmt::vformat(format, fmt::make_format_args(args...)));
+  };
+  check(metadata.max_reg >= -1 && metadata.max_half_reg >= -1, "max_reg {} / max_half_reg {} below -1", metadata.max_reg,
+        metadata.max_half_reg);
+  ProgramInfo info;
+  info.name = metadata.name;
+  info.code.assign(code.begin(), code.end());
+  info.launch = LaunchPacket::exec_cs;
+  info.wave_size = metadata.wave_size;
+  info.instrlen = metadata.instrlen;
+  info.constlen_vec4 = metadata.constlen_vec4;
+  info.full_regs_vec4 = static_cast<std::uint32_t>(metadata.max_reg + 1);
+  info.half_regs_vec4 = static_cast<std::uint32_t>(metadata.max_half_reg + 1);
+  info.merged_regs = metadata.merged_regs;
+  info.branch_stack = metadata.branch_stack;
+  info.local_id_regid = metadata.local_id_regid;
+  info.work_group_id_regid = metadata.work_group_id_regid;
+  if (metadata.local_size_const_dword) {
+    check(*metadata.local_size_const_dword < kUnusedRegid, "local-size const dword {} is out of range",
+          *metadata.local_size_const_dword);
+    info.local_size_const_dword = *metadata.local_size_const_dword;
+  }
+  info.private_bytes_per_fiber = metadata.private_bytes_per_fiber;
+  info.private_per_wave = metadata.private_per_wave;
+  info.shared_bytes = metadata.shared_bytes;
+  std::copy(std::begin(metadata.fixed_local_size), std::end(metadata.fixed_local_size), info.fixed_local_size);
+  for (const auto& buffer : metadata.buffers)
+    info.arguments.push_back({ProgramArgument::Kind::constant, buffer.name, buffer.const_dword * 4, 8, 0});
+  for (const auto& scalar : metadata.scalars)
+    info.arguments.push_back({ProgramArgument::Kind::constant, scalar.name, scalar.const_dword * 4, scalar.size_bytes, 0});
+  for (const auto& immediate : metadata.immediates) info.immediates.push_back({immediate.const_dword * 4, immediate.value, 4});
+  validate_program_info(info, kOperation);
+  return Program(std::make_shared<const Impl>(device, std::move(info)));
+}
+
+Program Program::from_ir3_fixture(Device& device, const std::filesystem::path& json_path) {
+  const Ir3Metadata metadata = load_ir3_metadata_json(json_path);
+  std::filesystem::path code_path = json_path;
+  code_path.replace_extension(".code.bin");
+  std::ifstream in(code_path, std::ios::binary);
+  if (!in) throw Error(Errc::not_found, "load ir3 fixture", "cannot read " + code_path.string());
+  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (bytes.size() % 8 != 0)
+    throw Error(Errc::malformed, "load ir3 fixture", fmt::format("{}: {} bytes is not whole 8-byte instructions",
+                                                                  code_path.string(), bytes.size()));
+  std::vector<std::uint32_t> code(bytes.size() / 4);
+  std::memcpy(code.data(), bytes.data(), bytes.size());
+  return from_ir3(device, code, metadata);
+}
+
+}  // namespace adreno

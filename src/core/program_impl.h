@@ -1,0 +1,40 @@
+// A loaded program inside the library: the compiler's metadata, the GPU memory holding its code
+// (and its private-memory scratch, when it uses private memory), and the part it was loaded for.
+#pragma once
+
+#include <adreno/program.hpp>
+
+#include "core/buffer_impl.h"
+#include "core/gpu_part.h"
+#include "core/program_info.h"
+
+#include <memory>
+
+namespace adreno {
+
+class Program::Impl {
+ public:
+  Impl(Device& device, ProgramInfo info);
+
+  const ProgramInfo& info() const noexcept { return info_; }
+  const GpuPart& part() const noexcept { return *part_; }
+  Device::Impl& device() const noexcept { return *device_; }
+  const std::shared_ptr<MemoryBlock>& code() const noexcept { return code_; }
+  /// Private memory (null when the program uses none), sized for every fiber of every SP.
+  const std::shared_ptr<MemoryBlock>& private_memory() const noexcept { return private_memory_; }
+  /// Per-SP private memory size (SP_CS_PVT_MEM_SIZE and SP_CS_PVT_MEM_STACK_OFFSET).
+  std::uint32_t private_bytes_per_sp() const noexcept { return private_bytes_per_sp_; }
+  /// Bytes per fiber rounded to the 512-byte unit of SP_CS_PVT_MEM_PARAM.
+  std::uint32_t private_bytes_per_fiber() const noexcept { return private_bytes_per_fiber_; }
+
+ private:
+  std::shared_ptr<Device::Impl> device_;
+  const GpuPart* part_;
+  ProgramInfo info_;
+  std::shared_ptr<MemoryBlock> code_;
+  std::shared_ptr<MemoryBlock> private_memory_;
+  std::uint32_t private_bytes_per_fiber_ = 0;
+  std::uint32_t private_bytes_per_sp_ = 0;
+};
+
+}  // namespace adreno

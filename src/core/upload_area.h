@@ -1,0 +1,55 @@
+// A queue's GPU memory for per-dispatch data — constants and descriptors — written through CPU
+// views. It bump-allocates from a few 64 KiB blocks it keeps for the queue's lifetime: a block is
+// refilled only once every submission that read it retired, so in steady state recording a
+// dispatch allocates nothing and makes no syscall. Each block is listed (Queue::Impl::reference)
+// in the submission that reads it, which also records that use for the allocator.
+#pragma once
+
+#include <adreno/address.hpp>
+#include <adreno/queue.hpp>
+
+#include "core/buffer_impl.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace adreno {
+
+class UploadArea {
+ public:
+  static constexpr std::uint64_t kBlockBytes = 64 * 1024;
+  static constexpr std::uint64_t kAlignment = 64;  // descriptors and CP_LOAD_STATE6 sources
+
+  struct Space {
+    CpuView cpu;
+    GpuAddress gpu;
+  };
+
+  explicit UploadArea(std::shared_ptr<Device::Impl> device) : device_(std::move(device)) {}
+
+  /// `bytes` (at most kBlockBytes) of GPU-readable memory, kAlignment-aligned, for the work being
+  /// recorded on `queue`. Throws Error(invalid_argument) for larger requests.
+  Space allocate(Queue::Impl& queue, std::uint64_t bytes);
+
+  /// Blocks the area owns (for tests of the steady state).
+  std::size_t block_count() const noexcept { return blocks_.size(); }
+
+ private:
+  static constexpr std::uint64_t kNotRecorded = ~std::uint64_t{0};
+  struct Block {
+    std::shared_ptr<MemoryBlock> memory;
+    // The queue's last fence when this block was last written: equal to the queue's current
+    // last fence means "read by the work being recorded now" (not submitted yet).
+    std::uint64_t written_after_fence = kNotRecorded;
+  };
+  bool idle(const Block& block, const Queue::Impl& queue) const;
+  std::size_t next_block(Queue::Impl& queue);
+
+  std::shared_ptr<Device::Impl> device_;
+  std::vector<Block> blocks_;
+  std::size_t current_ = 0;
+  std::uint64_t cursor_ = kBlockBytes;  // full: the first allocation picks a block
+};
+
+}  // namespace adreno

@@ -2,6 +2,7 @@
 
 #include <adreno/error.hpp>
 
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -88,6 +89,8 @@ ProgramInfo parse_qualcomm_binary(std::span<const std::byte> binary) {
   info.half_regs_vec4 = file.u32(program.offset + kProgHalfRegs, "program.hregs");
 
   const Section desc = section(file, kImageDescSection);
+  const std::size_t name_at = desc.offset + kDescKernelName;
+  info.name = file.c_string(name_at, "image_desc.kernel_name");
   info.entry_offset = file.u32(desc.offset + kDescEntryOffset, "image_desc.prg_offset");
   if (info.entry_offset >= code.size || info.entry_offset % 8 != 0)
     malformed(fmt::format("image_desc.prg_offset {:#x} is not an instruction inside the {}-byte code",
@@ -99,8 +102,6 @@ ProgramInfo parse_qualcomm_binary(std::span<const std::byte> binary) {
   const std::uint32_t sampler_records = file.u32(desc.offset + kDescSamplerCount, "image_desc.samp_cnt");
   if (sampler_records > program_limits::kMaxSamplers)
     malformed(fmt::format("image_desc.samp_cnt {} exceeds {} samplers", sampler_records, program_limits::kMaxSamplers));
-  const std::size_t name_at = desc.offset + kDescKernelName;
-  info.name = file.c_string(name_at, "image_desc.kernel_name");
 
   // The Qualcomm compiler's fixed system-value registers (the SP_CS_CONST_CONFIG_0 value
   // 0x00ccc0cf tinygrad writes for these programs): work-group id r51.w, size r48.x, offset
@@ -144,7 +145,10 @@ ProgramInfo parse_qualcomm_binary(std::span<const std::byte> binary) {
   const Section consts = section(file, kConstsSection);
   if (consts.size != 0) {
     if (consts.offset > image.offset) malformed("constant records (sections[6]) start after the code image");
-    for (std::size_t at = consts.offset; at + kConstantRecordBytes <= image.offset; at += kConstantRecordBytes) {
+    // tinygrad reads records up to the image; records also stay inside their own section here,
+    // so padding between the two is never taken for constants.
+    const std::size_t end = std::min<std::size_t>(image.offset, std::size_t{consts.offset} + consts.size);
+    for (std::size_t at = consts.offset; at + kConstantRecordBytes <= end; at += kConstantRecordBytes) {
       const std::string field = fmt::format("constant record at {:#x}", at);
       const std::uint32_t is32 = file.u32(at + kConstIs32, field + ".is32");
       if (is32 > 1) malformed(fmt::format("{}.is32 is {}; 0 (16-bit) or 1 (32-bit)", field, is32));

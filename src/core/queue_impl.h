@@ -40,6 +40,8 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   /// Throws device_lost when an earlier wait found the context reset.
   void check_not_lost() const;
 
+  /// The command memory of the work being recorded (tools and tests decode it from here).
+  const CommandMemory& commands() const noexcept { return commands_; }
   /// GPU memory for the constants and descriptors of recorded dispatches.
   UploadArea& uploads() noexcept { return uploads_; }
 

@@ -32,8 +32,9 @@ class UploadArea {
   /// recorded on `queue`. Throws Error(invalid_argument) for larger requests.
   Space allocate(Queue::Impl& queue, std::uint64_t bytes);
 
-  /// Blocks the area owns (for tests of the steady state).
+  /// Blocks the area owns (tools and tests read uploaded data back through them).
   std::size_t block_count() const noexcept { return blocks_.size(); }
+  const MemoryBlock& block(std::size_t index) const { return *blocks_.at(index).memory; }
 
  private:
   static constexpr std::uint64_t kNotRecorded = ~std::uint64_t{0};

@@ -1,0 +1,292 @@
+// [virtual-kernel] Queue::dispatch at register level: the CP_RUN_OPENCL path against tinygrad's
+// exec() stream, wave sizes, per-part state, no hidden barriers, launch validation, GPU gating,
+// the buffer objects a dispatch lists, and the upload area's steady state.
+#include <adreno/adreno.hpp>
+
+#include "../core/virtual_device.h"
+#include "core/program_impl.h"
+#include "pm4/a6xx_registers.h"
+#include "program_fixtures.h"
+#include "recorded_stream.h"
+
+#include <random>
+
+using namespace adreno;
+namespace r = adreno::pm4::a6xx;
+using adreno::pm4::Opcode;
+
+namespace {
+
+ImageDesc image_in(const Buffer& buffer) {
+  return ImageDesc{buffer.view(0, 64 * 64 * 16), ImageFormat::rgba32_float, 64, 64, 64 * 16};
+}
+
+template <typename F>
+void require_error(F&& f, Errc code, const std::string& text) {
+  try {
+    f();
+    FAIL("no error; expected one mentioning " << text);
+  } catch (const Error& error) {
+    INFO(error.what());
+    CHECK(error.code() == code);
+    CHECK(std::string(error.what()).find(text) != std::string::npos);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a Qualcomm CL program runs with CP_RUN_OPENCL over the grid tinygrad programs", "[virtual-kernel][dispatch]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    const std::vector<std::byte> binary = image_kernel_binary().build();
+    Program program = Program::from_qualcomm_binary(*device, binary);
+    Buffer data = device->allocate({.size = 256 * 1024});
+    Arguments arguments(program);
+    arguments.set_sampler(0, {});
+    arguments.set_buffer(1, data.view(0, 4096));
+    arguments.set_texture(2, image_in(data));
+    arguments.set_storage_image(3, image_in(data));
+    arguments.set_scalar(4, std::uint32_t{77});
+    const Launch launch{{5, 3, 2}, {16, 4, 2}, std::nullopt};
+    Queue queue(*device);
+    queue.dispatch(program, arguments, launch);
+    const RecordedStream rec = record_of(queue);
+    INFO(rec.text);
+
+    CHECK(rec.all(Opcode::CP_EXEC_CS).empty());
+    REQUIRE(rec.all(Opcode::CP_RUN_OPENCL).size() == 1);
+    CHECK(rec.all(Opcode::CP_RUN_OPENCL)[0]->payload == std::vector<std::uint32_t>{0});
+    // tinygrad exec(): NDRANGE_0 = KERNELDIM 3 | (local - 1) fields; NDRANGE_1/3/5 = groups × local;
+    // offsets 0; SP_CS_CONST_CONFIG_0 = 0x00ccc0cf; SP_CS_WGE_CNTL = 0xfc | THREAD64;
+    // SP_CS_KERNEL_GROUP_X/Y/Z = the group counts.
+    CHECK(rec.value(r::SP_CS_NDRANGE_0) == (3u | 15u << 2 | 3u << 12 | 1u << 22));
+    CHECK(rec.value(r::SP_CS_NDRANGE_1) == 80);
+    CHECK(rec.value(r::SP_CS_NDRANGE_3) == 12);
+    CHECK(rec.value(r::SP_CS_NDRANGE_5) == 4);
+    CHECK(rec.value(r::SP_CS_NDRANGE_2) == 0);
+    CHECK(rec.value(r::SP_CS_NDRANGE_4) == 0);
+    CHECK(rec.value(r::SP_CS_NDRANGE_6) == 0);
+    CHECK(rec.value(r::SP_CS_CONST_CONFIG_0) == 0x00ccc0cf);
+    CHECK(rec.value(r::SP_CS_WGE_CNTL) == 0xfc);
+    CHECK(rec.value(r::SP_CS_KERNEL_GROUP_X) == 5);
+    CHECK(rec.value(r::SP_CS_KERNEL_GROUP_Y) == 3);
+    CHECK(rec.value(r::SP_CS_KERNEL_GROUP_Z) == 2);
+    // SP_CS_CNTL_0 = HALFREGFOOTPRINT 2 << 1 | FULLREGFOOTPRINT 10 << 7 | BRANCHSTACK 2 << 14.
+    CHECK(rec.value(r::SP_CS_CNTL_0) == (2u << 1 | 10u << 7 | 2u << 14));
+    // tinygrad: SP_CS_CNTL_1 = CONSTLEN_256 << 5 | SHARED_SIZE max(1, (3000 - 1) / 1024) = 0x42.
+    CHECK(rec.value(r::SP_CS_CNTL_1) == 0x42);
+    // tinygrad writes SP_CS_CONST_CONFIG constlen=256 without the field's shift (0x100 | ENABLED
+    // collapses to 0x100); packed correctly 256 vec4 is CONSTLEN 64 | ENABLED = 0x140.
+    CHECK(rec.value(r::SP_CS_CONST_CONFIG) == 0x140);
+    CHECK(rec.value(r::SP_MODE_CNTL) == 0x2);  // ISAMMODE_CL << 1, no constant demotion
+    CHECK(rec.value(r::TPL1_MODE_CNTL) == 0x1);
+    CHECK(rec.value(r::SP_CS_PROGRAM_COUNTER_OFFSET) == 0x20);
+    CHECK(rec.value64(r::SP_CS_BASE) == program.code_address().value());
+    CHECK(rec.value(r::SP_CS_INSTR_SIZE) == 2);
+    // SP_CS_CONFIG = ENABLED | NTEX 1 << 9 | NSAMP 1 << 17 | NUAV 1 << 22; SP_CS_USIZE 1.
+    CHECK(rec.value(r::SP_CS_CONFIG) == (0x100u | 1u << 9 | 1u << 17 | 1u << 22));
+    CHECK(rec.value(r::SP_CS_USIZE) == 1);
+    // Private memory in computerator's units (a6xx.cc): 700 bytes per fiber round to 1024
+    // (MEMSIZEPERITEM 2 × 512); per SP 1024 × fibers_per_sp 2048 (a630) = 2 MiB, 2 SP cores.
+    CHECK(rec.value(r::SP_CS_PVT_MEM_PARAM) == 2);
+    CHECK(rec.value(r::SP_CS_PVT_MEM_SIZE) == (2u << 20) >> 12);
+    CHECK(rec.value(r::SP_CS_PVT_MEM_STACK_OFFSET) == (2u << 20) >> 11);
+    CHECK(rec.value64(r::SP_CS_PVT_MEM_BASE) == program.impl()->private_memory()->allocation().gpu.value());
+    CHECK(program.impl()->private_memory()->allocation().size >= 2 * (2u << 20));
+
+    // Descriptor loads (tinygrad exec and computerator cs_ibo_emit): textures ST6_CONSTANTS to
+    // SB6_CS_TEX, samplers ST6_SHADER to SB6_CS_TEX, IBOs ST6_UAV to SB6_CS_SHADER; the base
+    // registers point at the same tables.
+    const auto loads = rec.all(Opcode::CP_LOAD_STATE6_FRAG);
+    auto source = [](const RecordedPacket* p) { return p->payload[1] | std::uint64_t{p->payload[2]} << 32; };
+    REQUIRE(loads.size() == 5);
+    CHECK(loads[0]->payload[0] == (0x00360000u | 2u << 22));  // shader, 2 units
+    CHECK(loads[1]->payload[0] == (0x00364000u | 256u << 22));  // constants, 256 vec4
+    CHECK(loads[2]->payload[0] == (0x00164000u | 1u << 22));
+    CHECK(source(loads[2]) == rec.value64(r::SP_CS_TEXMEMOBJ_BASE));
+    CHECK(loads[3]->payload[0] == (0x00160000u | 1u << 22));
+    CHECK(source(loads[3]) == rec.value64(r::SP_CS_SAMPLER_BASE));
+    CHECK(loads[4]->payload[0] == (0x0036c000u | 1u << 22));
+    CHECK(source(loads[4]) == rec.value64(r::SP_CS_UAV_BASE));
+    CHECK(rec.has(r::TPL1_CS_BORDER_COLOR_BASE));
+
+    const BlockReader memory = queue_memory(queue);
+    const std::vector<std::uint32_t> constants = memory.dwords(GpuAddress(source(loads[1])), 4);
+    CHECK(constants[0] == data.gpu_address().lo());
+    CHECK(constants[1] == data.gpu_address().hi());
+    CHECK(constants[2] == 77);
+    CHECK(constants[3] == 0);
+    const std::vector<std::uint32_t> texture = memory.dwords(GpuAddress(source(loads[2])), 16);
+    CHECK((texture[4] | std::uint64_t{texture[5] & 0x1ffff} << 32) == data.gpu_address().value());
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("the wave size comes from the program and a launch can override it", "[virtual-kernel][dispatch]") {
+  VirtualDevice device("virtual-kgsl");
+  {
+    Ir3Metadata metadata = three_buffer_metadata();
+    metadata.wave_size = WaveSize::thread128;
+    Program program = Program::from_ir3(*device, placeholder_code(), metadata);
+    Buffer buffer = device->allocate({.size = 4096});
+    Arguments arguments(program);
+    arguments.set_buffer(0, buffer).set_buffer(1, buffer).set_buffer(2, buffer).set_scalar(3, 1u);
+    Queue queue(*device);
+    const auto threadsize = [&](std::optional<WaveSize> wave) {
+      queue.dispatch(program, arguments, Launch{{1, 1, 1}, {64, 1, 1}, wave});
+      const RecordedStream rec = record_of(queue);
+      CHECK(rec.field(r::SP_CS_CNTL_0, "THREADSIZE") == rec.field(r::SP_CS_WGE_CNTL, "THREADSIZE"));
+      // Not submitted: the virtual CP does not run dispatches yet. Later registers win in `rec`.
+      return rec.field(r::SP_CS_CNTL_0, "THREADSIZE");
+    };
+    CHECK(threadsize(std::nullopt) == 1);  // THREAD128, the compiler's choice
+    CHECK(threadsize(WaveSize::thread64) == 0);
+    CHECK(threadsize(WaveSize::thread128) == 1);
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("independent dispatches get no wait or cache flush between them; a barrier adds one", "[virtual-kernel][dispatch]") {
+  VirtualDevice device("virtual-msm");
+  {
+    Program program = Program::from_ir3(*device, placeholder_code(), three_buffer_metadata());
+    Buffer buffer = device->allocate({.size = 4096});
+    Arguments arguments(program);
+    arguments.set_buffer("a", buffer).set_buffer("b", buffer).set_buffer("c", buffer).set_scalar(3, 1u);
+    Queue queue(*device);
+    const Launch launch{{4, 1, 1}, {32, 1, 1}, std::nullopt};
+    queue.dispatch(program, arguments, launch);
+    queue.dispatch(program, arguments, launch);
+    RecordedStream rec = record_of(queue);
+    CHECK(rec.all(Opcode::CP_EXEC_CS).size() == 2);
+    CHECK(rec.all(Opcode::CP_WAIT_FOR_IDLE).empty());
+    CHECK(rec.all(Opcode::CP_EVENT_WRITE).empty());
+    CHECK(rec.all(Opcode::CP_WAIT_MEM_WRITES).empty());
+    queue.submit();
+
+    queue.dispatch(program, arguments, launch);
+    queue.barrier();
+    queue.dispatch(program, arguments, launch);
+    rec = record_of(queue);
+    CHECK(rec.all(Opcode::CP_WAIT_FOR_IDLE).size() == 1);
+    CHECK_FALSE(rec.all(Opcode::CP_EVENT_WRITE).empty());
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("parts with LPAC also get the SP copies of the work-item ids; a630 does not", "[virtual-kernel][dispatch]") {
+  const std::string model = GENERATE(as<std::string>{}, "a630", "a640", "a650", "a660");
+  VirtualDevice device("virtual-kgsl:" + model);
+  {
+    Program program = Program::from_ir3(*device, placeholder_code(), three_buffer_metadata());
+    Buffer buffer = device->allocate({.size = 4096});
+    Arguments arguments(program);
+    arguments.set_buffer(0, buffer).set_buffer(1, buffer).set_buffer(2, buffer).set_scalar(3, 1u);
+    Queue queue(*device);
+    queue.dispatch(program, arguments, Launch{{1, 1, 1}, {32, 1, 1}, std::nullopt});
+    const RecordedStream rec = record_of(queue);
+    const bool lpac = model == "a660";  // freedreno_devices.py: has_lpac in a6xx_gen4 only
+    CHECK(rec.has(r::SP_CS_WIE_CNTL_0) == lpac);
+    CHECK(rec.has(r::HLSQ_CS_CTRL_REG1) == lpac);
+    if (lpac) {
+      CHECK(rec.value(r::SP_CS_WIE_CNTL_0) == rec.value(r::SP_CS_CONST_CONFIG_0));
+      CHECK(rec.value(r::SP_CS_WIE_CNTL_1) == rec.value(r::SP_CS_WGE_CNTL));
+    }
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("a7xx GPUs are refused with a typed unsupported-GPU error", "[virtual-kernel][dispatch]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND() + ":a730");
+  require_error([&] { Program::from_ir3(*device, placeholder_code(), three_buffer_metadata()); }, Errc::unsupported,
+                "unsupported GPU");
+  require_error([&] { Program::from_qualcomm_binary(*device, image_kernel_binary().build()); }, Errc::unsupported,
+                "unsupported GPU");
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("launches with bad shapes or missing arguments are refused naming the field", "[virtual-kernel][dispatch]") {
+  VirtualDevice device("virtual-kgsl");
+  {
+    Ir3Metadata fixed = three_buffer_metadata();
+    fixed.fixed_local_size[0] = 64;
+    Program program = Program::from_ir3(*device, placeholder_code(), fixed);
+    Program other = Program::from_ir3(*device, placeholder_code(), three_buffer_metadata());
+    Buffer buffer = device->allocate({.size = 4096});
+    Arguments arguments(program);
+    Queue queue(*device);
+    const auto launch = [&](Launch l) { queue.dispatch(program, arguments, l); };
+    require_error([&] { launch({{1, 1, 1}, {64, 1, 1}, {}}); }, Errc::invalid_argument, "argument 0 ('c')");
+    arguments.set_buffer(0, buffer).set_buffer(1, buffer).set_buffer(2, buffer);
+    require_error([&] { launch({{1, 1, 1}, {64, 1, 1}, {}}); }, Errc::invalid_argument, "argument 3 ('n')");
+    arguments.set_scalar(3, 5u);
+    require_error([&] { launch({{1, 1, 1}, {64, 0, 1}, {}}); }, Errc::invalid_argument, "local_size.y is 0");
+    require_error([&] { launch({{1, 1, 1}, {32, 1, 1}, {}}); }, Errc::invalid_argument, "local_size.x is 32");
+    require_error([&] { launch({{1, 1, 1}, {64, 4, 8}, {}}); }, Errc::invalid_argument, "2048 invocations");
+    require_error([&] { launch({{1, 0, 1}, {64, 1, 1}, {}}); }, Errc::invalid_argument, "groups.y is 0");
+    require_error([&] { launch({{0x4000000, 1, 1}, {64, 1, 1}, {}}); }, Errc::invalid_argument, "groups.x");
+    require_error([&] { queue.dispatch(other, arguments, {{1, 1, 1}, {64, 1, 1}, {}}); }, Errc::invalid_argument,
+                  "belong to program");
+    // Nothing was recorded by the refused launches.
+    CHECK(record_of(queue).packets.empty());
+    launch({{0x3ffffff, 1, 1}, {64, 1, 1}, {}});
+    CHECK(record_of(queue).all(Opcode::CP_EXEC_CS).size() == 1);
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("a submitted dispatch lists the code, every argument buffer and its upload block", "[virtual-kernel][dispatch]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    Program program = Program::from_ir3(*device, placeholder_code(), three_buffer_metadata());
+    // Separate kernel objects, so that each must be listed on its own.
+    Buffer a = device->allocate({.size = 4096, .exportable = true}), b = device->allocate({.size = 4096, .exportable = true}),
+           c = device->allocate({.size = 4096, .exportable = true});
+    Arguments arguments(program);
+    arguments.set_buffer("a", a).set_buffer("b", b).set_buffer("c", c).set_scalar(3, 1u);
+    Queue queue(*device);
+    queue.dispatch(program, arguments, Launch{{1, 1, 1}, {32, 1, 1}, std::nullopt});
+    const std::uint64_t fence = queue.submit();
+    REQUIRE(fence != 0);
+    const auto used_by_submission = [&](const MemoryBlock& block) {
+      for (const GpuUse& use : block.allocation().uses.uses())
+        if (use.context == queue.impl().context() && use.fence == fence) return true;
+      return false;
+    };
+    CHECK(used_by_submission(*program.impl()->code()));
+    CHECK(used_by_submission(a.impl()->block()));
+    CHECK(used_by_submission(b.impl()->block()));
+    CHECK(used_by_submission(c.impl()->block()));
+    REQUIRE(queue.impl().uploads().block_count() == 1);
+    CHECK(used_by_submission(queue.impl().uploads().block(0)));
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("the upload area reuses its blocks once their submissions retired", "[virtual-kernel][dispatch]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    Queue queue(*device);
+    Buffer target = device->allocate({.size = 64});
+    const std::uint32_t value[] = {1};
+    std::mt19937 rng(9);
+    // Warm up: enough rounds to fill more than one block.
+    auto round = [&] {
+      for (int i = 0; i < 8; ++i) {
+        const std::uint64_t bytes = 64 + rng() % 8192;
+        const UploadArea::Space space = queue.impl().uploads().allocate(queue.impl(), bytes);
+        REQUIRE(space.gpu.value() % UploadArea::kAlignment == 0);
+        std::memset(space.cpu.data(), 0x5a, bytes);
+      }
+      queue.write(target, value);
+      queue.finish();
+    };
+    for (int i = 0; i < 4; ++i) round();
+    const std::size_t blocks = queue.impl().uploads().block_count();
+    const std::uint64_t kernel_allocs = device->impl().allocator().stats().kernel_allocs;
+    for (int i = 0; i < 64; ++i) round();
+    CHECK(queue.impl().uploads().block_count() == blocks);
+    CHECK(device->impl().allocator().stats().kernel_allocs == kernel_allocs);
+  }
+  device.close_and_check_ledger();
+}

@@ -1,0 +1,51 @@
+// [virtual-kernel] Rule 9 for dispatches: once a queue has its command chunk and upload block,
+// recording a dispatch performs no heap allocation and no syscall. Heap allocations are counted
+// by replacing the global operator new for this test binary.
+#include <adreno/adreno.hpp>
+
+#include "../core/virtual_device.h"
+#include "program_fixtures.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+namespace {
+std::atomic<std::size_t> heap_allocations{0};
+}  // namespace
+
+// The replacements pair malloc with free by construction; GCC sees them inlined into standard
+// containers and warns about a new/free mismatch that is not one.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
+void* operator new(std::size_t size) {
+  heap_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) { return ::operator new(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+using namespace adreno;
+
+TEST_CASE("recording a dispatch in steady state allocates nothing and makes no syscall", "[virtual-kernel][dispatch]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    Program program = Program::from_ir3(*device, placeholder_code(), three_buffer_metadata());
+    Buffer buffer = device->allocate({.size = 4096});
+    Arguments arguments(program);
+    arguments.set_buffer(0, buffer).set_buffer(1, buffer).set_buffer(2, buffer).set_scalar(3, 1u);
+    Queue queue(*device);
+    const Launch launch{{8, 1, 1}, {64, 1, 1}, std::nullopt};
+    queue.dispatch(program, arguments, launch);  // opens the command chunk and the upload block
+    const std::size_t allocations = heap_allocations.load();
+    const unsigned syscalls = device.system->ioctl_count(0);
+    for (int i = 0; i < 16; ++i) queue.dispatch(program, arguments, launch);
+    CHECK(heap_allocations.load() == allocations);
+    CHECK(device.system->ioctl_count(0) == syscalls);
+  }
+  device.close_and_check_ledger();
+}

@@ -295,7 +295,7 @@ int KgslFile::gpuobj_import(kgsl_gpuobj_import& param) {
                            KGSL_MEMFLAGS_SECURE | KGSL_MEMFLAGS_FORCE_32BIT | KGSL_MEMFLAGS_GUARD_PAGE);
     if (flags & KGSL_MEMFLAGS_SECURE) return -kEnotsupp;
     kgsl_gpuobj_import_dma_buf buf;
-    if (int ret = copy_struct_from_user(buf, user_pointer(param.priv), param.priv_len); ret != 0) return -EFAULT;
+    if (copy_struct_from_user(buf, user_pointer(param.priv), param.priv_len) != 0) return -EFAULT;
     if (buf.fd < 0) return -EINVAL;
     // dma_buf_get: a closed descriptor is -EBADF, one that is no dma-buf -EINVAL.
     backing = Backing::import_fd(buf.fd);

@@ -45,7 +45,8 @@ std::uint64_t with_cachemode(std::uint64_t flags, std::uint64_t mode) {
   return (flags & ~std::uint64_t{KGSL_CACHEMODE_MASK}) | (mode << KGSL_CACHEMODE_SHIFT);
 }
 
-// kgsl_timestamp.h timestamp_cmp: ordering of 32-bit timestamps that may wrap.
+// kgsl.h timestamp_cmp: 32-bit timestamps wrap, so "later" means ahead by less than half the
+// range (KGSL_TIMESTAMP_WINDOW).
 int timestamp_cmp(std::uint32_t a, std::uint32_t b) {
   const auto diff = static_cast<std::int32_t>(a - b);
   return diff == 0 ? 0 : (diff > 0 ? 1 : -1);

@@ -1,0 +1,307 @@
+#include "kgsl/kgsl_kernel.h"
+
+#include "core/kernel_error.h"
+#include "kgsl/kgsl_abi.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <fmt/format.h>
+
+#include <array>
+#include <climits>
+#include <vector>
+
+namespace adreno {
+namespace {
+
+// KGSL mmap offsets name the object: id << PAGE_SHIFT (kgsl.c get_mmap_entry).
+constexpr unsigned kPageShift = 12;
+
+// KGSL context priorities are 1 (highest) .. 15; 0 means "unset" and becomes the medium level 8
+// (adreno_drawctxt.c adreno_drawctxt_create). Library priority p is KGSL priority p + 1.
+constexpr unsigned kPriorityLevels = 15;
+
+// Each context is an OpenCL-type context that needs no GMEM save/restore (PREAMBLE and
+// NO_GMEM_ALLOC are mandatory in adreno_drawctxt_create). INVALIDATE_ON_FAULT makes a fault
+// final: one replay, then the context is invalidated (adreno_dispatch.c _set_ft_policy) —
+// unlike NO_FAULT_TOLERANCE, it keeps the long-IB hang detection on.
+constexpr unsigned kContextFlags = KGSL_CONTEXT_PREAMBLE | KGSL_CONTEXT_NO_GMEM_ALLOC |
+                                   KGSL_CONTEXT_INVALIDATE_ON_FAULT |
+                                   (KGSL_CONTEXT_TYPE_CL << KGSL_CONTEXT_TYPE_SHIFT);
+
+// How each memory type is asked of KGSL: the CPU cache mode of the mapping, plus IO coherence
+// (GPU snoops CPU caches) where requested. Indexed by MemoryType.
+struct MemoryTypeFlags {
+  unsigned cachemode;
+  bool iocoherent;
+};
+constexpr std::array<MemoryTypeFlags, 4> kMemoryTypeFlags = {{
+    {KGSL_CACHEMODE_WRITECOMBINE, false},  // write_combined
+    {KGSL_CACHEMODE_WRITEBACK, false},     // cached
+    {KGSL_CACHEMODE_WRITEBACK, true},      // cached_coherent
+    {KGSL_CACHEMODE_UNCACHED, false},      // uncached
+}};
+
+std::uint64_t kgsl_memflags(BoFlags flags) {
+  const MemoryTypeFlags& type = kMemoryTypeFlags.at(static_cast<std::size_t>(flags.type));
+  std::uint64_t result = std::uint64_t{type.cachemode} << KGSL_CACHEMODE_SHIFT;
+  if (type.iocoherent) result |= KGSL_MEMFLAGS_IOCOHERENT;
+  if (flags.gpu_read_only) result |= KGSL_MEMFLAGS_GPUREADONLY;
+  return result;
+}
+
+std::string context_detail(Kernel::ContextId ctx) { return fmt::format("context {}", ctx); }
+
+}  // namespace
+
+KgslKernel::KgslKernel(sys::Syscalls& sys, int fd, std::string node, bool is_virtual) : sys_(sys), fd_(fd) {
+  info_.kind = KernelKind::kgsl;
+  info_.node = std::move(node);
+  info_.is_virtual = is_virtual;
+  info_.priority_levels = kPriorityLevels;
+}
+
+KgslKernel::~KgslKernel() { sys_.close(fd_); }
+
+int KgslKernel::get_property(unsigned type, void* value, std::size_t size) {
+  kgsl_device_getproperty param{};
+  param.type = type;
+  param.value = value;
+  param.sizebytes = size;
+  return sys_.ioctl(fd_, IOCTL_KGSL_DEVICE_GETPROPERTY, &param);
+}
+
+void KgslKernel::query_device() {
+  struct stat st {};
+  if (int ret = sys_.fstat(fd_, &st); ret < 0) throw_kernel_error("KGSL fstat", info_.node, ret);
+  if (!S_ISCHR(st.st_mode)) {
+    throw Error(Errc::unsupported, "KGSL open", info_.node + " is not a character device");
+  }
+  kgsl_devinfo devinfo{};
+  if (int ret = get_property(KGSL_PROP_DEVICE_INFO, &devinfo, sizeof devinfo); ret < 0) {
+    throw_kernel_error("KGSL IOCTL_KGSL_DEVICE_GETPROPERTY", "KGSL_PROP_DEVICE_INFO of " + info_.node, ret);
+  }
+  info_.chip_id = devinfo.chip_id;
+  // Recent drivers leave devinfo.gpu_id 0; like Turnip (tu_knl_kgsl.cc) and tinygrad
+  // (ops_qcom.py), the model number is read off chip_id's core.major.minor bytes.
+  info_.gpu_id = ((devinfo.chip_id >> 24) & 0xff) * 100 + ((devinfo.chip_id >> 16) & 0xff) * 10 +
+                 ((devinfo.chip_id >> 8) & 0xff);
+  info_.gmem_size = devinfo.gmem_sizebytes;
+}
+
+Kernel::ContextId KgslKernel::create_context(unsigned priority) {
+  if (priority >= kPriorityLevels) {
+    throw Error(Errc::invalid_argument, "KGSL create_context",
+                fmt::format("priority {} (KGSL offers 0..{})", priority, kPriorityLevels - 1));
+  }
+  kgsl_drawctxt_create param{};
+  param.flags = kContextFlags | ((priority + 1) << KGSL_CONTEXT_PRIORITY_SHIFT);
+  if (int ret = sys_.ioctl(fd_, IOCTL_KGSL_DRAWCTXT_CREATE, &param); ret < 0) {
+    throw_kernel_error("KGSL IOCTL_KGSL_DRAWCTXT_CREATE",
+                       fmt::format("priority {}, flags {:#x}", priority, param.flags), ret);
+  }
+  return param.drawctxt_id;
+}
+
+void KgslKernel::destroy_context(ContextId ctx) {
+  kgsl_drawctxt_destroy param{};
+  param.drawctxt_id = ctx;
+  if (int ret = sys_.ioctl(fd_, IOCTL_KGSL_DRAWCTXT_DESTROY, &param); ret < 0) {
+    throw_kernel_error("KGSL IOCTL_KGSL_DRAWCTXT_DESTROY", context_detail(ctx), ret);
+  }
+  std::lock_guard lock(mutex_);
+  resets_.erase(ctx);
+}
+
+void KgslKernel::free_quietly(std::uint32_t id) noexcept {
+  kgsl_gpuobj_free param{};
+  param.id = id;
+  sys_.ioctl(fd_, IOCTL_KGSL_GPUOBJ_FREE, &param);
+}
+
+Bo KgslKernel::describe_new_object(std::uint32_t id, BoFlags flags, const char* created_by) {
+  // GPUOBJ_ALLOC and GPUOBJ_IMPORT return only the id; the GPU address comes from GPUOBJ_INFO.
+  kgsl_gpuobj_info info{};
+  info.id = id;
+  if (int ret = sys_.ioctl(fd_, IOCTL_KGSL_GPUOBJ_INFO, &info); ret < 0) {
+    free_quietly(id);
+    throw_kernel_error("KGSL IOCTL_KGSL_GPUOBJ_INFO", fmt::format("object {} (just made by {})", id, created_by),
+                       ret);
+  }
+  return Bo{id, info.size, GpuAddress(info.gpuaddr), flags};
+}
+
+Bo KgslKernel::alloc(std::uint64_t size, BoFlags flags) {
+  kgsl_gpuobj_alloc param{};
+  param.size = size;
+  param.flags = kgsl_memflags(flags);
+  if (int ret = sys_.ioctl(fd_, IOCTL_KGSL_GPUOBJ_ALLOC, &param); ret < 0) {
+    throw_kernel_error("KGSL IOCTL_KGSL_GPUOBJ_ALLOC", fmt::format("size {}, flags {:#x}", size, param.flags), ret);
+  }
+  // The driver quietly drops IO coherence where the SoC lacks it (kgsl_sharedmem.c
+  // kgsl_memdesc_init); handing out a cached buffer that the GPU does not snoop would be wrong.
+  if ((kgsl_memflags(flags) & KGSL_MEMFLAGS_IOCOHERENT) && !(param.flags & KGSL_MEMFLAGS_IOCOHERENT)) {
+    free_quietly(param.id);
+    throw Error(Errc::unsupported, "KGSL IOCTL_KGSL_GPUOBJ_ALLOC",
+                fmt::format("size {}: this device offers no IO-coherent memory (KGSL_MEMFLAGS_IOCOHERENT dropped)", size));
+  }
+  return describe_new_object(param.id, flags, "IOCTL_KGSL_GPUOBJ_ALLOC");
+}
+
+void KgslKernel::free(const Bo& bo) {
+  kgsl_gpuobj_free param{};
+  param.id = bo.handle;
+  if (int ret = sys_.ioctl(fd_, IOCTL_KGSL_GPUOBJ_FREE, &param); ret < 0) {
+    throw_kernel_error("KGSL IOCTL_KGSL_GPUOBJ_FREE", fmt::format("object {}", bo.handle), ret);
+  }
+}
+
+CpuView KgslKernel::map(const Bo& bo) {
+  const auto offset = static_cast<off_t>(std::uint64_t{bo.handle} << kPageShift);
+  sys::MapResult result = sys_.mmap(bo.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, offset);
+  if (result.addr == nullptr) {
+    throw_kernel_error("KGSL mmap", fmt::format("object {} ({} bytes at offset {:#x})", bo.handle, bo.size, offset),
+                       -result.error);
+  }
+  return CpuView(result.addr, bo.size);
+}
+
+void KgslKernel::unmap(const Bo& bo, CpuView view) {
+  if (int ret = sys_.munmap(view.data(), view.size()); ret < 0) {
+    throw_kernel_error("KGSL munmap", fmt::format("object {} ({} bytes)", bo.handle, view.size()), ret);
+  }
+}
+
+Bo KgslKernel::import_dmabuf(int fd) {
+  kgsl_gpuobj_import_dma_buf buf{};
+  buf.fd = fd;
+  kgsl_gpuobj_import param{};
+  param.priv = reinterpret_cast<std::uint64_t>(&buf);
+  param.priv_len = sizeof buf;
+  param.type = KGSL_USER_MEM_TYPE_DMABUF;
+  if (int ret = sys_.ioctl(fd_, IOCTL_KGSL_GPUOBJ_IMPORT, &param); ret < 0) {
+    throw_kernel_error("KGSL IOCTL_KGSL_GPUOBJ_IMPORT", fmt::format("dma-buf fd {}", fd), ret);
+  }
+  // The driver maps every dma-buf CPU-cached (kgsl.c _gpuobj_map_dma_buf).
+  return describe_new_object(param.id, BoFlags{MemoryType::cached, false}, "IOCTL_KGSL_GPUOBJ_IMPORT");
+}
+
+int KgslKernel::export_dmabuf(const Bo& bo) {
+  throw Error(Errc::unsupported, "KGSL export_dmabuf",
+              fmt::format("object {}: KGSL cannot export memory it allocated as a dma-buf; only buffers "
+                          "allocated from a dma-heap and imported can be shared",
+                          bo.handle));
+}
+
+Bo KgslKernel::import_user_memory(void* ptr, std::uint64_t size) {
+  kgsl_gpuobj_import_useraddr useraddr{};
+  useraddr.virtaddr = reinterpret_cast<std::uint64_t>(ptr);
+  kgsl_gpuobj_import param{};
+  param.priv = reinterpret_cast<std::uint64_t>(&useraddr);
+  param.priv_len = size;  // for user addresses, priv_len is the length of the memory
+  param.type = KGSL_USER_MEM_TYPE_ADDR;
+  // Process memory is ordinary cacheable memory.
+  param.flags = std::uint64_t{KGSL_CACHEMODE_WRITEBACK} << KGSL_CACHEMODE_SHIFT;
+  if (int ret = sys_.ioctl(fd_, IOCTL_KGSL_GPUOBJ_IMPORT, &param); ret < 0) {
+    throw_kernel_error("KGSL IOCTL_KGSL_GPUOBJ_IMPORT", fmt::format("user memory {} ({} bytes)", ptr, size), ret);
+  }
+  return describe_new_object(param.id, BoFlags{MemoryType::cached, false}, "IOCTL_KGSL_GPUOBJ_IMPORT");
+}
+
+std::uint64_t KgslKernel::submit(ContextId ctx, std::span<const IbRef> ibs, std::span<const BoUse> bos) {
+  // KGSL maps every object of the process in its pagetable for as long as it lives, so the
+  // submission need not list the buffers it touches: the object list (KGSL_OBJLIST_MEMOBJ) only
+  // feeds snapshots and profiling (kgsl_drawobj.c kgsl_drawobj_cmd_add_memlist). `bos` is unused.
+  (void)bos;
+  std::vector<kgsl_command_object> cmds;
+  cmds.reserve(ibs.size());
+  for (std::size_t i = 0; i < ibs.size(); ++i) {
+    const IbRef& ib = ibs[i];
+    const std::uint64_t bytes = std::uint64_t{ib.dwords} * 4;
+    if (ib.bo == nullptr || ib.dwords == 0 || ib.offset % 4 != 0 || ib.offset > ib.bo->size ||
+        bytes > ib.bo->size - ib.offset) {
+      throw Error(Errc::invalid_argument, "KGSL submit",
+                  fmt::format("{}: IB {} ({} dwords at offset {}) does not lie inside its buffer", context_detail(ctx),
+                              i, ib.dwords, ib.offset));
+    }
+    kgsl_command_object cmd{};
+    cmd.gpuaddr = (ib.bo->gpu + ib.offset).value();
+    cmd.size = bytes;
+    cmd.flags = KGSL_CMDLIST_IB;
+    cmd.id = ib.bo->handle;
+    cmds.push_back(cmd);
+  }
+  kgsl_gpu_command param{};
+  param.cmdlist = reinterpret_cast<std::uint64_t>(cmds.data());
+  param.cmdsize = cmds.empty() ? 0 : sizeof(kgsl_command_object);
+  param.numcmds = static_cast<unsigned>(cmds.size());
+  param.context_id = ctx;
+  if (int ret = sys_.ioctl(fd_, IOCTL_KGSL_GPU_COMMAND, &param); ret < 0) {
+    // -EPROTO: the commands were queued, but an earlier fault was recovered on this context and
+    // the driver copies no timestamp out on an error return, so there is no fence to return.
+    if (ret == -EPROTO) note_reset(ctx, ResetStatus::innocent);
+    throw_kernel_error("KGSL IOCTL_KGSL_GPU_COMMAND", fmt::format("{}, {} IBs", context_detail(ctx), cmds.size()), ret);
+  }
+  return param.timestamp;
+}
+
+bool KgslKernel::wait(ContextId ctx, std::uint64_t fence, std::chrono::nanoseconds timeout) {
+  if (fence > UINT_MAX) {
+    throw Error(Errc::invalid_argument, "KGSL wait",
+                fmt::format("{}: fence {} is no 32-bit KGSL timestamp", context_detail(ctx), fence));
+  }
+  // KGSL waits in whole milliseconds and reads 0 as "forever": round up, never below 1 ms, and
+  // let very long waits be forever.
+  const auto ms = std::chrono::ceil<std::chrono::milliseconds>(timeout).count();
+  kgsl_device_waittimestamp_ctxtid param{};
+  param.context_id = ctx;
+  param.timestamp = static_cast<unsigned>(fence);
+  param.timeout = ms >= INT_MAX ? 0 : static_cast<unsigned>(std::max<std::int64_t>(ms, 1));
+  const int ret = sys_.ioctl(fd_, IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID, &param);
+  if (ret == 0) return true;
+  if (ret == -ETIMEDOUT) return false;
+  // -EPROTO: the timestamp retired, but the context lived through a fault recovery (adreno.c
+  // adreno_waittimestamp) — someone else's fault, as its own would have invalidated it.
+  if (ret == -EPROTO) {
+    note_reset(ctx, ResetStatus::innocent);
+    return true;
+  }
+  // -EDEADLK: the context was invalidated by a GPU fault (adreno_drawctxt.c).
+  if (ret == -EDEADLK) note_reset(ctx, ResetStatus::guilty);
+  throw_kernel_error("KGSL IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID",
+                     fmt::format("{}, timestamp {}", context_detail(ctx), fence), ret);
+}
+
+void KgslKernel::note_reset(ContextId ctx, ResetStatus status) {
+  std::lock_guard lock(mutex_);
+  ResetStatus& known = resets_[ctx];
+  if (known != ResetStatus::guilty) known = status;
+}
+
+ResetStatus KgslKernel::reset_status(ContextId ctx) {
+  std::uint32_t value = ctx;  // the context id in, its status out
+  if (int ret = get_property(KGSL_PROP_GPU_RESET_STAT, &value, sizeof value); ret < 0) {
+    throw_kernel_error("KGSL IOCTL_KGSL_DEVICE_GETPROPERTY", "KGSL_PROP_GPU_RESET_STAT of " + context_detail(ctx), ret);
+  }
+  switch (value) {
+    case KGSL_CTX_STAT_NO_ERROR: break;
+    case KGSL_CTX_STAT_GUILTY_CONTEXT_RESET_EXT: note_reset(ctx, ResetStatus::guilty); break;
+    case KGSL_CTX_STAT_INNOCENT_CONTEXT_RESET_EXT: note_reset(ctx, ResetStatus::innocent); break;
+    default: note_reset(ctx, ResetStatus::unknown); break;
+  }
+  std::lock_guard lock(mutex_);
+  auto it = resets_.find(ctx);
+  return it == resets_.end() ? ResetStatus::none : it->second;
+}
+
+std::unique_ptr<Kernel> open_kgsl_kernel(sys::Syscalls& sys, const std::string& path, bool is_virtual) {
+  const int fd = sys.open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) throw_kernel_error("KGSL open", path, fd);
+  auto kernel = std::make_unique<KgslKernel>(sys, fd, path, is_virtual);
+  kernel->query_device();  // on failure, `kernel` closes the descriptor
+  return kernel;
+}
+
+}  // namespace adreno

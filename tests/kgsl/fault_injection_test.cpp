@@ -1,0 +1,147 @@
+// [virtual-kernel] Every ioctl KgslKernel issues, made to fail with each errno the driver can
+// return: the backend reports a typed error naming the operation and the errno, and leaks
+// nothing. Injection happens in the seam in front of the driver. The real seam retries EINTR
+// and EAGAIN (sys/syscalls.h); the injected ones bypass that retry, so the backend must report
+// them cleanly like any other failure.
+#include "kgsl_test_support.h"
+
+#include "core/kernel_error.h"
+#include "kgsl/kgsl_abi.h"
+
+#include <catch2/catch.hpp>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <functional>
+
+using namespace kgsl_test;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr int kInjectedErrnos[] = {ENOMEM, EINTR, EAGAIN, EINVAL, EDEADLK, ETIMEDOUT, EIO};
+
+/// A kernel with one context, a mapped command buffer with a retired submission, a spare
+/// buffer, a dma-buf and a page of user memory: everything any operation below needs.
+struct Scene {
+  Scene() {
+    ctx = k.create_context(0);
+    cmd = k.alloc(4096, {});
+    view = k.map(cmd);
+    spare = k.alloc(4096, {});
+    ib = write_ib(cmd, view, 0, {pm4::type7_header(0x10, 0)});
+    fence = k.submit(ctx, std::span(&ib, 1), {});
+    REQUIRE(k.wait(ctx, fence, 5s));
+    dmabuf = ::memfd_create("kgsl-injection", MFD_CLOEXEC);
+    REQUIRE(::ftruncate(dmabuf, 4096) == 0);
+    user = std::aligned_alloc(4096, 4096);
+  }
+  /// Releases the scene (what a failed operation left behind is still the scene's) and returns
+  /// the ledger.
+  std::vector<std::string> tear_down() {
+    k.unmap(cmd, view);
+    k.free(cmd);
+    k.free(spare);
+    k.destroy_context(ctx);
+    ::close(dmabuf);
+    std::free(user);
+    return v.close_and_list_leaks();
+  }
+
+  VirtualKgsl v;
+  Kernel& k = *v.kernel;
+  Kernel::ContextId ctx;
+  Bo cmd, spare;
+  CpuView view;
+  IbRef ib;
+  std::uint64_t fence;
+  int dmabuf;
+  void* user;
+};
+
+struct Operation {
+  const char* name;            // what the test calls it
+  unsigned long request;       // the ioctl that is made to fail
+  unsigned nth;                // which of the operation's calls of that ioctl
+  const char* reported_as;     // Error::operation() of the failure
+  std::function<void(Scene&)> run;
+};
+
+const std::vector<Operation>& operations() {
+  static const std::vector<Operation> table = {
+      {"create_context", IOCTL_KGSL_DRAWCTXT_CREATE, 1, "KGSL IOCTL_KGSL_DRAWCTXT_CREATE",
+       [](Scene& s) { s.k.create_context(2); }},
+      {"destroy_context", IOCTL_KGSL_DRAWCTXT_DESTROY, 1, "KGSL IOCTL_KGSL_DRAWCTXT_DESTROY",
+       [](Scene& s) { s.k.destroy_context(s.ctx); }},
+      {"alloc", IOCTL_KGSL_GPUOBJ_ALLOC, 1, "KGSL IOCTL_KGSL_GPUOBJ_ALLOC", [](Scene& s) { s.k.alloc(8192, {}); }},
+      {"alloc (GPUOBJ_INFO)", IOCTL_KGSL_GPUOBJ_INFO, 1, "KGSL IOCTL_KGSL_GPUOBJ_INFO",
+       [](Scene& s) { s.k.alloc(8192, {}); }},
+      {"free", IOCTL_KGSL_GPUOBJ_FREE, 1, "KGSL IOCTL_KGSL_GPUOBJ_FREE", [](Scene& s) { s.k.free(s.spare); }},
+      {"import_dmabuf", IOCTL_KGSL_GPUOBJ_IMPORT, 1, "KGSL IOCTL_KGSL_GPUOBJ_IMPORT",
+       [](Scene& s) { s.k.import_dmabuf(s.dmabuf); }},
+      {"import_dmabuf (GPUOBJ_INFO)", IOCTL_KGSL_GPUOBJ_INFO, 1, "KGSL IOCTL_KGSL_GPUOBJ_INFO",
+       [](Scene& s) { s.k.import_dmabuf(s.dmabuf); }},
+      {"import_user_memory", IOCTL_KGSL_GPUOBJ_IMPORT, 1, "KGSL IOCTL_KGSL_GPUOBJ_IMPORT",
+       [](Scene& s) { s.k.import_user_memory(s.user, 4096); }},
+      {"import_user_memory (GPUOBJ_INFO)", IOCTL_KGSL_GPUOBJ_INFO, 1, "KGSL IOCTL_KGSL_GPUOBJ_INFO",
+       [](Scene& s) { s.k.import_user_memory(s.user, 4096); }},
+      {"submit", IOCTL_KGSL_GPU_COMMAND, 1, "KGSL IOCTL_KGSL_GPU_COMMAND",
+       [](Scene& s) { s.k.submit(s.ctx, std::span(&s.ib, 1), {}); }},
+      {"wait", IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID, 1, "KGSL IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID",
+       [](Scene& s) { s.k.wait(s.ctx, s.fence, 5s); }},
+      {"reset_status", IOCTL_KGSL_DEVICE_GETPROPERTY, 1, "KGSL IOCTL_KGSL_DEVICE_GETPROPERTY",
+       [](Scene& s) { s.k.reset_status(s.ctx); }},
+  };
+  return table;
+}
+
+void check_reported(const Error& error, const char* operation, int injected) {
+  CHECK(error.operation() == operation);
+  CHECK(error.sys_errno() == injected);
+  CHECK(error.code() == errc_for_errno(injected));
+  CHECK(std::string(error.what()).find(::strerrorname_np(injected)) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("every backend ioctl failing with each errno is a typed error naming it, and leaks nothing",
+          "[virtual-kernel][kgsl]") {
+  for (const Operation& operation : operations()) {
+    for (int injected : kInjectedErrnos) {
+      CAPTURE(operation.name, ::strerrorname_np(injected));
+      Scene scene;
+      scene.v.sys.fail_ioctl(operation.request, operation.nth, injected);
+      if (operation.request == IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID && injected == ETIMEDOUT) {
+        // A wait that times out is no error: it returns false.
+        CHECK_FALSE(scene.k.wait(scene.ctx, scene.fence, 5s));
+      } else {
+        try {
+          operation.run(scene);
+          FAIL("the operation succeeded although its ioctl failed");
+        } catch (const Error& error) {
+          check_reported(error, operation.reported_as, injected);
+        }
+      }
+      CHECK(scene.tear_down().empty());
+    }
+  }
+}
+
+TEST_CASE("opening fails cleanly when the DEVICE_INFO query fails with each errno", "[virtual-kernel][kgsl]") {
+  for (int injected : kInjectedErrnos) {
+    CAPTURE(::strerrorname_np(injected));
+    virt::VirtualSyscalls sys;
+    sys.add_node(virt::kVirtualKgslNode, virt::make_virtual_kgsl_node({}));
+    sys.fail_ioctl(IOCTL_KGSL_DEVICE_GETPROPERTY, 1, injected);
+    try {
+      open_kgsl_kernel(sys, virt::kVirtualKgslNode, true);
+      FAIL("the kernel opened although DEVICE_INFO failed");
+    } catch (const Error& error) {
+      check_reported(error, "KGSL IOCTL_KGSL_DEVICE_GETPROPERTY", injected);
+      CHECK(error.detail() == "KGSL_PROP_DEVICE_INFO of /dev/kgsl-3d0");
+    }
+    CHECK(sys.leaks().empty());  // the descriptor was closed
+  }
+}

@@ -1,0 +1,128 @@
+// [virtual-kernel] GPU faults through KgslKernel: a faulting context is invalidated the way
+// KGSL does it (WAITTIMESTAMP and GPU_COMMAND answer -EDEADLK, GPU_RESET_STAT says GUILTY once),
+// the backend reports device_lost and keeps it sticky, and other contexts carry on.
+#include "kgsl_test_support.h"
+
+#include "kgsl/kgsl_abi.h"
+
+#include <catch2/catch.hpp>
+
+#include <random>
+
+using namespace kgsl_test;
+using namespace std::chrono_literals;
+
+namespace {
+
+void require_device_lost(Kernel& k, Kernel::ContextId ctx, std::uint64_t fence) {
+  try {
+    k.wait(ctx, fence, 5s);
+    FAIL("the wait on a faulted context returned");
+  } catch (const Error& error) {
+    CHECK(error.code() == Errc::device_lost);
+    CHECK(error.sys_errno() == EDEADLK);
+    CHECK(error.operation() == "KGSL IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID");
+    CHECK(error.detail().find("context " + std::to_string(ctx)) != std::string::npos);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a GPU write to a read-only buffer faults its context only: device_lost, guilty, others run on",
+          "[virtual-kernel][kgsl]") {
+  VirtualKgsl v;
+  Kernel& k = *v.kernel;
+  std::mt19937 rng(13);
+  const auto guilty = k.create_context(0);
+  const auto bystander = k.create_context(0);
+  const Bo cmd = k.alloc(4096, {});
+  const Bo readonly = k.alloc(4096, BoFlags{MemoryType::write_combined, true});
+  const Bo data = k.alloc(4096, {});
+  CpuView cmd_view = k.map(cmd);
+  CpuView readonly_view = k.map(readonly);
+  CpuView data_view = k.map(data);
+  const std::uint32_t original = rng();
+  std::memcpy(readonly_view.data(), &original, 4);
+
+  const IbRef bad = write_ib(cmd, cmd_view, 0, mem_write(readonly.gpu, {std::uint32_t(rng())}));
+  const auto fence = k.submit(guilty, std::span(&bad, 1), {});
+  require_device_lost(k, guilty, fence);
+  CHECK(read32(readonly_view, 0) == original);
+  CHECK(k.reset_status(guilty) == ResetStatus::guilty);
+  // The driver clears the status once read; the backend keeps device loss sticky.
+  CHECK(k.reset_status(guilty) == ResetStatus::guilty);
+  require_device_lost(k, guilty, fence);
+
+  // Submitting to the invalidated context is refused with -EDEADLK.
+  const IbRef good = write_ib(cmd, cmd_view, 256, mem_write(data.gpu, {std::uint32_t(rng())}));
+  try {
+    k.submit(guilty, std::span(&good, 1), {});
+    FAIL("an invalidated context accepted a submission");
+  } catch (const Error& error) {
+    CHECK(error.code() == Errc::device_lost);
+    CHECK(error.sys_errno() == EDEADLK);
+    CHECK(error.operation() == "KGSL IOCTL_KGSL_GPU_COMMAND");
+  }
+
+  const std::uint32_t value = rng();
+  const IbRef other = write_ib(cmd, cmd_view, 512, mem_write(data.gpu + 4, {value}));
+  CHECK(k.wait(bystander, k.submit(bystander, std::span(&other, 1), {}), 5s));
+  CHECK(read32(data_view, 1) == value);
+  CHECK(k.reset_status(bystander) == ResetStatus::none);
+
+  // A new context works too: the fault was confined to the guilty context.
+  const auto fresh = k.create_context(1);
+  const std::uint32_t fresh_value = rng();
+  const IbRef third = write_ib(cmd, cmd_view, 768, mem_write(data.gpu + 8, {fresh_value}));
+  CHECK(k.wait(fresh, k.submit(fresh, std::span(&third, 1), {}), 5s));
+  CHECK(read32(data_view, 2) == fresh_value);
+
+  for (auto ctx : {guilty, bystander, fresh}) k.destroy_context(ctx);
+  k.unmap(cmd, cmd_view);
+  k.unmap(readonly, readonly_view);
+  k.unmap(data, data_view);
+  for (const Bo* bo : {&cmd, &readonly, &data}) k.free(*bo);
+  CHECK(v.close_and_list_leaks().empty());
+}
+
+TEST_CASE("a CP wait that is never satisfied is a hang: device_lost and guilty", "[virtual-kernel][kgsl]") {
+  virt::VirtualGpuConfig config;
+  config.hang_timeout = 100ms;
+  VirtualKgsl v(config);
+  Kernel& k = *v.kernel;
+  std::mt19937 rng(17);
+  const auto ctx = k.create_context(0);
+  const Bo cmd = k.alloc(4096, {});
+  const Bo data = k.alloc(4096, {});
+  CpuView cmd_view = k.map(cmd);
+  const IbRef ib = write_ib(cmd, cmd_view, 0, wait_memory_equal(data.gpu, rng() | 1));
+  const auto fence = k.submit(ctx, std::span(&ib, 1), {});
+  require_device_lost(k, ctx, fence);
+  CHECK(k.reset_status(ctx) == ResetStatus::guilty);
+  k.destroy_context(ctx);
+  k.unmap(cmd, cmd_view);
+  k.free(cmd);
+  k.free(data);
+  CHECK(v.close_and_list_leaks().empty());
+}
+
+TEST_CASE("a wait answered -EPROTO retired but marks the context innocent", "[virtual-kernel][kgsl]") {
+  // KGSL answers -EPROTO to a context whose work was replayed after another context's fault
+  // (adreno.c adreno_waittimestamp). The virtual GPU's rings never share a fault, so the
+  // answer is injected in front of the driver.
+  VirtualKgsl v;
+  Kernel& k = *v.kernel;
+  const auto ctx = k.create_context(0);
+  const Bo cmd = k.alloc(4096, {});
+  CpuView cmd_view = k.map(cmd);
+  const IbRef ib = write_ib(cmd, cmd_view, 0, {pm4::type7_header(0x10, 0)});
+  const auto fence = k.submit(ctx, std::span(&ib, 1), {});
+  REQUIRE(k.wait(ctx, fence, 5s));
+  v.sys.fail_ioctl(IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID, 1, EPROTO);
+  CHECK(k.wait(ctx, fence, 5s));
+  CHECK(k.reset_status(ctx) == ResetStatus::innocent);
+  k.destroy_context(ctx);
+  k.unmap(cmd, cmd_view);
+  k.free(cmd);
+  CHECK(v.close_and_list_leaks().empty());
+}

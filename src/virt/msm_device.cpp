@@ -407,7 +407,11 @@ class MsmFile final : public VirtualFile {
     }
   }
 
-  /// msm_gpu.c recover_worker bumps the guilty queue's and its address space's counters.
+  /// msm_gpu.c recover_worker bumps the guilty queue's and its address space's counters when
+  /// hangcheck recovers the GPU. Two simplifications, both on the side of reporting more:
+  /// every virtual GPU fault (page fault and CP error too, not only hangs) is treated as ending
+  /// in that recovery, and a faulted Ring cancels what its queue submits afterwards, where the
+  /// driver replays later submissions of a context that did not opt into VM_BIND.
   static std::uint32_t ring_faults(const Ring& ring) { return ring.fault() ? 1 : 0; }
   std::uint64_t vm_faults() const {
     std::uint64_t faults = closed_queue_faults_;

@@ -27,9 +27,11 @@ namespace {
 
 namespace uapi = msm::uapi;
 
-// adreno_gpu.h ADRENO_VM_START: per-process address spaces start above 4 GiB "to catch issues
-// with not setting xyz_BASE_HI"; adreno_private_vm_size() (adreno_gpu.c, v6.1..v6.14) is SZ_4G
-// unless the catalog entry sets address_space_size, which a630's does not.
+// adreno_gpu.h ADRENO_VM_START: per-process address spaces start at 4 GiB, above 32 bits so
+// that a missing _HI register write shows. Their size, adreno_private_address_space_size()
+// (renamed adreno_private_vm_size() later; adreno_gpu.c), is SZ_4G unless the catalog entry
+// sets address_space_size, which a630's does not. Newest kernels size it from the SMMU's TTBR
+// configuration instead; 4 GiB is what an a630 on a v6.x kernel reports.
 constexpr std::uint64_t kVaStart = 0x100000000ull;
 constexpr std::uint64_t kVaSize = 0x100000000ull;
 
@@ -42,7 +44,8 @@ constexpr std::uint64_t kFirstMmapOffset = 0x100000000ull;
 constexpr std::uint32_t kPriorities = 3;
 // msm_submitqueue.c msm_submitqueue_init: the default queue (id 0) takes the middle priority,
 // DIV_ROUND_UP(max_priority, 2).
-constexpr std::uint32_t kDefaultQueuePriority = (kPriorities - 1 + 1) / 2;
+constexpr std::uint32_t kMaxPriority = kPriorities - 1;
+constexpr std::uint32_t kDefaultQueuePriority = (kMaxPriority + 1) / 2;
 
 // drm_drv.h: DRM_MAJOR 226; render minors start at 128 (drm_minor_alloc, DRM_MINOR_RENDER).
 constexpr unsigned kDrmMajor = 226;

@@ -273,6 +273,7 @@ class MsmFile final : public VirtualFile {
     auto backing = Backing::import_fd(args.fd);
     if (!backing) return errno == EINVAL ? -EINVAL : -ENOMEM;
     const std::uint64_t size = backing->size();
+    // msm_gem.c msm_gem_import: an imported object is MSM_BO_WC.
     args.handle = add_handle(std::make_shared<GemObject>(GemObject{std::move(backing), size, uapi::MSM_BO_WC, memory_, {}, {}}));
     return 0;
   }

@@ -73,6 +73,7 @@ struct GemObject {
   std::shared_ptr<Backing> backing;
   std::uint64_t size;  // page aligned
   std::uint32_t flags;
+  bool imported;  // made by PRIME_FD_TO_HANDLE from a dma-buf (obj->import_attach)
   std::shared_ptr<GpuMemory> memory;
   std::optional<std::uint64_t> iova;         // assigned on first GET_IOVA or submit, as msm does
   std::optional<std::uint64_t> mmap_offset;  // assigned on first GET_OFFSET
@@ -274,7 +275,7 @@ class MsmFile final : public VirtualFile {
     if (!backing) return errno == EINVAL ? -EINVAL : -ENOMEM;
     const std::uint64_t size = backing->size();
     // msm_gem.c msm_gem_import: an imported object is MSM_BO_WC.
-    args.handle = add_handle(std::make_shared<GemObject>(GemObject{std::move(backing), size, uapi::MSM_BO_WC, memory_, {}, {}}));
+    args.handle = add_handle(std::make_shared<GemObject>(GemObject{std::move(backing), size, uapi::MSM_BO_WC, true, memory_, {}, {}}));
     return 0;
   }
 
@@ -322,7 +323,7 @@ class MsmFile final : public VirtualFile {
     if (size == 0) return -EINVAL;
     auto backing = Backing::create(size);
     if (!backing) return -ENOMEM;
-    args.handle = add_handle(std::make_shared<GemObject>(GemObject{std::move(backing), size, args.flags, memory_, {}, {}}));
+    args.handle = add_handle(std::make_shared<GemObject>(GemObject{std::move(backing), size, args.flags, false, memory_, {}, {}}));
     return 0;
   }
 
@@ -337,8 +338,9 @@ class MsmFile final : public VirtualFile {
   }
 
   int gem_info(uapi::drm_msm_gem_info& args) {
-    // msm_drv.c msm_ioctl_gem_info: pad must be zero; value-returning requests need len == 0;
-    // unknown requests are EINVAL; then the handle is looked up (ENOENT).
+    // msm_drv.c msm_ioctl_gem_info (torvalds/linux, v6.13-era, with GET_FLAGS): pad must be
+    // zero; value-returning requests need len == 0; unknown requests are EINVAL; then the
+    // handle is looked up (ENOENT).
     if (args.pad != 0) return -EINVAL;
     switch (args.info) {
       case uapi::MSM_INFO_GET_OFFSET:
@@ -360,6 +362,8 @@ class MsmFile final : public VirtualFile {
         args.value = *object->iova;
         return 0;
       default:
+        // An imported object's flags belong to its exporter: EINVAL.
+        if (object->imported) return -EINVAL;
         args.value = object->flags;
         return 0;
     }

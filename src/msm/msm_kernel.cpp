@@ -74,7 +74,10 @@ std::uint32_t cache_flag(MemoryType type) {
     case MemoryType::write_combined: return uapi::MSM_BO_WC;
     case MemoryType::cached: return uapi::MSM_BO_CACHED;
     case MemoryType::cached_coherent: return uapi::MSM_BO_CACHED_COHERENT;
-    case MemoryType::uncached: return uapi::MSM_BO_UNCACHED;
+    // msm has no strongly ordered CPU mapping: MSM_BO_UNCACHED has been mapped write-combined
+    // since "drm/msm: deprecate MSM_BO_UNCACHED (map as writecombine instead)" and is refused
+    // by GEM_NEW since v6.0 (msm_gem.c msm_gem_new_impl). msm_drm.h: "use MSM_BO_WC".
+    case MemoryType::uncached: return uapi::MSM_BO_WC;
   }
   throw Error(Errc::invalid_argument, "MSM alloc", "unknown memory type");
 }

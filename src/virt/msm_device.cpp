@@ -311,8 +311,10 @@ class MsmFile final : public VirtualFile {
     if (args.flags & ~uapi::MSM_BO_FLAGS) return -EINVAL;
     // msm_gem.c msm_gem_new_impl: exactly one known cache mode. CACHED_COHERENT needs
     // ADRENO_QUIRK_HAS_CACHED_COHERENT, which the a6xx catalog sets for a630 (a6xx_catalog.c).
+    // MSM_BO_UNCACHED is refused since "drm/msm: Deprecate MSM_BO_UNCACHED harder" (v6.0): it
+    // left the list, and msm_ioctl_gem_new's promotion to WC computes a copy of the flags but
+    // passes the caller's on, so the request still reaches msm_gem_new_impl as UNCACHED.
     switch (args.flags & uapi::MSM_BO_CACHE_MASK) {
-      case uapi::MSM_BO_UNCACHED:
       case uapi::MSM_BO_CACHED:
       case uapi::MSM_BO_WC:
       case uapi::MSM_BO_CACHED_COHERENT: break;

@@ -136,7 +136,8 @@ TEST_CASE("GEM_NEW validates flags and size, and hands out the lowest free handl
   VirtualMsm v;
   {
     RawFile file(v.sys);
-    for (std::uint32_t flags : {0x100u | uapi::MSM_BO_WC, 0u, uapi::MSM_BO_WC | uapi::MSM_BO_CACHED, 0x00100000u}) {
+    for (std::uint32_t flags : {0x100u | uapi::MSM_BO_WC, 0u, uapi::MSM_BO_WC | uapi::MSM_BO_CACHED, 0x00100000u,
+                                uapi::MSM_BO_UNCACHED}) {
       uapi::drm_msm_gem_new args{4096, flags, 0};
       CHECK(file.call(uapi::DRM_IOCTL_MSM_GEM_NEW, &args) == -EINVAL);
     }

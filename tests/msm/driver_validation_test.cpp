@@ -1,0 +1,337 @@
+// [virtual-kernel] The virtual msm node refuses malformed requests with the driver's errno.
+// Each check names the driver function whose check it mirrors (see src/virt/msm_device.cpp).
+#include "virtual_msm.h"
+
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+
+#include <random>
+
+using namespace adreno;
+using namespace msm_test;
+namespace uapi = adreno::msm::uapi;
+
+namespace {
+
+/// One open file of the node, driven with raw ioctls.
+struct RawFile {
+  explicit RawFile(virt::VirtualSyscalls& sys) : sys(sys), fd(sys.open(virt::kVirtualMsmNode, O_RDWR)) {}
+  ~RawFile() { sys.close(fd); }
+
+  int call(unsigned long request, void* arg) { return sys.ioctl(fd, request, arg); }
+
+  std::uint32_t gem_new(std::uint64_t size, std::uint32_t flags = uapi::MSM_BO_WC) {
+    uapi::drm_msm_gem_new args{size, flags, 0};
+    REQUIRE(call(uapi::DRM_IOCTL_MSM_GEM_NEW, &args) == 0);
+    return args.handle;
+  }
+  std::uint64_t info(std::uint32_t handle, std::uint32_t what) {
+    uapi::drm_msm_gem_info args{handle, what, 0, 0, 0};
+    REQUIRE(call(uapi::DRM_IOCTL_MSM_GEM_INFO, &args) == 0);
+    return args.value;
+  }
+  int gem_close(std::uint32_t handle) {
+    drm_gem_close args{handle, 0};
+    return call(DRM_IOCTL_GEM_CLOSE, &args);
+  }
+  std::uint32_t queue_new(std::uint32_t prio = 0) {
+    uapi::drm_msm_submitqueue args{0, prio, 0};
+    REQUIRE(call(uapi::DRM_IOCTL_MSM_SUBMITQUEUE_NEW, &args) == 0);
+    return args.id;
+  }
+  int queue_close(std::uint32_t id) { return call(uapi::DRM_IOCTL_MSM_SUBMITQUEUE_CLOSE, &id); }
+  std::uint32_t faults(std::uint32_t queue) {
+    std::uint32_t value = ~0u;
+    uapi::drm_msm_submitqueue_query args{reinterpret_cast<std::uintptr_t>(&value), queue,
+                                         uapi::MSM_SUBMITQUEUE_PARAM_FAULTS, 4, 0};
+    REQUIRE(call(uapi::DRM_IOCTL_MSM_SUBMITQUEUE_QUERY, &args) == 0);
+    return value;
+  }
+  /// A GEM_SUBMIT of `cmds` with table `bos` on `queue`; returns the ioctl result and the fence.
+  int submit(std::uint32_t queue, std::vector<uapi::drm_msm_gem_submit_bo> bos,
+             std::vector<uapi::drm_msm_gem_submit_cmd> cmds, std::uint32_t* fence = nullptr,
+             std::uint32_t flags = uapi::MSM_PIPE_3D0, std::uint32_t pad = 0) {
+    uapi::drm_msm_gem_submit args{};
+    args.flags = flags;
+    args.nr_bos = static_cast<std::uint32_t>(bos.size());
+    args.nr_cmds = static_cast<std::uint32_t>(cmds.size());
+    args.bos = reinterpret_cast<std::uintptr_t>(bos.data());
+    args.cmds = reinterpret_cast<std::uintptr_t>(cmds.data());
+    args.queueid = queue;
+    args.pad = pad;
+    int ret = call(uapi::DRM_IOCTL_MSM_GEM_SUBMIT, &args);
+    if (fence) *fence = args.fence;
+    return ret;
+  }
+  int wait(std::uint32_t queue, std::uint32_t fence, std::int64_t timeout_ns, std::uint32_t flags = 0) {
+    timespec now{};
+    ::clock_gettime(CLOCK_MONOTONIC, &now);
+    const std::int64_t deadline = now.tv_sec * 1000000000ll + now.tv_nsec + timeout_ns;
+    uapi::drm_msm_wait_fence args{fence, flags, {deadline / 1000000000, deadline % 1000000000}, queue};
+    return call(uapi::DRM_IOCTL_MSM_WAIT_FENCE, &args);
+  }
+  void* map(std::uint32_t handle, std::size_t length) {
+    auto mapped = sys.mmap(length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, static_cast<off_t>(info(handle, uapi::MSM_INFO_GET_OFFSET)));
+    REQUIRE(mapped.addr != nullptr);
+    return mapped.addr;
+  }
+
+  virt::VirtualSyscalls& sys;
+  int fd;
+};
+
+constexpr std::uint32_t kRead = uapi::MSM_SUBMIT_BO_READ, kWrite = uapi::MSM_SUBMIT_BO_WRITE;
+
+uapi::drm_msm_gem_submit_cmd cmd(std::uint32_t index, std::uint32_t offset, std::uint32_t bytes,
+                                  std::uint32_t type = uapi::MSM_SUBMIT_CMD_BUF) {
+  return uapi::drm_msm_gem_submit_cmd{type, index, offset, bytes, 0, 0, 0};
+}
+
+}  // namespace
+
+TEST_CASE("DRM_IOCTL_VERSION answers msm the way drm_copy_field does, and fstat a render node",
+          "[virtual-kernel][msm]") {
+  VirtualMsm v;
+  {
+    RawFile file(v.sys);
+    char name[2] = {};
+    drm_version version{};
+    version.name = name;
+    version.name_len = sizeof name;
+    REQUIRE(file.call(DRM_IOCTL_VERSION, &version) == 0);
+    CHECK(std::string(name, 2) == "ms");  // truncated to the buffer…
+    CHECK(version.name_len == 3);         // …with the full length reported
+    CHECK(version.version_major == 1);
+    struct stat st {};
+    REQUIRE(v.sys.fstat(file.fd, &st) == 0);
+    CHECK(S_ISCHR(st.st_mode));
+    CHECK(major(st.st_rdev) == 226);
+    CHECK(minor(st.st_rdev) >= 128);
+  }
+  CHECK(v.sys.leaks().empty());
+}
+
+TEST_CASE("GET_PARAM refuses other pipes, pad, pointer lengths and unknown params with EINVAL", "[virtual-kernel][msm]") {
+  VirtualMsm v;
+  {
+    RawFile file(v.sys);
+    uapi::drm_msm_param args{0x01 /* MSM_PIPE_2D0 */, uapi::MSM_PARAM_GPU_ID, 0, 0, 0};
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_GET_PARAM, &args) == -EINVAL);
+    args = {uapi::MSM_PIPE_3D0, uapi::MSM_PARAM_GPU_ID, 0, 8, 0};
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_GET_PARAM, &args) == -EINVAL);
+    args = {uapi::MSM_PIPE_3D0, uapi::MSM_PARAM_GPU_ID, 0, 0, 1};
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_GET_PARAM, &args) == -EINVAL);
+    args = {uapi::MSM_PIPE_3D0, 0x7f, 0, 0, 0};
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_GET_PARAM, &args) == -EINVAL);
+    args = {uapi::MSM_PIPE_3D0, uapi::MSM_PARAM_FAULTS, 99, 0, 0};
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_GET_PARAM, &args) == 0);
+    CHECK(args.value == 0);
+  }
+  CHECK(v.sys.leaks().empty());
+}
+
+TEST_CASE("GEM_NEW validates flags and size, and hands out the lowest free handle from 1", "[virtual-kernel][msm]") {
+  VirtualMsm v;
+  {
+    RawFile file(v.sys);
+    for (std::uint32_t flags : {0x100u | uapi::MSM_BO_WC, 0u, uapi::MSM_BO_WC | uapi::MSM_BO_CACHED, 0x00100000u,
+                                uapi::MSM_BO_UNCACHED}) {
+      uapi::drm_msm_gem_new args{4096, flags, 0};
+      CHECK(file.call(uapi::DRM_IOCTL_MSM_GEM_NEW, &args) == -EINVAL);
+    }
+    uapi::drm_msm_gem_new empty{0, uapi::MSM_BO_WC, 0};
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_GEM_NEW, &empty) == -EINVAL);
+
+    CHECK(file.gem_new(1) == 1);
+    CHECK(file.gem_new(4096) == 2);
+    CHECK(file.gem_new(5000, uapi::MSM_BO_CACHED | uapi::MSM_BO_GPU_READONLY) == 3);
+    CHECK(file.info(3, uapi::MSM_INFO_GET_FLAGS) == (uapi::MSM_BO_CACHED | uapi::MSM_BO_GPU_READONLY));
+    CHECK(file.gem_close(2) == 0);
+    CHECK(file.gem_close(2) == -EINVAL);   // drm_gem_handle_delete: gone
+    CHECK(file.gem_close(77) == -EINVAL);
+    CHECK(file.gem_new(4096) == 2);  // idr reuses the lowest free id
+    for (std::uint32_t handle : {1u, 2u, 3u}) CHECK(file.gem_close(handle) == 0);
+  }
+  CHECK(v.sys.leaks().empty());
+}
+
+TEST_CASE("GEM_INFO gives distinct page-aligned offsets and iovas in their ranges and refuses bad requests",
+          "[virtual-kernel][msm]") {
+  VirtualMsm v;
+  std::mt19937 rng(4);
+  {
+    RawFile file(v.sys);
+    std::vector<std::uint32_t> handles;
+    std::vector<std::uint64_t> sizes;
+    for (int i = 0; i < 12; ++i) {
+      sizes.push_back(1 + rng() % (256 * 1024));
+      handles.push_back(file.gem_new(sizes.back()));
+    }
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> offsets, iovas;
+    for (std::size_t i = 0; i < handles.size(); ++i) {
+      const std::uint64_t span = (sizes[i] + 4095) & ~4095ull;
+      const std::uint64_t offset = file.info(handles[i], uapi::MSM_INFO_GET_OFFSET);
+      const std::uint64_t iova = file.info(handles[i], uapi::MSM_INFO_GET_IOVA);
+      CHECK(file.info(handles[i], uapi::MSM_INFO_GET_OFFSET) == offset);  // stable
+      CHECK(file.info(handles[i], uapi::MSM_INFO_GET_IOVA) == iova);
+      CHECK(offset % 4096 == 0);
+      CHECK(offset >= 0x100000000ull);  // DRM_FILE_PAGE_OFFSET_START
+      CHECK(iova % 4096 == 0);
+      CHECK(iova >= 0x100000000ull);
+      CHECK(iova + span <= 0x200000000ull);
+      offsets.emplace_back(offset, span);
+      iovas.emplace_back(iova, span);
+    }
+    for (auto* ranges : {&offsets, &iovas}) {
+      std::sort(ranges->begin(), ranges->end());
+      for (std::size_t i = 1; i < ranges->size(); ++i) CHECK((*ranges)[i - 1].first + (*ranges)[i - 1].second <= (*ranges)[i].first);
+    }
+
+    uapi::drm_msm_gem_info args{handles[0], uapi::MSM_INFO_GET_IOVA, 0, 0, 1};
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_GEM_INFO, &args) == -EINVAL);  // pad
+    args = {handles[0], uapi::MSM_INFO_GET_IOVA, 0, 4, 0};
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_GEM_INFO, &args) == -EINVAL);  // len on a by-value request
+    args = {handles[0], 0x42, 0, 0, 0};
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_GEM_INFO, &args) == -EINVAL);  // unknown request
+    args = {999, uapi::MSM_INFO_GET_IOVA, 0, 0, 0};
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_GEM_INFO, &args) == -ENOENT);  // unknown handle
+
+    // mmap: an offset naming no object, or a length past the object, is EINVAL.
+    CHECK(v.sys.mmap(4096, PROT_READ, MAP_SHARED, file.fd, 0x7000000000).error == EINVAL);
+    const std::size_t first_span = (sizes[0] + 4095) & ~4095ull;
+    CHECK(v.sys.mmap(first_span + 4096, PROT_READ, MAP_SHARED, file.fd,
+                     static_cast<off_t>(file.info(handles[0], uapi::MSM_INFO_GET_OFFSET)))
+              .error == EINVAL);
+    for (auto handle : handles) CHECK(file.gem_close(handle) == 0);
+  }
+  CHECK(v.sys.leaks().empty());
+}
+
+TEST_CASE("submitqueues: ids from 1, priorities checked, queue 0 exists but cannot be closed", "[virtual-kernel][msm]") {
+  VirtualMsm v;
+  {
+    RawFile file(v.sys);
+    CHECK(file.queue_new(0) == 1);
+    CHECK(file.queue_new(2) == 2);
+    uapi::drm_msm_submitqueue bad{0, 3, 0};
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_SUBMITQUEUE_NEW, &bad) == -EINVAL);  // prio >= MSM_PARAM_PRIORITIES
+    bad = {1, 0, 0};
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_SUBMITQUEUE_NEW, &bad) == -EINVAL);  // unknown flags
+    CHECK(file.queue_close(0) == -ENOENT);
+    CHECK(file.queue_close(9) == -ENOENT);
+    CHECK(file.faults(0) == 0);  // the default queue answers queries
+
+    std::uint32_t value = 0;
+    uapi::drm_msm_submitqueue_query query{reinterpret_cast<std::uintptr_t>(&value), 1,
+                                          uapi::MSM_SUBMITQUEUE_PARAM_FAULTS, 0, 0};
+    REQUIRE(file.call(uapi::DRM_IOCTL_MSM_SUBMITQUEUE_QUERY, &query) == 0);
+    CHECK(query.len == 4);  // len 0 asks for the size
+    query = {reinterpret_cast<std::uintptr_t>(&value), 1, uapi::MSM_SUBMITQUEUE_PARAM_FAULTS, 4, 1};
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_SUBMITQUEUE_QUERY, &query) == -EINVAL);  // pad
+    query = {reinterpret_cast<std::uintptr_t>(&value), 1, 5, 4, 0};
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_SUBMITQUEUE_QUERY, &query) == -EINVAL);  // param
+    query = {reinterpret_cast<std::uintptr_t>(&value), 7, uapi::MSM_SUBMITQUEUE_PARAM_FAULTS, 4, 0};
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_SUBMITQUEUE_QUERY, &query) == -ENOENT);  // queue
+
+    CHECK(file.queue_close(1) == 0);
+    CHECK(file.queue_close(1) == -ENOENT);
+    CHECK(file.queue_new(1) == 3);  // ids are not reused
+    CHECK(file.queue_close(2) == 0);
+    CHECK(file.queue_close(3) == 0);
+  }
+  CHECK(v.sys.leaks().empty());
+}
+
+TEST_CASE("GEM_SUBMIT refuses malformed submissions with the driver's errno", "[virtual-kernel][msm]") {
+  VirtualMsm v;
+  {
+    RawFile file(v.sys);
+    const std::uint32_t queue = file.queue_new();
+    const std::uint32_t ib = file.gem_new(4096), data = file.gem_new(4096);
+    auto* words = static_cast<std::uint32_t*>(file.map(ib, 4096));
+    const GpuAddress data_va(file.info(data, uapi::MSM_INFO_GET_IOVA));
+    const Pm4 stream = Pm4{}.mem_write(data_va, {42});
+    std::memcpy(words, stream.words.data(), stream.words.size() * 4);
+    const std::uint32_t bytes = static_cast<std::uint32_t>(stream.words.size() * 4);
+    const std::vector<uapi::drm_msm_gem_submit_bo> table = {{kRead, ib, 0}, {kRead | kWrite, data, 0}};
+
+    CHECK(file.submit(queue, table, {cmd(0, 0, bytes)}, nullptr, uapi::MSM_PIPE_3D0, 1) == -EINVAL);  // pad
+    CHECK(file.submit(queue, table, {cmd(0, 0, bytes)}, nullptr, 0x01) == -EINVAL);  // 2D pipe
+    CHECK(file.submit(queue, table, {cmd(0, 0, bytes)}, nullptr, uapi::MSM_PIPE_3D0 | 0x00100000) == -EINVAL);
+    CHECK(file.submit(queue, table, {cmd(0, 0, bytes)}, nullptr, uapi::MSM_PIPE_3D0 | uapi::MSM_SUBMIT_SUDO) == -EINVAL);
+    CHECK(file.submit(55, table, {cmd(0, 0, bytes)}) == -ENOENT);  // queue
+    CHECK(file.submit(queue, {{0, ib, 0}}, {cmd(0, 0, bytes)}) == -EINVAL);  // neither READ nor WRITE
+    CHECK(file.submit(queue, {{kRead | 0x10, ib, 0}}, {cmd(0, 0, bytes)}) == -EINVAL);  // unknown bo flag
+    CHECK(file.submit(queue, {{kRead, 77, 0}}, {cmd(0, 0, bytes)}) == -EINVAL);  // unknown handle
+    CHECK(file.submit(queue, table, {cmd(0, 0, bytes, 4)}) == -EINVAL);  // unknown cmd type
+    CHECK(file.submit(queue, table, {cmd(0, 0, 6)}) == -EINVAL);  // size not a dword multiple
+    CHECK(file.submit(queue, {{kRead, ib, 0}, {kWrite, data, 0}, {kRead, ib, 0}}, {cmd(0, 0, bytes)}) == -EALREADY);
+    CHECK(file.submit(queue, table, {cmd(2, 0, bytes)}) == -EINVAL);     // index outside the table
+    CHECK(file.submit(queue, {}, {cmd(0, 0, bytes)}) == -EINVAL);        // the IB's object is not in the table
+    CHECK(file.submit(queue, table, {cmd(0, 0, 0)}) == -EINVAL);         // empty IB
+    CHECK(file.submit(queue, table, {cmd(0, 4092, 8)}) == -EINVAL);      // IB past its object
+    auto with_relocs = cmd(0, 0, bytes);
+    with_relocs.nr_relocs = 1;
+    CHECK(file.submit(queue, table, {with_relocs}) == -EINVAL);          // no relocs on a6xx
+
+    // Nothing above was queued: the first good submission gets fence 1, the next 2, and a
+    // second queue counts on its own.
+    std::uint32_t fence = 0;
+    REQUIRE(file.submit(queue, table, {cmd(0, 0, bytes)}, &fence) == 0);
+    CHECK(fence == 1);
+    REQUIRE(file.submit(queue, table, {cmd(0, 0, bytes)}, &fence) == 0);
+    CHECK(fence == 2);
+    const std::uint32_t other = file.queue_new(1);
+    REQUIRE(file.submit(other, table, {cmd(0, 0, bytes)}, &fence) == 0);
+    CHECK(fence == 1);
+
+    // WAIT_FENCE: beyond the last submission EINVAL, unknown queue ENOENT, unknown flags EINVAL.
+    CHECK(file.wait(queue, 3, 1000000000) == -EINVAL);
+    CHECK(file.wait(42, 1, 1000000000) == -ENOENT);
+    CHECK(file.wait(queue, 2, 1000000000, 2) == -EINVAL);
+    CHECK(file.wait(queue, 2, 5000000000ll) == 0);
+    CHECK(file.wait(other, 1, 5000000000ll) == 0);
+    CHECK(file.faults(queue) == 0);
+
+    v.sys.munmap(words, 4096);
+    CHECK(file.queue_close(queue) == 0);
+    CHECK(file.queue_close(other) == 0);
+    CHECK(file.gem_close(ib) == 0);
+    CHECK(file.gem_close(data) == 0);
+  }
+  CHECK(v.sys.leaks().empty());
+}
+
+TEST_CASE("an object left out of the submit table is not kept alive: closing it faults the GPU",
+          "[virtual-kernel][msm]") {
+  VirtualMsm v;
+  {
+    RawFile file(v.sys);
+    const std::uint32_t queue = file.queue_new();
+    const std::uint32_t ib = file.gem_new(4096), target = file.gem_new(4096);
+    auto* words = static_cast<std::uint32_t*>(file.map(ib, 4096));
+    const GpuAddress ib_va(file.info(ib, uapi::MSM_INFO_GET_IOVA));
+    const GpuAddress target_va(file.info(target, uapi::MSM_INFO_GET_IOVA));
+    // Wait for the CPU's go at dword 512 of the IB's object, then write into `target`.
+    const Pm4 stream = Pm4{}.wait_equal(ib_va + 2048, 1).mem_write(target_va, {7});
+    std::memcpy(words, stream.words.data(), stream.words.size() * 4);
+    std::uint32_t fence = 0;
+    REQUIRE(file.submit(queue, {{kRead, ib, 0}}, {cmd(0, 0, static_cast<std::uint32_t>(stream.words.size() * 4))},
+                        &fence) == 0);
+    CHECK(file.gem_close(target) == 0);  // nothing else references it: its VA goes away
+    words[512] = 1;
+    CHECK(file.wait(queue, fence, 5000000000ll) == 0);  // the fence signals…
+    CHECK(file.faults(queue) == 1);                      // …but the queue took a fault
+    uapi::drm_msm_param faults{uapi::MSM_PIPE_3D0, uapi::MSM_PARAM_FAULTS, 0, 0, 0};
+    REQUIRE(file.call(uapi::DRM_IOCTL_MSM_GET_PARAM, &faults) == 0);
+    CHECK(faults.value == 1);
+    v.sys.munmap(words, 4096);
+    CHECK(file.queue_close(queue) == 0);
+    CHECK(file.gem_close(ib) == 0);
+  }
+  CHECK(v.sys.leaks().empty());
+}

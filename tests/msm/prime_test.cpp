@@ -1,0 +1,160 @@
+// [virtual-kernel] dma-buf import/export through PRIME, and the refusal of user memory.
+#include "virtual_msm.h"
+
+#include <adreno/error.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <random>
+
+using namespace adreno;
+using namespace msm_test;
+namespace uapi = adreno::msm::uapi;
+using std::chrono::seconds;
+
+namespace {
+
+/// A memfd standing in for a dma-buf from another device, with its host mapping.
+struct ForeignBuffer {
+  explicit ForeignBuffer(std::size_t bytes) : size(bytes), fd(::memfd_create("foreign-dmabuf", MFD_CLOEXEC)) {
+    REQUIRE(fd >= 0);
+    REQUIRE(::ftruncate(fd, static_cast<off_t>(size)) == 0);
+    host = static_cast<std::uint32_t*>(::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
+    REQUIRE(host != MAP_FAILED);
+  }
+  ~ForeignBuffer() {
+    ::munmap(host, size);
+    ::close(fd);
+  }
+  std::size_t size;
+  int fd;
+  std::uint32_t* host;
+};
+
+}  // namespace
+
+TEST_CASE("a dma-buf imported twice is one GEM object, and the GPU writes its pages", "[virtual-kernel][msm]") {
+  VirtualMsm v;
+  std::mt19937 rng(12);
+  ForeignBuffer foreign(8192);
+  for (std::size_t i = 0; i < foreign.size / 4; ++i) foreign.host[i] = static_cast<std::uint32_t>(rng());
+  {
+    auto kernel = v.open();
+    const auto ctx = kernel->create_context(0);
+    Bo first = kernel->import_dmabuf(foreign.fd);
+    Bo second = kernel->import_dmabuf(foreign.fd);
+    CHECK(first.handle == second.handle);  // drm_prime: one handle per dma-buf per file
+    CHECK(first.gpu == second.gpu);
+    CHECK(first.size == 8192);
+
+    Bo ib = kernel->alloc(4096, {});
+    CpuView ib_view = kernel->map(ib);
+    std::vector<std::uint32_t> values(32);
+    for (auto& value : values) value = static_cast<std::uint32_t>(rng());
+    const std::uint32_t before = foreign.host[100];
+    const IbRef ref = Pm4{}.mem_write(first.gpu + 4096, values).place(ib, ib_view, 0);
+    const BoUse use{&second, true};
+    REQUIRE(kernel->wait(ctx, kernel->submit(ctx, std::span(&ref, 1), std::span(&use, 1)), seconds(5)));
+    for (std::size_t i = 0; i < values.size(); ++i) REQUIRE(foreign.host[1024 + i] == values[i]);
+    CHECK(foreign.host[100] == before);
+
+    const unsigned closes = v.sys.ioctl_count(DRM_IOCTL_GEM_CLOSE);
+    kernel->free(first);
+    CHECK(v.sys.ioctl_count(DRM_IOCTL_GEM_CLOSE) == closes);  // `second` still uses the handle
+    kernel->free(second);
+    CHECK(v.sys.ioctl_count(DRM_IOCTL_GEM_CLOSE) == closes + 1);
+    kernel->unmap(ib, ib_view);
+    kernel->free(ib);
+    kernel->destroy_context(ctx);
+  }
+  CHECK(v.sys.leaks().empty());
+}
+
+TEST_CASE("an exported object is the same memory, and importing it back yields its own handle",
+          "[virtual-kernel][msm]") {
+  VirtualMsm v;
+  std::mt19937 rng(13);
+  {
+    auto kernel = v.open();
+    Bo bo = kernel->alloc(3 * 4096, {});
+    CpuView view = kernel->map(bo);
+    for (auto& word : view.as<std::uint32_t>()) word = static_cast<std::uint32_t>(rng());
+    const int fd = kernel->export_dmabuf(bo);
+    REQUIRE(fd >= 0);
+    auto* host = static_cast<std::uint32_t*>(::mmap(nullptr, view.size(), PROT_READ, MAP_SHARED, fd, 0));
+    REQUIRE(host != MAP_FAILED);
+    CHECK(std::memcmp(host, view.data(), view.size()) == 0);
+    ::munmap(host, view.size());
+
+    Bo again = kernel->import_dmabuf(fd);
+    CHECK(again.handle == bo.handle);
+    CHECK(again.gpu == bo.gpu);
+    ::close(fd);
+
+    // A second process-like file sees the same pages through its own handle and address space.
+    auto other = v.open();
+    const int fd2 = kernel->export_dmabuf(bo);
+    Bo foreign = other->import_dmabuf(fd2);
+    ::close(fd2);
+    CpuView foreign_view = other->map(foreign);
+    CHECK(std::memcmp(foreign_view.data(), view.data(), view.size()) == 0);
+    other->unmap(foreign, foreign_view);
+    other->free(foreign);
+
+    kernel->free(again);
+    kernel->unmap(bo, view);
+    kernel->free(bo);
+  }
+  CHECK(v.sys.leaks().empty());
+}
+
+TEST_CASE("user memory import is refused as unsupported, pointing to dma-buf, without a kernel call",
+          "[virtual-kernel][msm]") {
+  VirtualMsm v;
+  {
+    auto kernel = v.open();
+    std::vector<std::uint32_t> memory(1024);
+    const unsigned calls = v.sys.ioctl_count(0);
+    try {
+      kernel->import_user_memory(memory.data(), memory.size() * 4);
+      FAIL("user memory was imported");
+    } catch (const Error& error) {
+      CHECK(error.code() == Errc::unsupported);
+      CHECK(error.detail().find("dma-buf") != std::string::npos);
+      CHECK(error.operation() == "MSM import_user_memory");
+    }
+    CHECK(v.sys.ioctl_count(0) == calls);
+  }
+  CHECK(v.sys.leaks().empty());
+}
+
+TEST_CASE("PRIME requests the driver refuses", "[virtual-kernel][msm]") {
+  VirtualMsm v;
+  {
+    const int fd = v.sys.open(virt::kVirtualMsmNode, 0);
+    drm_prime_handle args{77, DRM_CLOEXEC, -1};
+    CHECK(v.sys.ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &args) == -ENOENT);  // unknown handle
+    uapi::drm_msm_gem_new created{4096, uapi::MSM_BO_WC, 0};
+    REQUIRE(v.sys.ioctl(fd, uapi::DRM_IOCTL_MSM_GEM_NEW, &created) == 0);
+    args = {created.handle, 0x4, -1};
+    CHECK(v.sys.ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &args) == -EINVAL);  // unknown flag
+    args = {0, 0, 1000000};
+    CHECK(v.sys.ioctl(fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &args) == -EBADF);  // no such descriptor
+    ForeignBuffer foreign(4096);
+    args = {0, 0, foreign.fd};
+    REQUIRE(v.sys.ioctl(fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &args) == 0);
+    CHECK(args.handle == created.handle + 1);
+    uapi::drm_msm_gem_info flags{args.handle, uapi::MSM_INFO_GET_FLAGS, 0, 0, 0};
+    CHECK(v.sys.ioctl(fd, uapi::DRM_IOCTL_MSM_GEM_INFO, &flags) == -EINVAL);  // imported: no flags to tell
+    drm_gem_close close_imported{args.handle, 0};
+    CHECK(v.sys.ioctl(fd, DRM_IOCTL_GEM_CLOSE, &close_imported) == 0);
+    drm_gem_close close_args{created.handle, 0};
+    CHECK(v.sys.ioctl(fd, DRM_IOCTL_GEM_CLOSE, &close_args) == 0);
+    v.sys.close(fd);
+  }
+  CHECK(v.sys.leaks().empty());
+}

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
@@ -536,8 +537,12 @@ class MsmFile final : public VirtualFile {
       ring = queue->ring;
     }
     // The timeout is an absolute CLOCK_MONOTONIC time; a past one polls (timeout_to_jiffies).
-    const std::int64_t deadline = args.timeout.tv_sec * 1000000000ll + args.timeout.tv_nsec;
-    const auto remaining = std::chrono::nanoseconds(std::max<std::int64_t>(deadline - monotonic_ns(), 0));
+    const std::int64_t now = monotonic_ns();
+    std::chrono::nanoseconds remaining = std::chrono::nanoseconds::max();  // beyond int64 ns: forever
+    if (args.timeout.tv_sec < std::numeric_limits<std::int64_t>::max() / 1000000000ll - 1) {
+      const std::int64_t deadline = args.timeout.tv_sec * 1000000000ll + args.timeout.tv_nsec;
+      remaining = std::chrono::nanoseconds(std::max<std::int64_t>(deadline - now, 0));
+    }
     // A faulted submission's fence still signals after recovery (msm_gpu.c recover_worker), so
     // WAIT_FENCE succeeds; the fault shows only in the counters.
     return ring->wait(args.fence, remaining) == Ring::WaitResult::timeout ? -ETIMEDOUT : 0;

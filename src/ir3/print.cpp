@@ -62,7 +62,8 @@ std::string multisrc(const Operand& op) {
     case OperandKind::constant:
       return abs_neg(op) + r + h + const_name(op.reg);
     case OperandKind::immediate: {
-      std::string value = op.flut ? kFlut[op.value] : std::to_string(op.value);
+      const bool known = op.value >= 0 && op.value < 12;
+      std::string value = !op.flut ? std::to_string(op.value) : known ? kFlut[op.value] : "(?)";
       if (op.half && !op.flut) value = "(" + value + ")";
       return abs_neg(op) + r + h + value;
     }

@@ -1,13 +1,11 @@
 // adreno-asm: assemble a6xx ir3 source into a program binary and its launch metadata.
-#include <adreno/error.hpp>
-
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
-
+#include <adreno/error.hpp>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
@@ -26,7 +24,8 @@ std::string read_source(const std::string& path) {
 
 void write_binary(const std::string& path, const std::vector<std::uint64_t>& words) {
   std::ofstream file(path, std::ios::binary);
-  if (!file) throw adreno::Error(adreno::Errc::invalid_argument, "write binary", "cannot create " + path);
+  if (!file)
+    throw adreno::Error(adreno::Errc::invalid_argument, "write binary", "cannot create " + path);
   for (std::uint64_t word : words) {
     for (int byte = 0; byte < 8; ++byte) file.put(static_cast<char>(word >> (8 * byte)));
   }
@@ -38,9 +37,10 @@ nlohmann::json metadata(const adreno::ir3::Program& program) {
   const auto& launch = program.launch;
   json buffers = json::array();
   for (const auto& buffer : launch.buffers) {
-    buffers.push_back({{"size_dwords", buffer.size_dwords},
-                       {"address_const_regid", buffer.address_const ? json(*buffer.address_const) : json()},
-                       {"initial", buffer.initial}});
+    buffers.push_back(
+        {{"size_dwords", buffer.size_dwords},
+         {"address_const_regid", buffer.address_const ? json(*buffer.address_const) : json()},
+         {"initial", buffer.initial}});
   }
   json constants = json::array();
   for (const auto& values : launch.constants) {
@@ -124,7 +124,9 @@ int main(int argc, char** argv) {
         std::fputs(text.c_str(), stdout);
       } else {
         std::ofstream file(json_path);
-        if (!file) throw adreno::Error(adreno::Errc::invalid_argument, "write metadata", "cannot create " + json_path);
+        if (!file)
+          throw adreno::Error(adreno::Errc::invalid_argument, "write metadata",
+                              "cannot create " + json_path);
         file << text;
       }
     }

@@ -1,8 +1,6 @@
 // adreno-disasm: print a6xx ir3 machine code in Mesa's disassembler syntax.
-#include <adreno/error.hpp>
-
 #include <CLI/CLI.hpp>
-
+#include <adreno/error.hpp>
 #include <charconv>
 #include <cstdio>
 #include <fstream>
@@ -26,7 +24,8 @@ std::vector<std::uint64_t> read_words(const std::string& path) {
   std::vector<std::uint64_t> words(bytes.size() / 8);
   for (std::size_t i = 0; i < words.size(); ++i) {
     for (int byte = 7; byte >= 0; --byte) {
-      words[i] = words[i] << 8 | static_cast<unsigned char>(bytes[i * 8 + static_cast<std::size_t>(byte)]);
+      words[i] =
+          words[i] << 8 | static_cast<unsigned char>(bytes[i * 8 + static_cast<std::size_t>(byte)]);
     }
   }
   return words;
@@ -42,7 +41,8 @@ std::uint64_t parse_word(std::string text) {
   }
   std::uint64_t value = 0;
   auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value, 16);
-  if (digits.empty() || digits.size() > 16 || error != std::errc() || end != digits.data() + digits.size()) {
+  if (digits.empty() || digits.size() > 16 || error != std::errc() ||
+      end != digits.data() + digits.size()) {
     throw adreno::Error(adreno::Errc::invalid_argument, "parse word",
                         "'" + text + "' is not a 64-bit hex word such as c0060002_01800001");
   }
@@ -85,7 +85,8 @@ int main(int argc, char** argv) {
     } else {
       for (const std::string& text : words_text) words.push_back(parse_word(text));
     }
-    const auto style = indexed ? adreno::ir3::ListingStyle::indexed : adreno::ir3::ListingStyle::plain;
+    const auto style =
+        indexed ? adreno::ir3::ListingStyle::indexed : adreno::ir3::ListingStyle::plain;
     std::fputs(adreno::ir3::disassemble(words, style).c_str(), stdout);
   } catch (const adreno::Error& e) {
     std::fprintf(stderr, "adreno-disasm: %s: %s\n", e.operation().c_str(), e.detail().c_str());

@@ -1,7 +1,6 @@
 #include "ir3/assembler.h"
 
 #include <adreno/error.hpp>
-
 #include <bit>
 #include <cctype>
 #include <charconv>
@@ -37,13 +36,17 @@ std::string_view strip_comment(std::string_view s) {
   return s.substr(0, std::min(semicolon, slashes));
 }
 
-bool is_label_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+bool is_label_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+}
 
 // "name:" at the start of the text; returns the length of the name, 0 if there is no label.
 std::size_t label_length(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size() && is_label_char(s[i])) ++i;
-  return (i > 0 && i < s.size() && s[i] == ':' && !std::isdigit(static_cast<unsigned char>(s[0]))) ? i : 0;
+  return (i > 0 && i < s.size() && s[i] == ':' && !std::isdigit(static_cast<unsigned char>(s[0])))
+             ? i
+             : 0;
 }
 
 // A directive value: integer (decimal or 0x hex) or float (stored as its bits).
@@ -68,10 +71,14 @@ struct Cursor {
   std::size_t line;
 
   std::size_t column() const { return pos + 1; }
-  bool done() { pos = skip_space(s, pos); return pos >= s.size(); }
+  bool done() {
+    pos = skip_space(s, pos);
+    return pos >= s.size();
+  }
   void expect(char c) {
     if (done() || s[pos] != c) {
-      error_at(line, column(), std::string("expected '") + c + "' at '" + std::string(rest()) + "'");
+      error_at(line, column(),
+               std::string("expected '") + c + "' at '" + std::string(rest()) + "'");
     }
     ++pos;
   }
@@ -108,8 +115,9 @@ struct Cursor {
                     dot + 2 == s.size() && std::strchr(comps, s[dot + 1]) != nullptr &&
                     std::from_chars(s.data() + 1, s.data() + dot, number).ptr == s.data() + dot;
     if (!ok) {
-      error_at(line, col, std::string("expected a ") + (file == 'r' ? "register" : "const") +
-                              " such as " + file + "0.x, got '" + std::string(text) + "'");
+      error_at(line, col,
+               std::string("expected a ") + (file == 'r' ? "register" : "const") + " such as " +
+                   file + "0.x, got '" + std::string(text) + "'");
     }
     return regid(number, static_cast<unsigned>(std::strchr(comps, s[dot + 1]) - comps));
   }
@@ -121,7 +129,8 @@ struct Cursor {
 void directive(const Line& line, std::size_t start, LaunchInfo& launch) {
   Cursor c{line.text, start + 1, line.number};
   std::size_t name_end = c.pos;
-  while (name_end < line.text.size() && std::isalpha(static_cast<unsigned char>(line.text[name_end]))) {
+  while (name_end < line.text.size() &&
+         std::isalpha(static_cast<unsigned char>(line.text[name_end]))) {
     ++name_end;
   }
   const std::string_view name = line.text.substr(c.pos, name_end - c.pos);
@@ -218,7 +227,8 @@ Program assemble(std::string_view source) {
   for (std::size_t index = 0; index < pending.size(); ++index) {
     const auto& [line, start] = pending[index];
     std::string_view text = line.text.substr(start);
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+      text.remove_suffix(1);
     if (text.substr(0, 4) == "raw ") {
       const std::size_t value_at = skip_space(text, 4);
       program.words.push_back(raw_word(text.substr(value_at), line.number, start + value_at + 1));

@@ -31,10 +31,10 @@ struct ConstValues {
 
 /// The launch-facing facts declared by directives.
 struct LaunchInfo {
-  std::array<std::uint32_t, 3> local_size{1, 1, 1};     ///< @localsize X, Y, Z
-  std::uint16_t local_id_regid = kUnusedRegid;          ///< @invocationid(rN.c)
-  std::uint16_t work_group_id_regid = kUnusedRegid;     ///< @wgid(rN.c)
-  std::optional<std::uint16_t> num_work_groups_const;   ///< @numwg(cN.c)
+  std::array<std::uint32_t, 3> local_size{1, 1, 1};    ///< @localsize X, Y, Z
+  std::uint16_t local_id_regid = kUnusedRegid;         ///< @invocationid(rN.c)
+  std::uint16_t work_group_id_regid = kUnusedRegid;    ///< @wgid(rN.c)
+  std::optional<std::uint16_t> num_work_groups_const;  ///< @numwg(cN.c)
   std::vector<BufferSlot> buffers;
   std::vector<ConstValues> constants;
 };

@@ -1,7 +1,6 @@
 #include "ir3/codec.h"
 
 #include <adreno/error.hpp>
-
 #include <array>
 #include <cstdio>
 #include <optional>
@@ -68,7 +67,7 @@ std::int32_t sign_extend(std::uint64_t value, unsigned width) {
 
 class Word {
  public:
-  explicit Word(const Instruction& in) : name_(info(in.opcode).name) {}
+  explicit Word(const char* name) : name_(name) {}
   void put(Field f, std::uint64_t value, const char* field) {
     if (value > f.mask()) fail(field, std::to_string(value), f);
     word_ |= value << f.low;
@@ -83,6 +82,7 @@ class Word {
     throw Error(Errc::invalid_argument, std::string("ir3 encode ") + name_, what);
   }
   std::uint64_t value() const { return word_; }
+  const char* name() const { return name_; }
 
  private:
   [[noreturn]] void fail(const char* field, const std::string& value, Field f) const {
@@ -185,7 +185,7 @@ Operand decode_multisrc(std::uint64_t s, bool full, std::uint64_t word) {
 
 std::uint64_t encode_multisrc(Word& w, const Operand& op, const char* field) {
   namespace m = bits::multisrc;
-  Word s(Instruction{});
+  Word s(w.name());  // the source field, built apart
   switch (op.kind) {
     case OperandKind::gpr:
       s.put(m::kReg, op.reg, field);
@@ -211,8 +211,7 @@ std::uint64_t encode_multisrc(Word& w, const Operand& op, const char* field) {
       s.flag(m::kRelConst, op.kind == OperandKind::relative_const);
       s.put(m::kKind, 1, field);
       break;
-    case OperandKind::none:
-      w.reject(std::string(field) + " is missing");
+    case OperandKind::none: w.reject(std::string(field) + " is missing");
   }
   s.put(m::kAbsNeg, abs_neg(op), field);
   return s.value();
@@ -254,7 +253,7 @@ Operand decode_cat3_src(std::uint64_t s, bool full, bool immed_form, std::uint64
 
 std::uint64_t encode_cat3_src(Word& w, const Operand& op, bool immed_form, const char* field) {
   namespace c = bits::cat3src;
-  Word s(Instruction{});
+  Word s(w.name());  // the source field, built apart
   switch (op.kind) {
     case OperandKind::gpr:
       s.put(c::kReg, op.reg, field);
@@ -276,8 +275,7 @@ std::uint64_t encode_cat3_src(Word& w, const Operand& op, bool immed_form, const
       s.flag(c::kRelConst, op.kind == OperandKind::relative_const);
       s.flag(c::kRel, true);
       break;
-    case OperandKind::none:
-      w.reject(std::string(field) + " is missing");
+    case OperandKind::none: w.reject(std::string(field) + " is missing");
   }
   return s.value();
 }
@@ -314,22 +312,20 @@ void decode_cat0(std::uint64_t word, Instruction& in) {
       in.flow.invert[0] = c::kInv1.get(word) != 0;
       in.flow.comp[0] = static_cast<std::uint8_t>(c::kComp1.get(word));
       break;
-    case Form::flow_brac:
-      in.flow.index = static_cast<std::uint8_t>(c::kIndex.get(word));
-      break;
+    case Form::flow_brac: in.flow.index = static_cast<std::uint8_t>(c::kIndex.get(word)); break;
     case Form::flow_getlast:
       in.flow.index = static_cast<std::uint8_t>(c::kClusterW.get(word));
       break;
-    default:
-      break;
+    default: break;
   }
 }
 
 // mova/mova1: a cat1 move into a0.x (s16) or a1.x (u16), ir3-cat1.xml #instruction-cat1-mov.
 bool is_mova(const Instruction& in) {
-  return in.dst.kind == OperandKind::gpr &&
-         ((in.dst.reg == regid(kAddressReg, 0) && in.src_type == Type::s16 && in.type == Type::s16) ||
-          (in.dst.reg == regid(kAddressReg, 1) && in.src_type == Type::u16 && in.type == Type::u16));
+  return in.dst.kind == OperandKind::gpr && ((in.dst.reg == regid(kAddressReg, 0) &&
+                                              in.src_type == Type::s16 && in.type == Type::s16) ||
+                                             (in.dst.reg == regid(kAddressReg, 1) &&
+                                              in.src_type == Type::u16 && in.type == Type::u16));
 }
 
 Operand decode_cat1_src(std::uint64_t word, bool half, Type type, bool mova) {
@@ -339,7 +335,8 @@ Operand decode_cat1_src(std::uint64_t word, bool half, Type type, bool mova) {
   switch (c::kSrcKind.get(word)) {
     case 0:
       if (c::kSrcRel.get(src)) {
-        op.kind = c::kSrcRelConst.get(src) ? OperandKind::relative_const : OperandKind::relative_gpr;
+        op.kind =
+            c::kSrcRelConst.get(src) ? OperandKind::relative_const : OperandKind::relative_gpr;
         op.value = sign_extend(c::kSrcRelOffset.get(src), c::kSrcRelOffset.width());
         if ((src >> 12) != 0) no_match(word);
       } else {
@@ -356,11 +353,11 @@ Operand decode_cat1_src(std::uint64_t word, bool half, Type type, bool mova) {
     case 2: {
       // Mesa shows only the low half of a 16-bit signed or float immediate.
       const bool low_half_only = type == Type::s16 || type == Type::f16;
-      op = immediate(static_cast<std::int64_t>(static_cast<std::uint32_t>(low_half_only ? src & 0xffff : src)));
+      op = immediate(static_cast<std::int64_t>(
+          static_cast<std::uint32_t>(low_half_only ? src & 0xffff : src)));
       break;
     }
-    default:
-      no_match(word);
+    default: no_match(word);
   }
   op.half = half;
   // On an immediate, (r) only shows (and only means something) for mova.
@@ -426,8 +423,7 @@ void decode_cat1(std::uint64_t word, Instruction& in) {
       in.dst.half = false;
       if (c::kDstRel.get(word)) no_match(word);
       break;
-    default:
-      no_match(word);
+    default: no_match(word);
   }
 }
 
@@ -652,9 +648,7 @@ void decode_cat6(std::uint64_t word, Instruction& in) {
         in.src[0] = cat6_src(c::kSrc2.get(word), c::kSrc2Im.get(word) != 0);
         in.src[1] = cat6_src(c::kSsbo.get(word), ssbo_im);
         break;
-      case Form::sysid:
-        in.dst = gpr(c::kDst.get(word));
-        break;
+      case Form::sysid: in.dst = gpr(c::kDst.get(word)); break;
       case Form::res_1src:
         in.dst = gpr(c::kDst.get(word));
         in.src[0] = cat6_src(c::kSsbo.get(word), ssbo_im);
@@ -669,8 +663,7 @@ void decode_cat6(std::uint64_t word, Instruction& in) {
         in.src[1] = gpr(c::kSrc2.get(word));
         in.src[2] = cat6_src(c::kSsbo.get(word), ssbo_im);
         break;
-      default:
-        no_match(word);
+      default: no_match(word);
     }
     return;
   }
@@ -686,8 +679,12 @@ void decode_cat6(std::uint64_t word, Instruction& in) {
       if (b53) no_match(word);
       form = b52 ? Form::stg_a : Form::stg;
       break;
-    case 1: case 2: case 10: form = Form::ld_local; break;
-    case 4: case 5: case 11: form = Form::st_local; break;
+    case 1:
+    case 2:
+    case 10: form = Form::ld_local; break;
+    case 4:
+    case 5:
+    case 11: form = Form::st_local; break;
     case 31: form = Form::ldlv; break;
     case 28: form = Form::stc; break;
     case 27:
@@ -779,8 +776,7 @@ void decode_cat6(std::uint64_t word, Instruction& in) {
       m.shfl_mode = static_cast<std::uint8_t>(c::kShflMode.get(word));
       if (!valid_shuffle_mode(m.shfl_mode)) no_match(word);
       break;
-    default:
-      no_match(word);
+    default: no_match(word);
   }
 }
 
@@ -797,11 +793,8 @@ void decode_cat7(std::uint64_t word, Instruction& in) {
       in.sync.w = c::kW.get(word) != 0;
       break;
     case Form::sleep:
-    case Form::cache:
-      in.sync.flag = c::kW.get(word) != 0;
-      break;
-    default:
-      break;
+    case Form::cache: in.sync.flag = c::kW.get(word) != 0; break;
+    default: break;
   }
 }
 
@@ -833,14 +826,9 @@ void encode_cat0(const Instruction& in, const OpcodeInfo& row, Word& w) {
       w.flag(c::kInv1, in.flow.invert[0]);
       w.put(c::kComp1, in.flow.comp[0], "predicate component");
       break;
-    case Form::flow_brac:
-      w.put(c::kIndex, in.flow.index, "brac index");
-      break;
-    case Form::flow_getlast:
-      w.put(c::kClusterW, in.flow.index, "cluster size");
-      break;
-    default:
-      break;
+    case Form::flow_brac: w.put(c::kIndex, in.flow.index, "brac index"); break;
+    case Form::flow_getlast: w.put(c::kClusterW, in.flow.index, "cluster size"); break;
+    default: break;
   }
 }
 
@@ -867,8 +855,7 @@ void encode_cat1_src(const Instruction& in, Word& w) {
       w.put(c::kSrc, static_cast<std::uint32_t>(s.value), "immediate");
       w.put(c::kSrcKind, 2, "source kind");
       break;
-    case OperandKind::none:
-      w.reject("source is missing");
+    case OperandKind::none: w.reject("source is missing");
   }
 }
 
@@ -907,8 +894,7 @@ void encode_cat1(const Instruction& in, const OpcodeInfo& row, Word& w) {
       w.put(c::kRepeat, in.repeat, "width");
       put_gpr(w, c::kDst, in.dst, "dst");
       break;
-    default:
-      break;
+    default: break;
   }
 }
 
@@ -1133,8 +1119,7 @@ void encode_cat6(const Instruction& in, const OpcodeInfo& row, Word& w) {
       }
       return;
     }
-    default:
-      break;
+    default: break;
   }
   w.put(c::kOpc, row.value, "opcode");
   switch (row.form) {
@@ -1233,8 +1218,7 @@ void encode_cat6(const Instruction& in, const OpcodeInfo& row, Word& w) {
       put_cat6_src(w, c::kSrc2, in.src[1], "src2");
       w.put(c::kShflMode, m.shfl_mode, "mode");
       break;
-    default:
-      break;
+    default: break;
   }
 }
 
@@ -1274,7 +1258,7 @@ Instruction decode(std::uint64_t word) {
 
 std::uint64_t encode(const Instruction& in) {
   const OpcodeInfo& row = info(in.opcode);
-  Word w(in);
+  Word w(row.name);
   w.put(bits::kCategory, row.category, "category");
   w.flag(bits::kSy, in.sy);
   w.flag(bits::kJp, in.jp);

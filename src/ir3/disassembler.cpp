@@ -1,7 +1,6 @@
 #include "ir3/disassembler.h"
 
 #include <adreno/error.hpp>
-
 #include <cstdio>
 
 #include "ir3/codec.h"

@@ -145,22 +145,22 @@ inline constexpr Field kOpc{54, 58};
 
 namespace cat6 {
 inline constexpr Field kBit0 = bit(0);
-inline constexpr Field kLdOffset{1, 13};     // ldg, ldg.k, ldl/ldp/ldlw, ldlv
+inline constexpr Field kLdOffset{1, 13};  // ldg, ldg.k, ldl/ldp/ldlw, ldlv
 inline constexpr Field kLdSrc{14, 21};
-inline constexpr Field kRegForm = bit(22);   // ldg: 1 = ldg.a
+inline constexpr Field kRegForm = bit(22);  // ldg: 1 = ldg.a
 inline constexpr Field kBit23 = bit(23);
 inline constexpr Field kSize3{24, 26};
-inline constexpr Field kSize4{23, 26};       // ldg.k
+inline constexpr Field kSize4{23, 26};  // ldg.k
 inline constexpr Field kSize8{24, 31};
 inline constexpr Field kDst{32, 39};
-inline constexpr Field kConstDst{32, 39};    // c[...] destination of stc / ldg.k
+inline constexpr Field kConstDst{32, 39};  // c[...] destination of stc / ldg.k
 inline constexpr Field kConstDstA1 = bit(40);
-inline constexpr Field kStValue{1, 8};       // stg SRC3, stl/stp SRC
+inline constexpr Field kStValue{1, 8};  // stg SRC3, stl/stp SRC
 inline constexpr Field kStOffsetHi{9, 13};
 inline constexpr Field kStOffsetLo{32, 39};
 inline constexpr Field kDstOff = bit(40);
 inline constexpr Field kStBase{41, 48};
-inline constexpr Field kAddrSrc2{1, 8};      // ldg.a
+inline constexpr Field kAddrSrc2{1, 8};  // ldg.a
 inline constexpr Field kAddrOffset{9, 10};
 inline constexpr Field kAddrShift{12, 13};
 inline constexpr Field kStAddrSrc2{32, 39};  // stg.a

@@ -11,7 +11,8 @@ float half_to_float(std::uint16_t half) noexcept {
   const unsigned mantissa = half & 0x3ff;
   if (exponent == 0x1f) return std::bit_cast<float>(sign | 0x7f800000u | (mantissa << 13));
   float magnitude = exponent == 0 ? std::ldexp(static_cast<float>(mantissa), -24)
-                                  : std::ldexp(static_cast<float>(mantissa | 0x400), static_cast<int>(exponent) - 25);
+                                  : std::ldexp(static_cast<float>(mantissa | 0x400),
+                                               static_cast<int>(exponent) - 25);
   return sign ? -magnitude : magnitude;
 }
 

@@ -38,19 +38,44 @@ enum class OperandKind : std::uint8_t {
 
 struct Operand {
   OperandKind kind = OperandKind::none;
-  std::uint16_t reg = 0;    ///< regid for gpr/constant
-  std::int32_t value = 0;   ///< immediate bits (raw), or the relative offset
-  bool half = false;        ///< half-precision register
-  bool neg = false;         ///< (neg)
-  bool abs = false;         ///< (abs)
-  bool repeat = false;      ///< (r): advances with (rptN)
-  bool last = false;        ///< (last) (a7xx; kept so words round-trip)
-  bool flut = false;        ///< immediate is an index into the float lookup table (cat2/cat4)
+  std::uint16_t reg = 0;   ///< regid for gpr/constant
+  std::int32_t value = 0;  ///< immediate bits (raw), or the relative offset
+  bool half = false;       ///< half-precision register
+  bool neg = false;        ///< (neg)
+  bool abs = false;        ///< (abs)
+  bool repeat = false;     ///< (r): advances with (rptN)
+  bool last = false;       ///< (last) (a7xx; kept so words round-trip)
+  bool flut = false;       ///< immediate is an index into the float lookup table (cat2/cat4)
 
   friend bool operator==(const Operand&, const Operand&) = default;
 };
 
 /// Fields specific to one category live in small groups; the rest is shared.
+///
+/// Where the operands of each form go (the order Mesa prints them in, unless noted):
+///   cat1 mov/cov/mova : dst, src[0]                      (types: src_type -> type)
+///        swz          : dst = dst0, src = {src0, src1, dst1}
+///        gat          : dst, src = {src0, src1, src2, src3}
+///        sct          : dst = dst0, src = {src0, dst1, dst2, dst3}
+///        movmsk       : dst; width = (repeat + 1) * 32
+///   cat2/cat4         : dst, src[0], src[1]
+///   cat3              : dst, src[0..2]                    (src[1] is always a register)
+///   cat5              : dst, src[0] coordinate, src[1] second coordinate / offset register
+///                       (an immediate for isam's offset), src[2] the s2en descriptor register
+///   cat6 ldg, ldl/ldp/ldlw : dst, src[0] address;        mem.offset, mem.size
+///        ldg.a        : dst, src[0] base, src[1] index;  byte offset =
+///                       ((index << mem.shift) + mem.offset) << log2(type size)
+///        ldg.k, stc   : dst is constant (dst.value = c[] offset, mem.const_dst_a1 adds a1.x)
+///        stg, stl/stp/stlw : src[0] address, src[1] value
+///        stg.a        : src[0] base, src[1] index, src[2] value
+///        ldlv         : dst; mem.offset
+///        atomic.*     : dst, src[0] address (l[] for local), src[1] operand
+///        ldib.b/stib.b, atomic.b.* : src[0] value register (ldib: its destination),
+///                       src[1] coordinate, src[2] descriptor (immediate in .imm mode)
+///        ldc          : dst, src[0] offset, src[1] descriptor; ldc.k: mem.size vec4s
+///        resinfo.b    : dst, src[0] descriptor
+///        shfl         : dst, src[0] value, src[1] lane delta/mask
+///   cat0 branches     : flow.target relative to the branch; predicates in flow.invert/comp
 struct Instruction {
   Opcode opcode = Opcode::nop;
 
@@ -67,11 +92,11 @@ struct Instruction {
   std::uint8_t round = 0;     ///< cat1 rounding mode
   std::uint8_t cond = 0;      ///< cat2 compare: lt le gt ge eq ne
 
-  struct Flow {  // cat0
+  struct Flow {               // cat0
     std::int32_t target = 0;  ///< branch offset in instructions, relative to this one
     std::array<bool, 2> invert{};
     std::array<std::uint8_t, 2> comp{};  ///< p0 component of each predicate source
-    std::uint8_t index = 0;   ///< brac index / getlast cluster size log2 - 1
+    std::uint8_t index = 0;              ///< brac index / getlast cluster size log2 - 1
     bool eolm = false, eogm = false;
     friend bool operator==(const Flow&, const Flow&) = default;
   } flow;
@@ -88,11 +113,11 @@ struct Instruction {
     friend bool operator==(const Tex&, const Tex&) = default;
   } tex;
 
-  struct Mem {  // cat6
-    std::uint8_t size = 0;       ///< components (SIZE / TYPE_SIZE)
-    std::int32_t offset = 0;     ///< immediate byte/element offset
-    std::uint8_t shift = 0;      ///< ldg.a/stg.a SRC2_SHIFT
-    std::uint8_t dim = 1;        ///< 1d..4d
+  struct Mem {                // cat6
+    std::uint8_t size = 0;    ///< components (SIZE / TYPE_SIZE)
+    std::int32_t offset = 0;  ///< immediate byte/element offset
+    std::uint8_t shift = 0;   ///< ldg.a/stg.a SRC2_SHIFT
+    std::uint8_t dim = 1;     ///< 1d..4d
     bool typed = false, bindless = false, rck = false, uniform_u = false;
     std::uint8_t mode = 0;       ///< 0 imm, 1 uniform, 2 nonuniform
     std::uint8_t base = 0;       ///< bindless base

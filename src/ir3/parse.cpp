@@ -122,9 +122,9 @@ std::uint16_t gpr_id(const Token& t) {
 // A source or destination operand in the cat1-4 syntax, with its modifiers.
 struct Source {
   Operand op;
-  bool paren = false;           ///< "(...)" immediate (float or lookup-table name)
-  std::string_view inner;       ///< text inside the parentheses
-  bool explicit_half = false;   ///< an 'h' prefix was written
+  bool paren = false;          ///< "(...)" immediate (float or lookup-table name)
+  std::string_view inner;      ///< text inside the parentheses
+  bool explicit_half = false;  ///< an 'h' prefix was written
   bool ei = false;
 };
 
@@ -140,13 +140,14 @@ Source parse_source(const Token& t) {
     if (consume(s, "(r)")) out.op.repeat = more = true;
     if (consume(s, "(ei)")) out.ei = more = true;
   }
-  if (s.size() > 1 && s[0] == 'h' && std::string_view("rcpau(").find(s[1]) != std::string_view::npos) {
+  if (s.size() > 1 && s[0] == 'h' &&
+      std::string_view("rcpau(").find(s[1]) != std::string_view::npos) {
     out.explicit_half = out.op.half = true;
     s.remove_prefix(1);
   }
   if (consume(s, "r<a0.x") || consume(s, "c<a0.x")) {
     out.op.kind = t.text[t.text.size() - s.size() - 6] == 'c' ? OperandKind::relative_const
-                                                             : OperandKind::relative_gpr;
+                                                              : OperandKind::relative_gpr;
     if (!consume(s, ">")) {
       if (!consume(s, " + ") || s.empty() || s.back() != '>') fail(t, "malformed relative operand");
       auto offset = to_integer(s.substr(0, s.size() - 1));
@@ -187,8 +188,9 @@ Source parse_source(const Token& t) {
   fail(t, "unrecognised operand");
 }
 
-constexpr const char* kFlutNames[] = {"0.0", "0.5",       "1.0",         "2.0",        "e",         "pi",
-                                      "1/pi", "1/log2(e)", "log2(e)", "1/log2(10)", "log2(10)", "4.0"};
+constexpr const char* kFlutNames[] = {"0.0",     "0.5",        "1.0",      "2.0",
+                                      "e",       "pi",         "1/pi",     "1/log2(e)",
+                                      "log2(e)", "1/log2(10)", "log2(10)", "4.0"};
 
 // Immediates of cat2/cat4: a plain integer, h(integer), or a lookup-table constant.
 Operand alu_source(const Token& t) {
@@ -269,7 +271,8 @@ std::int32_t branch_target(const Token& t, const LabelResolver& labels) {
 void predicate(const Token& t, Instruction& in, std::size_t i) {
   std::string_view s = t.text;
   in.flow.invert[i] = consume(s, "!");
-  if (!consume(s, "p0.") || s.size() != 1 || std::string_view("xyzw").find(s[0]) == std::string_view::npos) {
+  if (!consume(s, "p0.") || s.size() != 1 ||
+      std::string_view("xyzw").find(s[0]) == std::string_view::npos) {
     fail(t, "expected a predicate p0.c, got");
   }
   in.flow.comp[i] = static_cast<std::uint8_t>(std::string_view("xyzw").find(s[0]));
@@ -321,14 +324,14 @@ void parse_cat0(Instruction& in, const OpcodeInfo& row, const std::vector<Token>
         in.flow.index = static_cast<std::uint8_t>(integer(parts[0]));
       } else {
         const unsigned width = suffix_number(parts[0], "w");
-        if (width < 2 || !std::has_single_bit(width)) fail(parts[0], "cluster size must be a power of two");
+        if (width < 2 || !std::has_single_bit(width))
+          fail(parts[0], "cluster size must be a power of two");
         in.flow.index = static_cast<std::uint8_t>(std::countr_zero(width) - 1);
       }
       in.flow.target = branch_target(ops[0], labels);
       return;
     }
-    default:
-      return;
+    default: return;
   }
 }
 
@@ -360,7 +363,8 @@ void parse_cat1(Instruction& in, const OpcodeInfo& row, std::string_view written
   if (row.form == Form::movmsk) {
     if (parts.size() != 1) fail(mnemonic, "expected movmsk.wN, got");
     const unsigned width = suffix_number(parts[0], "w");
-    if (width == 0 || width % 32 != 0 || width > 128) fail(parts[0], "width must be 32, 64, 96 or 128");
+    if (width == 0 || width % 32 != 0 || width > 128)
+      fail(parts[0], "width must be 32, 64, 96 or 128");
     in.repeat = static_cast<std::uint8_t>(width / 32 - 1);
     in.src_type = in.type = Type::u32;
     expect_count(ops, 1, mnemonic);
@@ -375,7 +379,8 @@ void parse_cat1(Instruction& in, const OpcodeInfo& row, std::string_view written
   } else {
     if (parts.size() != 1) fail(mnemonic, "expected <name>.<srctype><dsttype>, got");
     std::tie(in.src_type, in.type) = type_pair(parts[0]);
-    if (written_name == "cov" && in.src_type == in.type) fail(mnemonic, "cov needs two different types:");
+    if (written_name == "cov" && in.src_type == in.type)
+      fail(mnemonic, "cov needs two different types:");
   }
   if (ops.empty()) fail(mnemonic, "missing operands for");
   leading_modifiers(ops[0]);
@@ -453,8 +458,10 @@ void parse_cat3(Instruction& in, const OpcodeInfo& row, const std::vector<Token>
                 const std::vector<Token>& ops, const Token& mnemonic) {
   if (row.form == Form::tri_dot) {
     if (parts.size() != 2) fail(mnemonic, "expected .unsigned/.mixed and .low/.high on");
-    if (parts[0].text != "unsigned" && parts[0].text != "mixed") fail(parts[0], "expected unsigned or mixed, got");
-    if (parts[1].text != "low" && parts[1].text != "high") fail(parts[1], "expected low or high, got");
+    if (parts[0].text != "unsigned" && parts[0].text != "mixed")
+      fail(parts[0], "expected unsigned or mixed, got");
+    if (parts[1].text != "low" && parts[1].text != "high")
+      fail(parts[1], "expected low or high, got");
     in.dot.mixed = parts[0].text == "mixed";
     in.dot.high = parts[1].text == "high";
   } else {
@@ -568,7 +575,8 @@ void parse_cat5(Instruction& in, const OpcodeInfo& row, const std::vector<Token>
       regs.push_back(parse_source({s.substr(0, plus), ops[i].column}).op);
       Operand offset;
       offset.kind = OperandKind::immediate;
-      offset.value = static_cast<std::int32_t>(integer({s.substr(plus + 1), ops[i].column + plus + 1}));
+      offset.value =
+          static_cast<std::int32_t>(integer({s.substr(plus + 1), ops[i].column + plus + 1}));
       regs.push_back(offset);
     } else {
       Source src = parse_source(ops[i]);
@@ -577,10 +585,12 @@ void parse_cat5(Instruction& in, const OpcodeInfo& row, const std::vector<Token>
     }
   }
   const unsigned num_src = row.attr & 3;
-  const bool has_src2 = row.form == Form::tex_quad ? num_src > 1
-                        : row.form == Form::tex_brcst ? false
-                                                      : (t.offset || num_src > 1 ||
-                                                         (regs.size() > num_src && regs[num_src].kind == OperandKind::immediate));
+  const bool has_src2 =
+      row.form == Form::tex_quad ? num_src > 1
+      : row.form == Form::tex_brcst
+          ? false
+          : (t.offset || num_src > 1 ||
+             (regs.size() > num_src && regs[num_src].kind == OperandKind::immediate));
   const std::size_t expected_regs = std::min<std::size_t>(num_src, 1) + (has_src2 ? 1 : 0);
   const bool indirect = s2en;
   if (regs.size() != expected_regs + (indirect ? 1 : 0)) {
@@ -739,8 +749,8 @@ void parse_cat6(Instruction& in, const OpcodeInfo& row, std::vector<Token> parts
       in.dst = dst_reg(ops[0]);
       in.dst.half = is_half(in.type);
       const char* open = row.form == Form::ldg || row.form == Form::ldg_a ? "g["
-                         : in.opcode == Opcode::ldp                        ? "p["
-                                                                           : "l[";
+                         : in.opcode == Opcode::ldp                       ? "p["
+                                                                          : "l[";
       Token inside = bracketed(ops[1], open);
       if (row.form == Form::ldg_a) {
         scaled_address(inside, in, in.src[0], in.src[1]);
@@ -802,7 +812,8 @@ void parse_cat6(Instruction& in, const OpcodeInfo& row, std::vector<Token> parts
     case Form::atomic_local:
     case Form::atomic_global: {
       need_parts(5);
-      if (parts[0].text != "typed" && parts[0].text != "untyped") fail(parts[0], "expected typed or untyped, got");
+      if (parts[0].text != "typed" && parts[0].text != "untyped")
+        fail(parts[0], "expected typed or untyped, got");
       m.typed = parts[0].text == "typed";
       m.dim = static_cast<std::uint8_t>(dimension(parts[1]));
       in.type = type_of(parts[2]);
@@ -842,8 +853,7 @@ void parse_cat6(Instruction& in, const OpcodeInfo& row, std::vector<Token> parts
       expect_count(ops, 1, mnemonic);
       in.dst = dst_reg(ops[0]);
       return;
-    default:
-      break;
+    default: break;
   }
   // The a6xx descriptor-based forms end in .<mode>[.baseN].
   if (!parts.empty() && parts.back().text.substr(0, 4) == "base") {
@@ -889,13 +899,14 @@ void parse_cat6(Instruction& in, const OpcodeInfo& row, std::vector<Token> parts
       in.src[1] = descriptor(ops[2]);
       return;
     }
-    default:
-      break;
+    default: break;
   }
   // res_1src, ibo_ldst, ibo_atomic: .typed.Nd.type[.rck].size
   const bool rck = parts.size() == 5 && parts[3].text == "rck" && row.form == Form::ibo_ldst;
-  if (parts.size() != (rck ? 5u : 4u)) fail(mnemonic, "expected .typed|untyped.Nd.type.size.<mode> on");
-  if (parts[0].text != "typed" && parts[0].text != "untyped") fail(parts[0], "expected typed or untyped, got");
+  if (parts.size() != (rck ? 5u : 4u))
+    fail(mnemonic, "expected .typed|untyped.Nd.type.size.<mode> on");
+  if (parts[0].text != "typed" && parts[0].text != "untyped")
+    fail(parts[0], "expected typed or untyped, got");
   m.typed = parts[0].text == "typed";
   m.dim = static_cast<std::uint8_t>(dimension(parts[1]));
   in.type = type_of(parts[2]);
@@ -997,7 +1008,8 @@ Instruction parse_instruction(std::string_view text, const LabelResolver& labels
     rest = trim({rest.text.substr(close + 1), rest.column + close + 1});
   }
   std::size_t space = 0;
-  while (space < rest.text.size() && !std::isspace(static_cast<unsigned char>(rest.text[space]))) ++space;
+  while (space < rest.text.size() && !std::isspace(static_cast<unsigned char>(rest.text[space])))
+    ++space;
   const Token mnemonic{rest.text.substr(0, space), rest.column};
   if (mnemonic.text.empty()) fail(rest, "expected an instruction, got");
   std::size_t name_length = 0;

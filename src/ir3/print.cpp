@@ -12,9 +12,9 @@ namespace {
 constexpr const char* kSwizzle = "xyzw";
 constexpr const char* kConditions[] = {"lt", "le", "gt", "ge", "eq", "ne"};
 constexpr const char* kRounding[] = {"", "(even)", "(pos_infinity)", "(neg_infinity)"};
-constexpr const char* kFlut[] = {"(0.0)",        "(0.5)",       "(1.0)",         "(2.0)",
-                                 "(e)",          "(pi)",        "(1/pi)",        "(1/log2(e))",
-                                 "(log2(e))",    "(1/log2(10))", "(log2(10))",   "(4.0)"};
+constexpr const char* kFlut[] = {"(0.0)",     "(0.5)",        "(1.0)",      "(2.0)",
+                                 "(e)",       "(pi)",         "(1/pi)",     "(1/log2(e))",
+                                 "(log2(e))", "(1/log2(10))", "(log2(10))", "(4.0)"};
 constexpr const char* kCat6Modes[] = {"imm", "uniform", "nonuniform", "3"};
 
 std::string format(const char* pattern, double value) {
@@ -59,20 +59,16 @@ std::string multisrc(const Operand& op) {
   switch (op.kind) {
     case OperandKind::gpr:
       return flag(op.last, "(last)") + abs_neg(op) + r + h + register_name(op.reg);
-    case OperandKind::constant:
-      return abs_neg(op) + r + h + const_name(op.reg);
+    case OperandKind::constant: return abs_neg(op) + r + h + const_name(op.reg);
     case OperandKind::immediate: {
       const bool known = op.value >= 0 && op.value < 12;
       std::string value = !op.flut ? std::to_string(op.value) : known ? kFlut[op.value] : "(?)";
       if (op.half && !op.flut) value = "(" + value + ")";
       return abs_neg(op) + r + h + value;
     }
-    case OperandKind::relative_gpr:
-      return abs_neg(op) + r + h + relative_text(op, 'r', false);
-    case OperandKind::relative_const:
-      return abs_neg(op) + r + h + relative_text(op, 'c', false);
-    case OperandKind::none:
-      break;
+    case OperandKind::relative_gpr: return abs_neg(op) + r + h + relative_text(op, 'r', false);
+    case OperandKind::relative_const: return abs_neg(op) + r + h + relative_text(op, 'c', false);
+    case OperandKind::none: break;
   }
   return {};
 }
@@ -93,7 +89,8 @@ std::string cat3_src(const Operand& op) {
 
 std::string cat1_immediate(std::uint32_t value, Type type) {
   switch (type) {
-    case Type::f16: return "h(" + format("%f", half_to_float(static_cast<std::uint16_t>(value))) + ")";
+    case Type::f16:
+      return "h(" + format("%f", half_to_float(static_cast<std::uint16_t>(value))) + ")";
     case Type::f32: return "(" + format("%f", std::bit_cast<float>(value)) + ")";
     case Type::s16: return std::to_string(static_cast<std::int16_t>(value & 0xffff));
     case Type::s32: return std::to_string(static_cast<std::int32_t>(value));
@@ -210,7 +207,8 @@ std::string alu_dst(const Instruction& in, bool cat2) {
 
 std::string print_cat2(const Instruction& in, const OpcodeInfo& row) {
   std::string text = prefix_alu(in) + row.name;
-  if (row.form == Form::alu_cmp) text += std::string(".") + (in.cond < 6 ? kConditions[in.cond] : "?");
+  if (row.form == Form::alu_cmp)
+    text += std::string(".") + (in.cond < 6 ? kConditions[in.cond] : "?");
   text += std::string(" ") + flag(in.ei, "(ei)") + alu_dst(in, true) + ", " + multisrc(in.src[0]);
   if (row.form != Form::alu_1src) text += ", " + multisrc(in.src[1]);
   return text;
@@ -227,8 +225,8 @@ std::string print_cat3(const Instruction& in, const OpcodeInfo& row) {
            r(in.src[2]) + cat3_src(in.src[2]);
   }
   return text + " " + alu_dst(in, false) + ", " + neg(in.src[0]) + r(in.src[0]) +
-         cat3_src(in.src[0]) + ", " + neg(in.src[1]) + r(in.src[1]) + half_reg(in.src[1]) +
-         ", " + neg(in.src[2]) + r(in.src[2]) + cat3_src(in.src[2]);
+         cat3_src(in.src[0]) + ", " + neg(in.src[1]) + r(in.src[1]) + half_reg(in.src[1]) + ", " +
+         neg(in.src[2]) + r(in.src[2]) + cat3_src(in.src[2]);
 }
 
 std::string print_cat4(const Instruction& in, const OpcodeInfo& row) {
@@ -277,7 +275,8 @@ std::string print_cat5(const Instruction& in, const OpcodeInfo& row) {
   const unsigned mode = t.desc_mode;
   const bool indirect = mode < 6, bindless = mode != 0 && mode != 4;
   const bool uses_a1 = mode == 1 || mode == 3 || mode == 7;
-  text += std::string(flag(indirect, ".s2en")) + flag(mode == 0 || mode == 1 || mode == 5, ".uniform") +
+  text += std::string(flag(indirect, ".s2en")) +
+          flag(mode == 0 || mode == 1 || mode == 5, ".uniform") +
           flag(mode == 2 || mode == 3 || mode == 4, ".nonuniform");
   if (bindless) text += ".base" + std::to_string(t.base);
   text += one_d + rck_text;
@@ -318,8 +317,8 @@ std::string print_cat6(const Instruction& in, const OpcodeInfo& row) {
   const std::string type = type_name(in.type);
   const std::string size = std::to_string(m.size);
   const std::string h = is_half(in.type) ? "h" : "";
-  const std::string common_a6 = std::string(m.typed ? ".typed" : ".untyped") + "." +
-                                std::to_string(m.dim) + "d";
+  const std::string common_a6 =
+      std::string(m.typed ? ".typed" : ".untyped") + "." + std::to_string(m.dim) + "d";
   const std::string mode_base =
       std::string(".") + kCat6Modes[m.mode] + (m.bindless ? ".base" + std::to_string(m.base) : "");
   switch (row.form) {
@@ -374,8 +373,7 @@ std::string print_cat6(const Instruction& in, const OpcodeInfo& row) {
     case Form::ldc_k:
       return pre + "ldc." + size + ".k" + mode_base + " c[a1.x], " + cat6_operand(in.src[0]) +
              ", " + cat6_operand(in.src[1]);
-    case Form::sysid:
-      return pre + name + "." + type + " " + register_name(in.dst.reg);
+    case Form::sysid: return pre + name + "." + type + " " + register_name(in.dst.reg);
     case Form::res_1src:
       return pre + name + common_a6 + "." + type + "." + size + mode_base + " " +
              register_name(in.dst.reg) + ", " + cat6_operand(in.src[0]);
@@ -391,8 +389,8 @@ std::string print_cat6(const Instruction& in, const OpcodeInfo& row) {
 }
 
 std::string print_cat7(const Instruction& in, const OpcodeInfo& row) {
-  std::string text = std::string(flag(in.sy, "(sy)")) + flag(in.ss, "(ss)") + flag(in.jp, "(jp)") +
-                     row.name;
+  std::string text =
+      std::string(flag(in.sy, "(sy)")) + flag(in.ss, "(ss)") + flag(in.jp, "(jp)") + row.name;
   switch (row.form) {
     case Form::barrier:
       return text + flag(in.sync.g, ".g") + flag(in.sync.l, ".l") + flag(in.sync.r, ".r") +

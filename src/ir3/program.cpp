@@ -55,10 +55,8 @@ void collect_registers(const Instruction& in, Footprint& fp) {
       fp.add(in.dst, static_cast<unsigned>(std::bit_width(in.tex.wrmask)));
       for (const Operand& op : in.src) fp.add(op, 1);
       return;
-    case 6:
-      break;
-    default:
-      return;
+    case 6: break;
+    default: return;
   }
   // Every register counts once; vectors then widen to the components the instruction moves.
   if (in.dst.kind == OperandKind::gpr) fp.add(in.dst, 1);
@@ -69,38 +67,37 @@ void collect_registers(const Instruction& in, Footprint& fp) {
     case Form::ldg_a:
     case Form::ld_local:
     case Form::ldlv:
-    case Form::ldc:
-      fp.add(in.dst, m.size);
-      break;
+    case Form::ldc: fp.add(in.dst, m.size); break;
     case Form::stg:
-    case Form::st_local:
-      fp.add(in.src[1], m.size);
-      break;
-    case Form::stg_a:
-      fp.add(in.src[2], m.size);
-      break;
-    case Form::stc:
-      fp.add(in.src[0], m.size);
-      break;
+    case Form::st_local: fp.add(in.src[1], m.size); break;
+    case Form::stg_a: fp.add(in.src[2], m.size); break;
+    case Form::stc: fp.add(in.src[0], m.size); break;
     case Form::ibo_ldst:
       fp.add(in.src[0], m.size);
       fp.add(in.src[1], m.dim);
       break;
-    default:
-      break;
+    default: break;
   }
 }
 
 bool touches_local_memory(Opcode op) {
   switch (op) {
-    case Opcode::ldl: case Opcode::stl: case Opcode::ldlw: case Opcode::stlw:
-    case Opcode::atomic_add: case Opcode::atomic_sub: case Opcode::atomic_xchg:
-    case Opcode::atomic_inc: case Opcode::atomic_dec: case Opcode::atomic_cmpxchg:
-    case Opcode::atomic_min: case Opcode::atomic_max: case Opcode::atomic_and:
-    case Opcode::atomic_or: case Opcode::atomic_xor:
-      return true;
-    default:
-      return false;
+    case Opcode::ldl:
+    case Opcode::stl:
+    case Opcode::ldlw:
+    case Opcode::stlw:
+    case Opcode::atomic_add:
+    case Opcode::atomic_sub:
+    case Opcode::atomic_xchg:
+    case Opcode::atomic_inc:
+    case Opcode::atomic_dec:
+    case Opcode::atomic_cmpxchg:
+    case Opcode::atomic_min:
+    case Opcode::atomic_max:
+    case Opcode::atomic_and:
+    case Opcode::atomic_or:
+    case Opcode::atomic_xor: return true;
+    default: return false;
   }
 }
 

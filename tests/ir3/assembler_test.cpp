@@ -1,10 +1,10 @@
 // [pure] Program-level assembly: labels, directives, metadata and error reporting.
+#include "ir3/assembler.h"
+
 #include <adreno/error.hpp>
 #include <catch2/catch.hpp>
-
 #include <string>
 
-#include "ir3/assembler.h"
 #include "ir3/codec.h"
 #include "ir3/disassembler.h"
 #include "ir3/text.h"
@@ -63,7 +63,8 @@ TEST_CASE("computerator directives declare the launch facts", "[pure][ir3]") {
   CHECK_FALSE(launch.buffers[1].address_const.has_value());
   REQUIRE(launch.constants.size() == 1);
   CHECK(launch.constants[0].regid == regid(1, 0));
-  CHECK(launch.constants[0].values == std::array<std::uint32_t, 4>{0x3f800000u, 0x10, 0xffffffffu, 7});
+  CHECK(launch.constants[0].values ==
+        std::array<std::uint32_t, 4>{0x3f800000u, 0x10, 0xffffffffu, 7});
   CHECK(launch.local_id_regid == regid(0, 0));
   CHECK(launch.work_group_id_regid == regid(48, 0));
   CHECK(launch.num_work_groups_const == regid(3, 0));
@@ -89,7 +90,8 @@ TEST_CASE("metadata reports barriers, local memory and instruction groups", "[pu
 }
 
 TEST_CASE("half and full registers have separate footprints", "[pure][ir3]") {
-  const Program program = assemble("add.f hr3.z, hr1.x, hr2.y\n(rpt3)add.u r5.x, (r)r1.x, r0.x\nend\n");
+  const Program program =
+      assemble("add.f hr3.z, hr1.x, hr2.y\n(rpt3)add.u r5.x, (r)r1.x, r0.x\nend\n");
   CHECK(program.info.half_footprint_vec4() == 4);  // hr3.z
   CHECK(program.info.full_footprint_vec4() == 6);  // r5.x..r5.w
 }

@@ -1,12 +1,12 @@
 // [pure] The a6xx ISA table against Mesa's own disassembler vectors (see mesa_vectors.h).
+#include "ir3/codec.h"
+
 #include <adreno/error.hpp>
 #include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <random>
 #include <string>
 
-#include "ir3/codec.h"
 #include "ir3/disassembler.h"
 #include "ir3/text.h"
 #include "mesa_vectors.h"
@@ -53,8 +53,10 @@ TEST_CASE("encode(decode(w)) reproduces every Mesa a6xx vector", "[pure][ir3]") 
 TEST_CASE("ldib.b/stib.b offsets in the opcode bits round-trip (Mesa generated vectors)",
           "[pure][ir3]") {
   for (unsigned offset = 1; offset < 0x1f; ++offset) {
-    const std::uint64_t stib = test::kStibOffsetBase + (std::uint64_t{offset} << test::kOffsetShift);
-    const std::uint64_t ldib = test::kLdibOffsetBase + (std::uint64_t{offset} << test::kOffsetShift);
+    const std::uint64_t stib =
+        test::kStibOffsetBase + (std::uint64_t{offset} << test::kOffsetShift);
+    const std::uint64_t ldib =
+        test::kLdibOffsetBase + (std::uint64_t{offset} << test::kOffsetShift);
     const std::string stib_text =
         "stib.b.untyped.1d.u32.4.imm.base0 r2.y, r5.z+" + std::to_string(offset) + ", 4";
     const std::string ldib_text =

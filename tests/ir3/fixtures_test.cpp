@@ -3,11 +3,10 @@
 // metadata for the program must equal the compiler's (the fixture JSON).
 #include <adreno/error.hpp>
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -54,7 +53,8 @@ std::vector<Listed> read_listing(const std::string& name) {
     unsigned hi = 0, lo = 0;
     int consumed = 0;
     REQUIRE(std::sscanf(line.c_str(), " %zu[%8x_%8x] %n", &index, &hi, &lo, &consumed) == 3);
-    out.push_back({index, std::uint64_t{hi} << 32 | lo, line.substr(static_cast<std::size_t>(consumed))});
+    out.push_back(
+        {index, std::uint64_t{hi} << 32 | lo, line.substr(static_cast<std::size_t>(consumed))});
   }
   return out;
 }
@@ -108,7 +108,8 @@ TEST_CASE("assembling a fixture listing reproduces the binary and the compiler's
     CHECK(info.ss_count == code["ss_count"].get<std::uint32_t>());
     CHECK(info.sy_count == code["sy_count"].get<std::uint32_t>());
     const auto per_cat = code["instrs_per_cat"].get<std::vector<std::uint32_t>>();
-    CHECK(std::vector<std::uint32_t>(info.per_category.begin(), info.per_category.end()) == per_cat);
+    CHECK(std::vector<std::uint32_t>(info.per_category.begin(), info.per_category.end()) ==
+          per_cat);
     CHECK(info.has_barrier == json["control"]["has_barrier"].get<bool>());
     CHECK(info.uses_local_memory == (json["memory"]["shared_bytes"].get<int>() != 0));
   }
@@ -124,7 +125,8 @@ TEST_CASE("the fixture binary disassembles to a listing in Mesa's indexed layout
     REQUIRE(i < expected.size());
     char prefix[40];
     std::snprintf(prefix, sizeof prefix, "%3zu[%08x_%08x] ", expected[i].index,
-                  static_cast<unsigned>(expected[i].word >> 32), static_cast<unsigned>(expected[i].word));
+                  static_cast<unsigned>(expected[i].word >> 32),
+                  static_cast<unsigned>(expected[i].word));
     CHECK(line == prefix + expected[i].text);
   }
   CHECK(i == expected.size());

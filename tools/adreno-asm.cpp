@@ -52,7 +52,8 @@ nlohmann::json metadata(const adreno::ir3::Program& program) {
       {"instructions", info.instruction_count},
       {"instrlen", info.instrlen},
       {"registers",
-       {{"max_reg", info.max_reg},
+       {{"mergedregs", info.register_file == adreno::ir3::RegisterFile::merged},
+        {"max_reg", info.max_reg},
         {"max_half_reg", info.max_half_reg},
         {"full_footprint_vec4", info.full_footprint_vec4()},
         {"half_footprint_vec4", info.half_footprint_vec4()}}},
@@ -102,6 +103,11 @@ int main(int argc, char** argv) {
   app.add_option("-j,--json", json_path,
                  "also write metadata (register footprints, instrlen, barrier/local memory use, "
                  "launch facts) as JSON; - for standard output");
+  bool merged = false;
+  app.add_flag("-m,--merged-registers", merged,
+               "count half registers in the full footprint (SP_CS_CNTL_0 MERGEDREGS set), as "
+               "Mesa's own assembler does on a6xx; the default keeps a separate half footprint, "
+               "as the a630 compiler fixtures do");
   app.footer(
       "Example:\n"
       "  adreno-asm kernel.s -o kernel.bin -j kernel.json\n"
@@ -112,7 +118,8 @@ int main(int argc, char** argv) {
     const std::string source = read_source(input);
     adreno::ir3::Program program;
     try {
-      program = adreno::ir3::assemble(source);
+      program = adreno::ir3::assemble(
+          source, merged ? adreno::ir3::RegisterFile::merged : adreno::ir3::RegisterFile::split);
     } catch (const adreno::Error& e) {
       std::fprintf(stderr, "adreno-asm: %s:%s\n", input.c_str(), e.detail().c_str());
       return 1;

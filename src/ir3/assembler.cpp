@@ -194,7 +194,7 @@ std::uint64_t raw_word(std::string_view text, std::size_t line, std::size_t colu
 
 }  // namespace
 
-Program assemble(std::string_view source) {
+Program assemble(std::string_view source, RegisterFile file) {
   Program program;
   struct Pending {
     Line line;
@@ -257,7 +257,7 @@ Program assemble(std::string_view source) {
       // a raw word with no known encoding: it has no metadata to contribute
     }
   }
-  program.info = analyze(decoded);
+  program.info = analyze(decoded, file);
   return program;
 }
 

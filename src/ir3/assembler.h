@@ -49,6 +49,6 @@ struct Program {
 /// `//` start comments; `raw 0x<16 hex digits>` emits a word verbatim. Branch targets are
 /// `#offset` or `#label`. Throws adreno::Error(malformed) whose detail starts with
 /// "line:column:" and names the offending token.
-Program assemble(std::string_view source);
+Program assemble(std::string_view source, RegisterFile file = RegisterFile::split);
 
 }  // namespace adreno::ir3

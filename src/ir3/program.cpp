@@ -17,15 +17,21 @@ class Footprint {
 
   // A register operand covering `components` consecutive regids.
   void add(const Operand& op, unsigned components) {
+    if (components == 0) return;
+    const auto last = static_cast<int>(op.reg + components - 1);
     if (op.kind == OperandKind::constant) {
-      info_.max_const = std::max(info_.max_const, static_cast<int>(op.reg >> 2));
+      info_.max_const = std::max(info_.max_const, last >> 2);
       return;
     }
-    if (op.kind != OperandKind::gpr || components == 0) return;
-    const unsigned last = op.reg + components - 1;
+    if (op.kind != OperandKind::gpr) return;
     if (last >= regid(kFirstSharedReg, 0)) return;  // shared file, a0 and p0 are not per-fiber
-    int& max = op.half ? info_.max_half_reg : info_.max_reg;
-    max = std::max(max, static_cast<int>(last >> 2));
+    if (!op.half) {
+      info_.max_reg = std::max(info_.max_reg, last >> 2);
+    } else if (info_.register_file == RegisterFile::merged) {
+      info_.max_reg = std::max(info_.max_reg, last >> 3);  // two half registers per full one
+    } else {
+      info_.max_half_reg = std::max(info_.max_half_reg, last >> 2);
+    }
   }
 
  private:
@@ -103,8 +109,9 @@ bool touches_local_memory(Opcode op) {
 
 }  // namespace
 
-ProgramInfo analyze(std::span<const Instruction> program) {
+ProgramInfo analyze(std::span<const Instruction> program, RegisterFile file) {
   ProgramInfo info;
+  info.register_file = file;
   std::size_t count = program.size();
   for (std::size_t i = program.size(); i > 0; --i) {
     if (program[i - 1].opcode == Opcode::end) {

@@ -1,6 +1,7 @@
 // What a runtime needs to know about a program, computed from its decoded instructions the way
-// Mesa's ir3_collect_info() computes it (src/freedreno/ir3/ir3.c), for the a6xx split register
-// file (mergedregs off: half registers have their own footprint).
+// Mesa's collect_reg_info() in src/freedreno/ir3/ir3.c computes it: a register counts up to
+// regid + components - 1, registers from r48 up (the shared file) do not count, and half
+// registers either have their own footprint or, merged, count as half of a full register.
 #pragma once
 
 #include <array>
@@ -11,11 +12,16 @@
 
 namespace adreno::ir3 {
 
+/// How half registers are allocated (SP_CS_CNTL_0 MERGEDREGS): split gives them their own file
+/// and footprint; merged packs two half registers into each full one.
+enum class RegisterFile { split, merged };
+
 struct ProgramInfo {
+  RegisterFile register_file = RegisterFile::split;
   std::uint32_t instruction_count = 0;  ///< instructions through the last `end` (all if none)
   std::uint32_t instrlen = 0;           ///< SP_CS_INSTR_SIZE: groups of 16 instructions (128 B)
   int max_reg = -1;                     ///< highest full vec4 register written or read
-  int max_half_reg = -1;                ///< highest half vec4 register
+  int max_half_reg = -1;                ///< highest half vec4 register (split file only)
   int max_const = -1;                   ///< highest const vec4 read directly
   std::uint32_t expanded_count = 0;     ///< instructions counting (rptN) and (nopN) expansion
   std::uint32_t nop_count = 0;          ///< nop slots, including (nopN)
@@ -31,6 +37,7 @@ struct ProgramInfo {
 /// Instructions in 128-byte (16-instruction) units that SP_CS_INSTR_SIZE counts.
 inline constexpr std::uint32_t kInstructionsPerGroup = 16;
 
-ProgramInfo analyze(std::span<const Instruction> program);
+ProgramInfo analyze(std::span<const Instruction> program,
+                    RegisterFile file = RegisterFile::split);
 
 }  // namespace adreno::ir3

@@ -96,6 +96,13 @@ TEST_CASE("half and full registers have separate footprints", "[pure][ir3]") {
   CHECK(program.info.full_footprint_vec4() == 6);  // r5.x..r5.w
 }
 
+TEST_CASE("a merged register file counts two half registers per full register", "[pure][ir3]") {
+  // ir3.c collect_reg_info(): with mergedregs a half regid counts as max_reg = regid >> 3.
+  const Program program = assemble("add.f hr5.z, hr1.x, hr2.y\nend\n", RegisterFile::merged);
+  CHECK(program.info.half_footprint_vec4() == 0);
+  CHECK(program.info.full_footprint_vec4() == 3);  // hr5.z = regid 22, 22 >> 3 = 2
+}
+
 TEST_CASE("raw words pass through the assembler", "[pure][ir3]") {
   const Program program = assemble("raw 0xFFFFFFFFFFFFFFFF\nend\n");
   REQUIRE(program.words.size() == 2);

@@ -242,7 +242,7 @@ Program assemble(std::string_view source, RegisterFile file) {
     try {
       program.words.push_back(encode(parse_instruction(text, resolve)));
     } catch (const SyntaxError& e) {
-      error_at(line.number, start + e.column, e.message);
+      error_at(line.number, start + e.column(), e.message());
     } catch (const Error& e) {
       error_at(line.number, start + 1, e.detail() + " in '" + std::string(text) + "'");
     }

@@ -22,7 +22,7 @@ std::string disassemble(std::span<const std::uint64_t> words, ListingStyle style
   std::string out;
   for (std::size_t i = 0; i < words.size(); ++i) {
     if (style == ListingStyle::indexed) {
-      char prefix[40];
+      char prefix[64];
       std::snprintf(prefix, sizeof prefix, "%3zu[%08x_%08x] ", i,
                     static_cast<unsigned>(words[i] >> 32), static_cast<unsigned>(words[i]));
       out += prefix;

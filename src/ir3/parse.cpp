@@ -18,7 +18,7 @@ struct Token {
 };
 
 [[noreturn]] void fail(const Token& token, const std::string& message) {
-  throw SyntaxError{token.column, message + " '" + std::string(token.text) + "'"};
+  throw SyntaxError(token.column, message + " '" + std::string(token.text) + "'");
 }
 
 bool consume(std::string_view& s, std::string_view prefix) {

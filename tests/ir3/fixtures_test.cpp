@@ -123,7 +123,7 @@ TEST_CASE("the fixture binary disassembles to a listing in Mesa's indexed layout
   std::size_t i = 0;
   for (std::string line; std::getline(listing, line); ++i) {
     REQUIRE(i < expected.size());
-    char prefix[40];
+    char prefix[64];
     std::snprintf(prefix, sizeof prefix, "%3zu[%08x_%08x] ", expected[i].index,
                   static_cast<unsigned>(expected[i].word >> 32),
                   static_cast<unsigned>(expected[i].word));

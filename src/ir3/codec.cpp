@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ir3/encoding.h"
+#include "ir3/syntax.h"
 
 namespace adreno::ir3 {
 namespace {
@@ -146,11 +147,8 @@ std::uint64_t abs_neg(const Operand& op) { return (op.neg ? 1u : 0u) | (op.abs ?
 // ---------------------------------------------------------------------------------------------
 // cat2/cat4 source (#multisrc).
 
-// Compare conditions lt le gt ge eq ne (ir3-common.xml #cond); 6 and 7 are undefined.
-constexpr unsigned kConditionCount = 6;
-
-// The float lookup table has 12 entries (ir3-common.xml #flut); other indices are undefined.
-constexpr std::uint64_t kFlutEntries = 12;
+constexpr std::size_t kConditionCount = syntax::kConditions.size();
+constexpr std::size_t kFlutEntries = syntax::kFloatTable.size();
 
 Operand decode_multisrc(std::uint64_t s, bool full, std::uint64_t word) {
   namespace m = bits::multisrc;
@@ -374,8 +372,8 @@ void decode_cat1(std::uint64_t word, Instruction& in) {
   in.ul = bits::kUl.get(word) != 0;
   in.type = static_cast<Type>(c::kDstType.get(word));
   in.src_type = static_cast<Type>(c::kSrcType.get(word));
-  const bool src_half = is_half(in.src_type) || in.src_type == Type::u8_32;
-  const bool dst_half = is_half(in.type) || in.type == Type::u8_32;
+  const bool src_half = is_cat1_half(in.src_type);
+  const bool dst_half = is_cat1_half(in.type);
   auto dst = [&](std::uint64_t reg) {
     Operand op = gpr(reg, dst_half);
     return op;
@@ -517,10 +515,6 @@ void decode_cat4(std::uint64_t word, Instruction& in) {
   in.src[0].repeat = c::kSrc1R.get(word) != 0;
 }
 
-// cat5 descriptor modes (ir3-cat5.xml #cat5-s2en-bindless-desc-mode).
-constexpr bool desc_indirect(unsigned mode) { return mode < 6; }
-constexpr bool desc_bindless(unsigned mode) { return mode != 0 && mode != 4; }
-
 void decode_cat5(std::uint64_t word, Instruction& in) {
   namespace c = bits::cat5;
   const unsigned value = static_cast<unsigned>(c::kOpc.get(word));
@@ -590,11 +584,7 @@ void decode_cat5(std::uint64_t word, Instruction& in) {
   }
 }
 
-// a6xx cat6 descriptor modes: imm, uniform, nonuniform (ir3-cat6.xml #cat6-src-mode).
-constexpr unsigned kUndefinedCat6Mode = 3;
-
-// shfl modes xor=1 up=2 down=3 rup=6 rdown=7 (ir3-cat6.xml #cat6-shfl-mode).
-constexpr bool valid_shuffle_mode(unsigned mode) { return (mode >= 1 && mode <= 3) || mode >= 6; }
+constexpr bool valid_shuffle_mode(unsigned mode) { return syntax::kShuffleModes[mode][0] != '\0'; }
 
 // The a6xx cat6 forms keep their opcode in bits 14..19; they all set bit 53.
 std::optional<Form> a6xx_cat6_form(std::uint64_t word) {
@@ -629,7 +619,7 @@ void decode_cat6(std::uint64_t word, Instruction& in) {
     const unsigned opc = static_cast<unsigned>(c::kA6Opc.get(word));
     in.opcode = by_form(*form, opc, 0, word);
     m.mode = static_cast<std::uint8_t>(c::kMode.get(word));
-    if (m.mode == kUndefinedCat6Mode) no_match(word);
+    if (m.mode >= syntax::kDescriptorModes.size()) no_match(word);
     m.bindless = c::kBindless.get(word) != 0;
     if (m.bindless) m.base = static_cast<std::uint8_t>(c::kBase.get(word));  // shown only then
     m.size = static_cast<std::uint8_t>(c::kTypeSizeMinus1.get(word) + 1);

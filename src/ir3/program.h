@@ -37,7 +37,6 @@ struct ProgramInfo {
 /// Instructions in 128-byte (16-instruction) units that SP_CS_INSTR_SIZE counts.
 inline constexpr std::uint32_t kInstructionsPerGroup = 16;
 
-ProgramInfo analyze(std::span<const Instruction> program,
-                    RegisterFile file = RegisterFile::split);
+ProgramInfo analyze(std::span<const Instruction> program, RegisterFile file = RegisterFile::split);
 
 }  // namespace adreno::ir3

@@ -11,7 +11,6 @@
 #include "ir3/text.h"
 #include "mesa_vectors.h"
 
-
 using namespace adreno::ir3;
 using adreno::ir3::test::kMesaA6xxVectors;
 

@@ -622,9 +622,15 @@ void decode_cat6(std::uint64_t word, Instruction& in) {
     if (m.mode >= syntax::kDescriptorModes.size()) no_match(word);
     m.bindless = c::kBindless.get(word) != 0;
     if (m.bindless) m.base = static_cast<std::uint8_t>(c::kBase.get(word));  // shown only then
-    m.size = static_cast<std::uint8_t>(c::kTypeSizeMinus1.get(word) + 1);
-    m.dim = static_cast<std::uint8_t>(c::kDimMinus1.get(word) + 1);
-    m.typed = c::kTyped.get(word) != 0;
+    // Component count, dimension and typed-ness exist where the syntax shows them; ldc reuses
+    // the dimension and typed bits for its offset and .u.
+    if (*form != Form::ldc_k && *form != Form::sysid) {
+      m.size = static_cast<std::uint8_t>(c::kTypeSizeMinus1.get(word) + 1);
+    }
+    if (*form == Form::res_1src || *form == Form::ibo_ldst || *form == Form::ibo_atomic) {
+      m.dim = static_cast<std::uint8_t>(c::kDimMinus1.get(word) + 1);
+      m.typed = c::kTyped.get(word) != 0;
+    }
     const bool ssbo_im = m.mode == 0;
     switch (*form) {
       case Form::ldc:
@@ -1050,7 +1056,7 @@ void encode_cat6(const Instruction& in, const OpcodeInfo& row, Word& w) {
       w.put(c::kBase, m.base, "base");
       w.put(c::kMode, m.mode, "mode");
       w.flag(c::kBindless, m.bindless);
-      if (row.form != Form::ldc_k) {
+      if (row.form != Form::ldc_k && row.form != Form::sysid) {
         if (m.size < 1) w.reject("component count must be at least 1");
         w.put(c::kTypeSizeMinus1, m.size - 1u, "component count");
       }

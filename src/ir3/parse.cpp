@@ -827,7 +827,6 @@ void parse_cat6(Instruction& in, const OpcodeInfo& row, std::vector<Token> parts
     case Form::sysid:
       need_parts(1);
       in.type = type_of(parts[0]);
-      m.size = 1;
       expect_count(ops, 1, mnemonic);
       in.dst = dst_reg(ops[0]);
       return;

@@ -27,6 +27,7 @@ constexpr bool is_cat1_half(Type t) noexcept { return is_half(t) || t == Type::u
 
 /// cat5 s2en/bindless descriptor modes (ir3-cat5.xml #cat5-s2en-bindless-desc-mode): whether the
 /// sampler/texture come from a register, whether they are bindless, whether a1.x supplies them.
+inline constexpr unsigned kDescriptorModeCount = 8;
 constexpr bool desc_indirect(unsigned mode) noexcept { return mode < 6; }
 constexpr bool desc_bindless(unsigned mode) noexcept { return mode != 0 && mode != 4; }
 constexpr bool desc_uses_a1(unsigned mode) noexcept { return mode == 1 || mode == 3 || mode == 7; }

@@ -583,18 +583,18 @@ void parse_cat5(Instruction& in, const OpcodeInfo& row, const std::vector<Token>
   if (indirect) in.src[2] = regs[next++];
   t.s2en_bindless = s2en || bindless;
   if (!t.s2en_bindless) return;
-  if (s2en) {
-    if (uniform == nonuniform) fail(mnemonic, "s2en needs exactly one of .uniform/.nonuniform:");
-    if (!bindless) {
-      t.desc_mode = uniform ? 0 : 4;
-    } else if (uses_a1) {
-      t.desc_mode = uniform ? 1 : 3;
-    } else {
-      t.desc_mode = uniform ? 5 : 2;
-    }
-  } else {
-    t.desc_mode = uses_a1 ? 7 : 6;
+  if (s2en && uniform == nonuniform) {
+    fail(mnemonic, "s2en needs exactly one of .uniform/.nonuniform:");
   }
+  // The descriptor mode is the one whose properties the suffixes and a1.x spell out.
+  for (unsigned mode = 0; mode < kDescriptorModeCount; ++mode) {
+    if (desc_indirect(mode) == s2en && desc_bindless(mode) == bindless &&
+        desc_uses_a1(mode) == uses_a1 && (!s2en || desc_uniform(mode) == uniform)) {
+      t.desc_mode = static_cast<std::uint8_t>(mode);
+      return;
+    }
+  }
+  fail(mnemonic, "no descriptor mode matches the suffixes and a1.x of");
 }
 
 // g[...] / l[...] / p[...] / c[...]: the inside of the brackets.

@@ -281,7 +281,7 @@ std::string print_cat5(const Instruction& in, const OpcodeInfo& row) {
   if (indirect) {
     operands += src(in.src[2]);
   } else {
-    operands += samp + (mode == 7 ? "" : tex);
+    operands += samp + (desc_uses_a1(mode) ? "" : tex);
   }
   return text + operands + (desc_uses_a1(mode) ? ", a1.x" : "");
 }

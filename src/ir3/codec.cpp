@@ -476,7 +476,7 @@ void decode_cat3(std::uint64_t word, Instruction& in) {
   in.ss = bits::kSs.get(word) != 0;
   in.ul = bits::kUl.get(word) != 0;
   in.repeat = static_cast<std::uint8_t>(c::kRepeat.get(word));
-  bool full = info(in.opcode).attr != 0;
+  bool full = full_precision(info(in.opcode));
   if (form == Form::tri_alt) {
     full = c::kSatOrFull.get(word) != 0;
   } else {
@@ -539,10 +539,10 @@ void decode_cat5(std::uint64_t word, Instruction& in) {
   t.full = c::kFull.get(word) != 0;
   t.wrmask = static_cast<std::uint8_t>(c::kWrmask.get(word));
   // Without a displayed type the field is not shown; Mesa encodes f32 there.
-  const bool has_type = (row.attr & 0x10) != 0;
+  const bool has_type = shows_type(row);
   in.type = has_type ? static_cast<Type>(c::kType.get(word)) : Type::f32;
   in.dst = gpr(c::kDst.get(word), is_half(in.type));
-  const unsigned num_src = row.attr & 3;
+  const unsigned num_src = texture_sources(row);
   if (num_src > 0) in.src[0] = gpr(c::kSrc1.get(word), !t.full);
   if (row.form == Form::tex_brcst || row.form == Form::tex_quad) {
     if (row.form == Form::tex_brcst) t.cluster = static_cast<std::uint8_t>(c::kW.get(word));
@@ -568,7 +568,7 @@ void decode_cat5(std::uint64_t word, Instruction& in) {
   t.s2en_bindless = c::kS2enBindless.get(word) != 0;
   // FULL describes the register sources; with none shown it carries nothing.
   if (in.src[0].kind != OperandKind::gpr && in.src[1].kind != OperandKind::gpr) t.full = false;
-  const bool has_samp = (row.attr & 4) != 0, has_tex = (row.attr & 8) != 0;
+  const bool has_samp = has_sampler(row), has_tex = has_texture(row);
   if (!t.s2en_bindless) {
     if (c::kBaseLo.get(word) || c::kW.get(word)) no_match(word);
     if (has_samp) t.samp = static_cast<std::uint8_t>(c::kSamp.get(word));
@@ -939,7 +939,7 @@ void encode_cat3(const Instruction& in, const OpcodeInfo& row, Word& w) {
   w.flag(bits::kSs, in.ss);
   w.flag(bits::kUl, in.ul);
   w.put(c::kRepeat, in.repeat, "repeat");
-  const bool full = row.form == Form::tri_alt ? !in.src[1].half : row.attr != 0;
+  const bool full = row.form == Form::tri_alt ? !in.src[1].half : full_precision(row);
   if (row.form == Form::tri_alt) {
     w.flag(c::kSatOrFull, full);
   } else {
@@ -996,7 +996,7 @@ void encode_cat5(const Instruction& in, const OpcodeInfo& row, Word& w) {
   w.put(c::kWrmask, t.wrmask, "write mask");
   w.put(c::kType, static_cast<unsigned>(in.type), "type");
   put_gpr(w, c::kDst, in.dst, "dst");
-  const unsigned num_src = row.attr & 3;
+  const unsigned num_src = texture_sources(row);
   if (num_src > 0) put_gpr(w, c::kSrc1, in.src[0], "src1");
   if (row.form == Form::tex_brcst || row.form == Form::tex_quad) {
     w.flag(c::kP, row.form == Form::tex_quad);

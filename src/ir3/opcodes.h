@@ -293,6 +293,13 @@ struct OpcodeInfo {
   std::uint8_t attr;   ///< per-category attributes (see the table header)
 };
 
+// The attribute bits, by category (see the table header).
+constexpr bool full_precision(const OpcodeInfo& row) noexcept { return row.attr != 0; }  // cat3
+constexpr unsigned texture_sources(const OpcodeInfo& row) noexcept { return row.attr & 3; }
+constexpr bool has_sampler(const OpcodeInfo& row) noexcept { return (row.attr & 4) != 0; }
+constexpr bool has_texture(const OpcodeInfo& row) noexcept { return (row.attr & 8) != 0; }
+constexpr bool shows_type(const OpcodeInfo& row) noexcept { return (row.attr & 0x10) != 0; }
+
 const OpcodeInfo& info(Opcode opcode) noexcept;
 
 /// The opcode spelled `name` (the table's text name), if there is one.

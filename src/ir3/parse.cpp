@@ -481,7 +481,7 @@ void parse_cat5(Instruction& in, const OpcodeInfo& row, const std::vector<Token>
   }
   bool s2en = false, uniform = false, nonuniform = false, bindless = false, written_1d = false;
   // No (type) written: the rck type where a type is shown, else the f32 Mesa encodes.
-  const bool has_type = (row.attr & 0x10) != 0;
+  const bool has_type = shows_type(row);
   in.type = has_type ? Type::u8_32 : Type::f32;
   for (const Token& p : parts) {
     const std::string_view s = p.text;
@@ -563,7 +563,7 @@ void parse_cat5(Instruction& in, const OpcodeInfo& row, const std::vector<Token>
       regs.push_back(src.op);
     }
   }
-  const unsigned num_src = row.attr & 3;
+  const unsigned num_src = texture_sources(row);
   const bool has_src2 =
       row.form == Form::tex_quad ? num_src > 1
       : row.form == Form::tex_brcst

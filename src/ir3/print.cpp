@@ -245,8 +245,8 @@ std::string print_cat5(const Instruction& in, const OpcodeInfo& row) {
   std::string text = std::string(flag(in.sy, "(sy)")) + flag(in.jp, "(jp)") + row.name;
   if (row.form == Form::tex_tcinv) return text;
   const Instruction::Tex& t = in.tex;
-  const unsigned num_src = row.attr & 3;
-  const bool has_samp = row.attr & 4, has_tex = row.attr & 8, has_type = row.attr & 0x10;
+  const unsigned num_src = texture_sources(row);
+  const bool has_samp = has_sampler(row), has_tex = has_texture(row), has_type = shows_type(row);
   const bool rck = in.type == Type::u8_32;
   auto src = [](const Operand& op) { return ", " + half_reg(op); };
   std::string operands = " ";

@@ -241,16 +241,7 @@ Program assemble(std::string_view source, RegisterFile file) {
     }
   }
 
-  std::vector<Instruction> decoded;
-  decoded.reserve(program.words.size());
-  for (std::uint64_t word : program.words) {
-    try {
-      decoded.push_back(decode(word));
-    } catch (const Error&) {
-      // a raw word with no known encoding: it has no metadata to contribute
-    }
-  }
-  program.info = analyze(decoded, file);
+  program.info = analyze(program.words, file);
   return program;
 }
 

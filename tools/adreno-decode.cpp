@@ -2,6 +2,7 @@
 // text — packets, registers with their fields, indirect buffers followed.
 #include <adreno/error.hpp>
 
+#include "ir3/disassembler.h"
 #include "pm4/decoder.h"
 #include "pm4/rd.h"
 
@@ -15,6 +16,17 @@
 #include <vector>
 
 namespace {
+
+// Shaders loaded by the stream are shown inline, as Mesa's ir3 disassembler prints them.
+adreno::pm4::DecodeOptions decode_options() {
+  adreno::pm4::DecodeOptions options;
+  options.disassemble_shader = [](std::span<const std::uint32_t> code) {
+    std::vector<std::uint64_t> words(code.size() / 2);
+    std::memcpy(words.data(), code.data(), words.size() * sizeof(std::uint64_t));
+    return adreno::ir3::disassemble(words, adreno::ir3::ListingStyle::indexed);
+  };
+  return options;
+}
 
 std::vector<std::byte> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -34,7 +46,7 @@ void decode_rd(const std::vector<std::byte>& bytes) {
   }
   for (const auto& ib : memory.cmdstreams()) {
     std::printf("; IB at 0x%llx, %u dwords\n", static_cast<unsigned long long>(ib.address.value()), ib.dwords);
-    std::fputs(adreno::pm4::decode_ib(ib.address, ib.dwords, read).c_str(), stdout);
+    std::fputs(adreno::pm4::decode_ib(ib.address, ib.dwords, read, decode_options()).c_str(), stdout);
   }
 }
 
@@ -47,7 +59,7 @@ void decode_raw(const std::vector<std::byte>& bytes, std::uint64_t base) {
   std::memcpy(dwords.data(), bytes.data(), bytes.size());
   // Only the stream itself is known: indirect buffers elsewhere are reported as unreadable.
   auto read = [](adreno::GpuAddress, std::span<std::uint32_t>) { return false; };
-  std::fputs(adreno::pm4::decode_stream(dwords, adreno::GpuAddress(base), read).c_str(), stdout);
+  std::fputs(adreno::pm4::decode_stream(dwords, adreno::GpuAddress(base), read, decode_options()).c_str(), stdout);
 }
 
 }  // namespace
@@ -55,7 +67,8 @@ void decode_raw(const std::vector<std::byte>& bytes, std::uint64_t base) {
 int main(int argc, char** argv) {
   CLI::App app{
       "Decodes Adreno PM4 command streams to text: one line per register write or packet, with\n"
-      "register names, fields and enums, following indirect buffers.\n\n"
+      "register names, fields and enums, following indirect buffers; shader code that the stream\n"
+      "loads is disassembled inline.\n\n"
       "Input is an .rd dump (written with ADRENO_DUMP=<dir>, or by Mesa's tools) or, with --raw,\n"
       "a file of little-endian PM4 dwords."};
   std::string path;

@@ -5,8 +5,10 @@
 #include "core/queue_impl.h"
 #include "pm4/a6xx_registers.h"
 #include "pm4/packets.h"
+#include "pm4/rd.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace adreno {
 namespace {
@@ -111,6 +113,7 @@ std::uint64_t Queue::Impl::submit() {
       same->write = same->write || ref.write;
     }
   }
+  dump_if_requested(ibs);
   const std::uint64_t fence = device_->kernel().submit(context_, ib_refs_, bo_uses_);
   fence_ = fence;
   for (const Reference& ref : references_) ref.block->record_use(context_, fence);
@@ -120,6 +123,31 @@ std::uint64_t Queue::Impl::submit() {
   for (PendingSignal& pending : signals_) pending.signal->expect(weak_from_this(), fence, pending.value);
   signals_.clear();
   return fence;
+}
+
+void Queue::Impl::dump_if_requested(std::span<const pm4::IbRange> ibs) {
+  // ADRENO_DUMP is read once: the check must cost nothing on the hot path.
+  static const bool requested = [] {
+    const char* directory = std::getenv("ADRENO_DUMP");
+    return directory != nullptr && *directory != '\0';
+  }();
+  if (!requested) return;
+  // Every kernel object the submission lists, whole, as the GPU will see it.
+  std::vector<pm4::DumpBuffer> buffers;
+  auto add = [&](const MemoryBlock& block) {
+    const KernelObject& object = *block.allocation().object;
+    if (object.cpu.empty()) return;  // not host-visible: its contents cannot be shown
+    for (const pm4::DumpBuffer& listed : buffers) {
+      if (listed.address == object.bo.gpu) return;
+    }
+    buffers.push_back(pm4::DumpBuffer{object.bo.gpu, object.cpu});
+  };
+  for (const auto& chunk : commands_.blocks()) add(*chunk);
+  for (const Reference& ref : references_) add(*ref.block);
+  const KernelInfo& info = device_->kernel().info();
+  if (auto path = pm4::dump_submission_if_requested({info.gpu_id, info.chip_id, buffers, ibs})) {
+    log().info("queue {}: submission dumped to {}", context_, path->string());
+  }
 }
 
 bool Queue::Impl::wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeout) {

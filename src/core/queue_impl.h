@@ -37,6 +37,8 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   /// A dword of GPU memory the queue's cache flushes write to.
   GpuAddress scratch() const noexcept { return scratch_->allocation().gpu; }
   bool wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeout);
+  /// With ADRENO_DUMP=<dir>, writes the submission about to be made as an .rd file.
+  void dump_if_requested(std::span<const pm4::IbRange> ibs);
   /// Throws device_lost when an earlier wait found the context reset.
   void check_not_lost() const;
 

@@ -44,7 +44,7 @@ inline constexpr std::uint32_t MSM_BO_GPU_READONLY = 0x00000002;
 inline constexpr std::uint32_t MSM_BO_CACHE_MASK = 0x000f0000;
 inline constexpr std::uint32_t MSM_BO_CACHED = 0x00010000;
 inline constexpr std::uint32_t MSM_BO_WC = 0x00020000;
-inline constexpr std::uint32_t MSM_BO_UNCACHED = 0x00040000;
+inline constexpr std::uint32_t MSM_BO_UNCACHED = 0x00040000;  // deprecated; GEM_NEW refuses it since v6.0
 inline constexpr std::uint32_t MSM_BO_CACHED_COHERENT = 0x00080000;
 inline constexpr std::uint32_t MSM_BO_FLAGS = MSM_BO_SCANOUT | MSM_BO_GPU_READONLY | MSM_BO_CACHE_MASK;
 

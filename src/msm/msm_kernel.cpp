@@ -74,7 +74,10 @@ std::uint32_t cache_flag(MemoryType type) {
     case MemoryType::write_combined: return uapi::MSM_BO_WC;
     case MemoryType::cached: return uapi::MSM_BO_CACHED;
     case MemoryType::cached_coherent: return uapi::MSM_BO_CACHED_COHERENT;
-    case MemoryType::uncached: return uapi::MSM_BO_UNCACHED;
+    // msm has no strongly ordered CPU mapping: MSM_BO_UNCACHED has been mapped write-combined
+    // since "drm/msm: deprecate MSM_BO_UNCACHED (map as writecombine instead)" and is refused
+    // by GEM_NEW since v6.0 (msm_gem.c msm_gem_new_impl). msm_drm.h: "use MSM_BO_WC".
+    case MemoryType::uncached: return uapi::MSM_BO_WC;
   }
   throw Error(Errc::invalid_argument, "MSM alloc", "unknown memory type");
 }
@@ -188,7 +191,9 @@ class MsmKernel final : public Kernel {
     }
     std::lock_guard lock(mutex_);
     ++handle_refs_[args.handle];
-    return Bo{args.handle, static_cast<std::uint64_t>(st.st_size), GpuAddress(iova), BoFlags{}};
+    // msm_gem.c msm_gem_import: imported objects are write-combined for the CPU.
+    return Bo{args.handle, static_cast<std::uint64_t>(st.st_size), GpuAddress(iova),
+              BoFlags{MemoryType::write_combined, false}};
   }
 
   int export_dmabuf(const Bo& bo) override {
@@ -230,7 +235,8 @@ class MsmKernel final : public Kernel {
       const Queue& queue = find_queue(ctx, "MSM wait");
       if (queue.lost) throw lost_error("MSM wait", ctx, queue.faults);
     }
-    // WAIT_FENCE takes an absolute CLOCK_MONOTONIC deadline (msm_drm.h, drm_msm_timespec).
+    // WAIT_FENCE takes an absolute CLOCK_MONOTONIC deadline (msm_drm.h, drm_msm_timespec), so an
+    // ioctl restarted after a signal keeps the caller's deadline.
     timespec now{};
     ::clock_gettime(CLOCK_MONOTONIC, &now);
     const std::int64_t ns = std::max<std::int64_t>(timeout.count(), 0);

@@ -1,4 +1,5 @@
 #include "pm4/decoder.h"
+#include "pm4/packets.h"
 
 #include <vector>
 
@@ -99,6 +100,8 @@ struct Decoder {
     for (std::size_t i = described; i < payload.size(); ++i)
       out += fmt::format("{:{}}[{}] {:#010x}\n", "", depth * 4 + 16, i, payload[i]);
 
+    if (options.disassemble_shader && is_load_state(opcode) && payload.size() >= 3) shader(payload, depth);
+
     bool is_call = opcode == Opcode::CP_INDIRECT_BUFFER;
     bool is_chain = opcode == Opcode::CP_INDIRECT_BUFFER_CHAIN;
     if ((is_call || is_chain) && payload.size() >= 3) {
@@ -107,6 +110,39 @@ struct Decoder {
       auto dwords = static_cast<std::uint32_t>(size.extract(payload[2]));
       // A chain continues at the same level; printing it one level deeper keeps the nesting visible.
       follow(depth, is_chain ? "chain" : "IB", target, dwords);
+    }
+  }
+
+  static bool is_load_state(Opcode opcode) {
+    return opcode == Opcode::CP_LOAD_STATE6_FRAG || opcode == Opcode::CP_LOAD_STATE6_GEOM;
+  }
+
+  // Shows the code a CP_LOAD_STATE6 of ST6_SHADER loads: inline (SS6_DIRECT) or from memory
+  // (SS6_INDIRECT), NUM_UNIT units of 128 bytes (16 instructions).
+  void shader(std::span<const std::uint32_t> payload, unsigned depth) {
+    using packet_field::kNumUnit, packet_field::kStateSrc, packet_field::kStateType;
+    if (static_cast<StateType>(kStateType.extract(payload[0])) != StateType::ST6_SHADER) return;
+    const auto source = static_cast<StateSrc>(kStateSrc.extract(payload[0]));
+    const auto dwords = static_cast<std::uint32_t>(kNumUnit.extract(payload[0])) * 32;
+    std::vector<std::uint32_t> code;
+    if (source == StateSrc::SS6_DIRECT) {
+      code.assign(payload.begin() + 3, payload.end());
+    } else if (source == StateSrc::SS6_INDIRECT) {
+      code.resize(dwords);
+      if (!read(GpuAddress(payload[1] | (std::uint64_t{payload[2]} << 32)), code)) {
+        out += fmt::format("{:{}}(shader code not readable)\n", "", depth * 4 + 16);
+        return;
+      }
+    } else {
+      return;
+    }
+    std::string text = options.disassemble_shader(code);
+    std::size_t start = 0;
+    while (start < text.size()) {
+      std::size_t end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size();
+      out += fmt::format("{:{}}{}\n", "", depth * 4 + 16, std::string_view(text).substr(start, end - start));
+      start = end + 1;
     }
   }
 

@@ -18,9 +18,14 @@ namespace adreno::pm4 {
 /// Fills `out` with the dwords at `address`; false when that memory is not available.
 using ReadGpuMemory = std::function<bool(GpuAddress address, std::span<std::uint32_t> out)>;
 
+/// Turns shader code (64-bit instruction words as little-endian dword pairs) into text.
+using DisassembleShader = std::function<std::string(std::span<const std::uint32_t> code)>;
+
 struct DecodeOptions {
   Gen gen = kA6xx;
   unsigned max_ib_depth = 4;  // IB1 -> IB2 is 2; chains count as the same level
+  /// When set, shader code loaded by CP_LOAD_STATE6 (ST6_SHADER) is shown inline through it.
+  DisassembleShader disassemble_shader;
 };
 
 /// Decodes `dwords`, which live at GPU address `base`.

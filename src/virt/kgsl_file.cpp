@@ -45,7 +45,8 @@ std::uint64_t with_cachemode(std::uint64_t flags, std::uint64_t mode) {
   return (flags & ~std::uint64_t{KGSL_CACHEMODE_MASK}) | (mode << KGSL_CACHEMODE_SHIFT);
 }
 
-// kgsl_timestamp.h timestamp_cmp: ordering of 32-bit timestamps that may wrap.
+// kgsl.h timestamp_cmp: 32-bit timestamps wrap, so "later" means ahead by less than half the
+// range (KGSL_TIMESTAMP_WINDOW).
 int timestamp_cmp(std::uint32_t a, std::uint32_t b) {
   const auto diff = static_cast<std::int32_t>(a - b);
   return diff == 0 ? 0 : (diff > 0 ? 1 : -1);
@@ -295,7 +296,7 @@ int KgslFile::gpuobj_import(kgsl_gpuobj_import& param) {
                            KGSL_MEMFLAGS_SECURE | KGSL_MEMFLAGS_FORCE_32BIT | KGSL_MEMFLAGS_GUARD_PAGE);
     if (flags & KGSL_MEMFLAGS_SECURE) return -kEnotsupp;
     kgsl_gpuobj_import_dma_buf buf;
-    if (int ret = copy_struct_from_user(buf, user_pointer(param.priv), param.priv_len); ret != 0) return -EFAULT;
+    if (copy_struct_from_user(buf, user_pointer(param.priv), param.priv_len) != 0) return -EFAULT;
     if (buf.fd < 0) return -EINVAL;
     // dma_buf_get: a closed descriptor is -EBADF, one that is no dma-buf -EINVAL.
     backing = Backing::import_fd(buf.fd);

@@ -28,9 +28,11 @@ namespace {
 
 namespace uapi = msm::uapi;
 
-// adreno_gpu.h ADRENO_VM_START: per-process address spaces start above 4 GiB "to catch issues
-// with not setting xyz_BASE_HI"; adreno_private_vm_size() (adreno_gpu.c, v6.1..v6.14) is SZ_4G
-// unless the catalog entry sets address_space_size, which a630's does not.
+// adreno_gpu.h ADRENO_VM_START: per-process address spaces start at 4 GiB, above 32 bits so
+// that a missing _HI register write shows. Their size, adreno_private_address_space_size()
+// (renamed adreno_private_vm_size() later; adreno_gpu.c), is SZ_4G unless the catalog entry
+// sets address_space_size, which a630's does not. Newest kernels size it from the SMMU's TTBR
+// configuration instead; 4 GiB is what an a630 on a v6.x kernel reports.
 constexpr std::uint64_t kVaStart = 0x100000000ull;
 constexpr std::uint64_t kVaSize = 0x100000000ull;
 
@@ -43,7 +45,8 @@ constexpr std::uint64_t kFirstMmapOffset = 0x100000000ull;
 constexpr std::uint32_t kPriorities = 3;
 // msm_submitqueue.c msm_submitqueue_init: the default queue (id 0) takes the middle priority,
 // DIV_ROUND_UP(max_priority, 2).
-constexpr std::uint32_t kDefaultQueuePriority = (kPriorities - 1 + 1) / 2;
+constexpr std::uint32_t kMaxPriority = kPriorities - 1;
+constexpr std::uint32_t kDefaultQueuePriority = (kMaxPriority + 1) / 2;
 
 // drm_drv.h: DRM_MAJOR 226; render minors start at 128 (drm_minor_alloc, DRM_MINOR_RENDER).
 constexpr unsigned kDrmMajor = 226;
@@ -71,6 +74,7 @@ struct GemObject {
   std::shared_ptr<Backing> backing;
   std::uint64_t size;  // page aligned
   std::uint32_t flags;
+  bool imported;  // made by PRIME_FD_TO_HANDLE from a dma-buf (obj->import_attach)
   std::shared_ptr<GpuMemory> memory;
   std::optional<std::uint64_t> iova;         // assigned on first GET_IOVA or submit, as msm does
   std::optional<std::uint64_t> mmap_offset;  // assigned on first GET_OFFSET
@@ -271,16 +275,17 @@ class MsmFile final : public VirtualFile {
     auto backing = Backing::import_fd(args.fd);
     if (!backing) return errno == EINVAL ? -EINVAL : -ENOMEM;
     const std::uint64_t size = backing->size();
-    args.handle = add_handle(std::make_shared<GemObject>(GemObject{std::move(backing), size, uapi::MSM_BO_WC, memory_, {}, {}}));
+    // msm_gem.c msm_gem_import: an imported object is MSM_BO_WC.
+    args.handle = add_handle(std::make_shared<GemObject>(GemObject{std::move(backing), size, uapi::MSM_BO_WC, true, memory_, {}, {}}));
     return 0;
   }
 
   // ---- msm: parameters and objects ----
 
   int get_param(uapi::drm_msm_param& args) {
-    // msm_drv.c msm_ioctl_get_param: only the 3D pipe; adreno_gpu.c adreno_get_param: no
-    // pointer params (len must be 0), unknown params are EINVAL.
-    if (args.pipe != uapi::MSM_PIPE_3D0) return -EINVAL;
+    // msm_drv.c msm_ioctl_get_param: only the 3D pipe, pad zero; adreno_gpu.c
+    // adreno_get_param: no pointer params (len must be 0), unknown params are EINVAL.
+    if (args.pipe != uapi::MSM_PIPE_3D0 || args.pad != 0) return -EINVAL;
     if (args.len != 0) return -EINVAL;
     const GpuModel& model = device_->config.model;
     switch (args.param) {
@@ -307,8 +312,10 @@ class MsmFile final : public VirtualFile {
     if (args.flags & ~uapi::MSM_BO_FLAGS) return -EINVAL;
     // msm_gem.c msm_gem_new_impl: exactly one known cache mode. CACHED_COHERENT needs
     // ADRENO_QUIRK_HAS_CACHED_COHERENT, which the a6xx catalog sets for a630 (a6xx_catalog.c).
+    // MSM_BO_UNCACHED is refused since "drm/msm: Deprecate MSM_BO_UNCACHED harder" (v6.0): it
+    // left the list, and msm_ioctl_gem_new's promotion to WC computes a copy of the flags but
+    // passes the caller's on, so the request still reaches msm_gem_new_impl as UNCACHED.
     switch (args.flags & uapi::MSM_BO_CACHE_MASK) {
-      case uapi::MSM_BO_UNCACHED:
       case uapi::MSM_BO_CACHED:
       case uapi::MSM_BO_WC:
       case uapi::MSM_BO_CACHED_COHERENT: break;
@@ -319,7 +326,7 @@ class MsmFile final : public VirtualFile {
     if (size == 0) return -EINVAL;
     auto backing = Backing::create(size);
     if (!backing) return -ENOMEM;
-    args.handle = add_handle(std::make_shared<GemObject>(GemObject{std::move(backing), size, args.flags, memory_, {}, {}}));
+    args.handle = add_handle(std::make_shared<GemObject>(GemObject{std::move(backing), size, args.flags, false, memory_, {}, {}}));
     return 0;
   }
 
@@ -334,8 +341,9 @@ class MsmFile final : public VirtualFile {
   }
 
   int gem_info(uapi::drm_msm_gem_info& args) {
-    // msm_drv.c msm_ioctl_gem_info: pad must be zero; value-returning requests need len == 0;
-    // unknown requests are EINVAL; then the handle is looked up (ENOENT).
+    // msm_drv.c msm_ioctl_gem_info (torvalds/linux, v6.13-era, with GET_FLAGS): pad must be
+    // zero; value-returning requests need len == 0; unknown requests are EINVAL; then the
+    // handle is looked up (ENOENT).
     if (args.pad != 0) return -EINVAL;
     switch (args.info) {
       case uapi::MSM_INFO_GET_OFFSET:
@@ -357,6 +365,8 @@ class MsmFile final : public VirtualFile {
         args.value = *object->iova;
         return 0;
       default:
+        // An imported object's flags belong to its exporter: EINVAL.
+        if (object->imported) return -EINVAL;
         args.value = object->flags;
         return 0;
     }
@@ -408,7 +418,11 @@ class MsmFile final : public VirtualFile {
     }
   }
 
-  /// msm_gpu.c recover_worker bumps the guilty queue's and its address space's counters.
+  /// msm_gpu.c recover_worker bumps the guilty queue's and its address space's counters when
+  /// hangcheck recovers the GPU. Two simplifications, both on the side of reporting more:
+  /// every virtual GPU fault (page fault and CP error too, not only hangs) is treated as ending
+  /// in that recovery, and a faulted Ring cancels what its queue submits afterwards, where the
+  /// driver replays later submissions of a context that did not opt into VM_BIND.
   static std::uint32_t ring_faults(const Ring& ring) { return ring.fault() ? 1 : 0; }
   std::uint64_t vm_faults() const {
     std::uint64_t faults = closed_queue_faults_;

@@ -202,3 +202,21 @@ TEST_CASE("opening a node that does not exist names the node and ENOENT", "[virt
   }
   CHECK(sys.leaks().empty());
 }
+
+TEST_CASE("a submission without IBs is a marker that still gets the next timestamp", "[virtual-kernel][kgsl]") {
+  VirtualKgsl v;
+  Kernel& k = *v.kernel;
+  const auto ctx = k.create_context(0);
+  const Bo cmd = k.alloc(4096, {});
+  CpuView cmd_view = k.map(cmd);
+  const IbRef ib = write_ib(cmd, cmd_view, 0, {pm4::type7_header(0x10, 0)});
+  CHECK(k.submit(ctx, std::span(&ib, 1), {}) == 1);
+  // kgsl.c _process_command_input: no commands and no sync points make a MARKER object.
+  const auto marker = k.submit(ctx, {}, {});
+  CHECK(marker == 2);
+  CHECK(k.wait(ctx, marker, 5s));
+  k.unmap(cmd, cmd_view);
+  k.free(cmd);
+  k.destroy_context(ctx);
+  CHECK(v.close_and_list_leaks().empty());
+}

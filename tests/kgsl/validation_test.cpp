@@ -367,3 +367,22 @@ TEST_CASE("a process that closes with live contexts and objects shows each in th
   CHECK(leaks[0] == "(unmapped) (closed): draw context 1");
   CHECK(leaks[1].rfind("(unmapped) (closed): mem entry 1 (4096 bytes at GPU 0x", 0) == 0);
 }
+
+TEST_CASE("a process holds at most 201 draw contexts, the next is ENOSPC", "[virtual-kernel][kgsl]") {
+  // kgsl_context_init refuses once the process' count exceeds KGSL_MAX_CONTEXTS_PER_PROC (200);
+  // the check runs before the count goes up, so the 201st context is still granted.
+  RawKgsl p;
+  std::vector<unsigned> ids;
+  for (int i = 0; i < 201; ++i) ids.push_back(p.create_context());
+  kgsl_drawctxt_create param{};
+  param.flags = kContextFlags;
+  CHECK(p.ioctl(IOCTL_KGSL_DRAWCTXT_CREATE, param) == -ENOSPC);
+  // Another process is not limited by this one's contexts.
+  RawKgsl other(p.sys);
+  const unsigned theirs = other.create_context();
+  CHECK(std::find(ids.begin(), ids.end(), theirs) == ids.end());
+  CHECK(other.destroy_context(theirs) == 0);
+  for (unsigned id : ids) CHECK(p.destroy_context(id) == 0);
+  other.close_and_list_leaks();
+  CHECK(p.close_and_list_leaks().empty());
+}

@@ -115,13 +115,15 @@ TEST_CASE("DRM_IOCTL_VERSION answers msm the way drm_copy_field does, and fstat 
   CHECK(v.sys.leaks().empty());
 }
 
-TEST_CASE("GET_PARAM refuses other pipes, pointer lengths and unknown params with EINVAL", "[virtual-kernel][msm]") {
+TEST_CASE("GET_PARAM refuses other pipes, pad, pointer lengths and unknown params with EINVAL", "[virtual-kernel][msm]") {
   VirtualMsm v;
   {
     RawFile file(v.sys);
     uapi::drm_msm_param args{0x01 /* MSM_PIPE_2D0 */, uapi::MSM_PARAM_GPU_ID, 0, 0, 0};
     CHECK(file.call(uapi::DRM_IOCTL_MSM_GET_PARAM, &args) == -EINVAL);
     args = {uapi::MSM_PIPE_3D0, uapi::MSM_PARAM_GPU_ID, 0, 8, 0};
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_GET_PARAM, &args) == -EINVAL);
+    args = {uapi::MSM_PIPE_3D0, uapi::MSM_PARAM_GPU_ID, 0, 0, 1};
     CHECK(file.call(uapi::DRM_IOCTL_MSM_GET_PARAM, &args) == -EINVAL);
     args = {uapi::MSM_PIPE_3D0, 0x7f, 0, 0, 0};
     CHECK(file.call(uapi::DRM_IOCTL_MSM_GET_PARAM, &args) == -EINVAL);
@@ -136,7 +138,8 @@ TEST_CASE("GEM_NEW validates flags and size, and hands out the lowest free handl
   VirtualMsm v;
   {
     RawFile file(v.sys);
-    for (std::uint32_t flags : {0x100u | uapi::MSM_BO_WC, 0u, uapi::MSM_BO_WC | uapi::MSM_BO_CACHED, 0x00100000u}) {
+    for (std::uint32_t flags : {0x100u | uapi::MSM_BO_WC, 0u, uapi::MSM_BO_WC | uapi::MSM_BO_CACHED, 0x00100000u,
+                                uapi::MSM_BO_UNCACHED}) {
       uapi::drm_msm_gem_new args{4096, flags, 0};
       CHECK(file.call(uapi::DRM_IOCTL_MSM_GEM_NEW, &args) == -EINVAL);
     }

@@ -144,6 +144,14 @@ TEST_CASE("PRIME requests the driver refuses", "[virtual-kernel][msm]") {
     CHECK(v.sys.ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &args) == -EINVAL);  // unknown flag
     args = {0, 0, 1000000};
     CHECK(v.sys.ioctl(fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &args) == -EBADF);  // no such descriptor
+    ForeignBuffer foreign(4096);
+    args = {0, 0, foreign.fd};
+    REQUIRE(v.sys.ioctl(fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &args) == 0);
+    CHECK(args.handle == created.handle + 1);
+    uapi::drm_msm_gem_info flags{args.handle, uapi::MSM_INFO_GET_FLAGS, 0, 0, 0};
+    CHECK(v.sys.ioctl(fd, uapi::DRM_IOCTL_MSM_GEM_INFO, &flags) == -EINVAL);  // imported: no flags to tell
+    drm_gem_close close_imported{args.handle, 0};
+    CHECK(v.sys.ioctl(fd, DRM_IOCTL_GEM_CLOSE, &close_imported) == 0);
     drm_gem_close close_args{created.handle, 0};
     CHECK(v.sys.ioctl(fd, DRM_IOCTL_GEM_CLOSE, &close_args) == 0);
     v.sys.close(fd);

@@ -1,0 +1,98 @@
+// [virtual-kernel] The allocator's policy, observed through its statistics and the kernel calls
+// it makes on both virtual kernels: cached objects expire, large objects are not cached, a kernel
+// out of memory gets the cache back first, and cache maintenance checks its windows.
+#include <adreno/adreno.hpp>
+
+#include "kgsl/kgsl_abi.h"
+#include "msm/msm_abi.h"
+#include "virtual_device.h"
+
+#include <cstring>
+#include <thread>
+
+using namespace adreno;
+
+namespace {
+
+unsigned long alloc_ioctl(const std::string& backend) {
+  return backend == "virtual-kgsl" ? IOCTL_KGSL_GPUOBJ_ALLOC : msm::uapi::DRM_IOCTL_MSM_GEM_NEW;
+}
+
+AllocatorStats stats(VirtualDevice& device) { return device->impl().allocator().stats(); }
+
+}  // namespace
+
+TEST_CASE("a freed medium object is cached, reused, and returned to the kernel after it expires",
+          "[virtual-kernel][memory]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    const AllocatorStats start = stats(device);
+    device->allocate({.size = 200 * 1024});  // freed at once: never used by the GPU
+    // Its size class: between 128 KiB and 256 KiB the classes step by 32 KiB (as Mesa's buckets).
+    CHECK(stats(device).cached_bytes == 224 * 1024);
+    Buffer again = device->allocate({.size = 210 * 1024});
+    CHECK(stats(device).cache_hits == start.cache_hits + 1);
+    CHECK(stats(device).kernel_allocs == start.kernel_allocs + 1);
+    again = Buffer();
+    const auto frees = stats(device).kernel_frees;
+    std::this_thread::sleep_for(Allocator::kCacheExpiry + std::chrono::milliseconds(50));
+    device->impl().allocator().collect();
+    CHECK(stats(device).cached_bytes == 0);
+    CHECK(stats(device).kernel_frees == frees + 1);
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("large objects go to the kernel and back without the cache", "[virtual-kernel][memory]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    const AllocatorStats start = stats(device);
+    device->allocate({.size = Allocator::kCachedMax + 1});
+    CHECK(stats(device).kernel_allocs == start.kernel_allocs + 1);
+    CHECK(stats(device).kernel_frees == start.kernel_frees + 1);
+    CHECK(stats(device).cached_bytes == 0);
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("a kernel out of memory gets the cached objects back before the allocation fails",
+          "[virtual-kernel][memory]") {
+  const std::string backend = EACH_VIRTUAL_BACKEND();
+  VirtualDevice device(backend);
+  {
+    device->allocate({.size = 1024 * 1024});  // now cached
+    REQUIRE(stats(device).cached_bytes > 0);
+    device.system->fail_ioctl(alloc_ioctl(backend), 1, ENOMEM);
+    Buffer buffer = device->allocate({.size = 3 * 1024 * 1024});  // a different size class
+    CHECK(stats(device).cached_bytes == 0);
+    // Without a cache to give back, the kernel's ENOMEM reaches the caller, typed.
+    device.system->fail_ioctl(alloc_ioctl(backend), 1, ENOMEM);
+    try {
+      device->allocate({.size = 5 * 1024 * 1024});
+      FAIL("allocated although the kernel refused");
+    } catch (const Error& error) {
+      CHECK(error.code() == Errc::out_of_memory);
+      CHECK(error.sys_errno() == ENOMEM);
+    }
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("cache maintenance accepts windows inside the buffer and refuses others", "[virtual-kernel][memory]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    Buffer cached = device->allocate({.size = 4096, .memory = MemoryType::cached});
+    std::memset(cached.cpu_view().data(), 0x5a, 4096);
+    cached.flush_for_gpu();
+    cached.flush_for_gpu(100, 200);
+    Queue queue(*device);
+    const std::uint32_t values[] = {0x11223344};
+    queue.write(cached.view(512, 4), values);
+    queue.finish();
+    cached.invalidate_for_cpu(512, 4);
+    CHECK(cached.cpu_view().as<std::uint32_t>()[128] == 0x11223344);
+    CHECK(cached.cpu_view().as<std::uint32_t>()[127] == 0x5a5a5a5a);
+    CHECK_THROWS_AS(cached.flush_for_gpu(4097, 1), Error);
+  }
+  device.close_and_check_ledger();
+}

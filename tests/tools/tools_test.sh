@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# tools_test.sh TOOLS_DIR DEMO SCRATCH — runs each tool; fails on the first unexpected result.
+set -uo pipefail
+tools=$1 demo=$2 scratch=$3
+rm -rf "$scratch" && mkdir -p "$scratch"
+failures=0
+
+# expect NAME STATUS PATTERN COMMAND...: the command exits with STATUS (0 or nonzero) and its
+# combined output matches PATTERN.
+expect() {
+  local name=$1 status=$2 pattern=$3; shift 3
+  local output code
+  output=$("$@" 2>&1); code=$?
+  if { [ "$status" = 0 ] && [ $code -ne 0 ]; } || { [ "$status" != 0 ] && [ $code -eq 0 ]; } ||
+     ! grep -qE -- "$pattern" <<<"$output"; then
+    echo "FAIL: $name (exit $code)"; echo "$output" | head -20; failures=$((failures + 1))
+  else
+    echo "ok: $name"
+  fi
+}
+
+# adreno-info
+expect "info: text on the virtual device" 0 "Adreno 630 \(kgsl, virtual\)" "$tools/adreno-info" --virtual
+expect "info: JSON on virtual MSM" 0 '"kernel_interface": "msm"' "$tools/adreno-info" --json --device virtual-msm
+expect "info: an unknown device is refused" 1 "not one of kgsl" "$tools/adreno-info" --device cuda
+expect "info: an unknown option is refused" 1 "--frobnicate" "$tools/adreno-info" --frobnicate
+
+# adreno-decode on the demo's own submissions
+ADRENO_DUMP=$scratch "$demo" >/dev/null || { echo "FAIL: demo with ADRENO_DUMP"; failures=$((failures + 1)); }
+dump=$(ls "$scratch"/*.rd 2>/dev/null | head -n 1)
+expect "decode: an .rd dump of a submission" 0 "CP_MEM_WRITE.*CP_EVENT_WRITE|CP_EVENT_WRITE" "$tools/adreno-decode" "$dump"
+expect "decode: registers by name" 0 "CP_REG_TO_MEM" "$tools/adreno-decode" "$dump"
+head -c 10 /dev/urandom > "$scratch/garbage.rd"
+expect "decode: a truncated dump is refused" 1 "adreno-decode: " "$tools/adreno-decode" "$scratch/garbage.rd"
+expect "decode: a missing file is refused" 1 "cannot open" "$tools/adreno-decode" "$scratch/missing.rd"
+printf '\x00\x80\x10\x70' > "$scratch/nop.bin"
+expect "decode: a raw stream" 0 "CP_NOP" "$tools/adreno-decode" --raw "$scratch/nop.bin"
+printf '\x00\x80\x10' > "$scratch/odd.bin"
+expect "decode: a raw stream of partial dwords is refused" 1 "whole number of dwords" "$tools/adreno-decode" --raw "$scratch/odd.bin"
+
+# adreno-asm / adreno-disasm round trip
+cat > "$scratch/add.s" <<'ASM'
+@localsize 32, 1, 1
+@buf 4096 (c0.x)
+mov.u32u32 r0.x, c0.x
+(rpt1)nop
+add.u r0.y, r0.x, r0.x
+end
+ASM
+expect "asm: assembles with metadata" 0 "instrlen" "$tools/adreno-asm" "$scratch/add.s" -o "$scratch/add.bin" -j -
+expect "disasm: disassembles what asm wrote" 0 "add.u r0.y, r0.x, r0.x" "$tools/adreno-disasm" "$scratch/add.bin"
+printf 'mov.u32u32 r0.x, c0.x\nfrobnicate r0.x\n' > "$scratch/bad.s"
+expect "asm: a bad instruction names line and column" 1 "2:1" "$tools/adreno-asm" "$scratch/bad.s" -o "$scratch/bad.bin"
+
+echo "$failures failed"
+[ $failures -eq 0 ]

@@ -116,6 +116,12 @@ class Program {
   /// Loads ir3 machine code (64-bit instruction words as little-endian dwords, including the
   /// compiler's padding) with the compiler's metadata.
   static Program from_ir3(Device& device, std::span<const std::uint32_t> code, const Ir3Metadata& metadata);
+  /// Assembles ir3 source — Mesa's disassembler syntax plus Mesa computerator's directives
+  /// (`@localsize X, Y, Z`, `@buf SIZE (cN.c)`, `@const(cN.c) a, b, c, d`, `@invocationid(rN.c)`,
+  /// `@wgid(rN.c)`) — and loads it. Its arguments are the @buf slots in order, named "buf0",
+  /// "buf1", …; @const values are preloaded; @localsize is the local size it must be launched
+  /// with. Throws Error(malformed) whose detail starts with "line:column:" for bad source.
+  static Program from_ir3_assembly(Device& device, std::string_view source);
   /// Loads a fixture: `<dir>/<name>.code.bin` and its `<name>.json`.
   static Program from_ir3_fixture(Device& device, const std::filesystem::path& json_path);
 

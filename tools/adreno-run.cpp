@@ -1,0 +1,354 @@
+// adreno-run: dispatches one kernel on the chosen device with buffers made from the command line,
+// prints or saves what it wrote, and reports the GPU time per dispatch from GPU timestamps.
+#include <adreno/adreno.hpp>
+#include <adreno/program.hpp>
+
+#include "core/ir3_assembly.h"
+#include "core/program_impl.h"
+
+#include <CLI/CLI.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using adreno::Errc;
+using adreno::Error;
+
+[[noreturn]] void usage_error(const std::string& what) { throw Error(Errc::invalid_argument, "adreno-run", what); }
+
+enum class ElementType { u32, i32, f32, u16, f16, u8 };
+
+struct ElementInfo {
+  const char* name;
+  ElementType type;
+  std::size_t bytes;
+};
+constexpr ElementInfo kElements[] = {{"u32", ElementType::u32, 4}, {"i32", ElementType::i32, 4},
+                                     {"f32", ElementType::f32, 4}, {"u16", ElementType::u16, 2},
+                                     {"f16", ElementType::f16, 2}, {"u8", ElementType::u8, 1}};
+
+const ElementInfo& element(const std::string& name) {
+  for (const auto& e : kElements)
+    if (name == e.name) return e;
+  usage_error("unknown element type '" + name + "' (u32, i32, f32, u16, f16, u8)");
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t end = text.find(separator, start);
+    parts.push_back(text.substr(start, end - start));
+    if (end == std::string::npos) return parts;
+    start = end + 1;
+  }
+}
+
+std::vector<std::byte> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(Errc::not_found, "adreno-run", "cannot open '" + path + "'");
+  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::byte> bytes(chars.size());
+  std::memcpy(bytes.data(), chars.data(), chars.size());
+  return bytes;
+}
+
+// A kernel argument from the command line: `buf:COUNTxTYPE[:FILL]` or `TYPE:VALUE`.
+struct ArgumentSpec {
+  bool is_buffer = false;
+  std::size_t count = 0;
+  const ElementInfo* type = nullptr;
+  std::string fill = "zeros";  // zeros | iota | random[:SEED] | file:PATH
+  std::string value;           // scalars
+};
+
+ArgumentSpec parse_argument(const std::string& text) {
+  ArgumentSpec spec;
+  const auto parts = split(text, ':');
+  if (parts[0] == "buf") {
+    if (parts.size() < 2) usage_error("'" + text + "': a buffer is buf:COUNTxTYPE[:FILL]");
+    const auto x = parts[1].find('x');
+    if (x == std::string::npos) usage_error("'" + text + "': the size is COUNTxTYPE, e.g. 1024xu32");
+    spec.is_buffer = true;
+    try {
+      spec.count = std::stoul(parts[1].substr(0, x));
+    } catch (const std::exception&) {
+      usage_error("'" + text + "': '" + parts[1].substr(0, x) + "' is not an element count");
+    }
+    if (spec.count == 0) usage_error("'" + text + "': a buffer needs at least one element");
+    spec.type = &element(parts[1].substr(x + 1));
+    if (parts.size() > 2) {
+      spec.fill = parts[2];
+      for (std::size_t i = 3; i < parts.size(); ++i) spec.fill += ":" + parts[i];
+    }
+    return spec;
+  }
+  if (parts.size() != 2) usage_error("'" + text + "' is neither buf:COUNTxTYPE[:FILL] nor TYPE:VALUE");
+  spec.type = &element(parts[0]);
+  spec.value = parts[1];
+  return spec;
+}
+
+void fill_buffer(const ArgumentSpec& spec, adreno::CpuView view) {
+  std::byte* data = view.data();
+  const std::size_t count = spec.count;
+  if (spec.fill == "zeros") {
+    std::memset(data, 0, view.size());
+  } else if (spec.fill == "iota") {
+    for (std::size_t i = 0; i < count; ++i) {
+      switch (spec.type->type) {
+        case ElementType::f32: {
+          const float v = static_cast<float>(i);
+          std::memcpy(data + 4 * i, &v, 4);
+          break;
+        }
+        case ElementType::f16:
+          usage_error("iota is not defined for f16 buffers; use random or a file");
+        default: {
+          const std::uint32_t v = static_cast<std::uint32_t>(i);
+          std::memcpy(data + spec.type->bytes * i, &v, spec.type->bytes);  // little-endian truncation
+        }
+      }
+    }
+  } else if (spec.fill.rfind("random", 0) == 0) {
+    const auto seed = spec.fill.size() > 7 ? std::stoul(spec.fill.substr(7)) : 1u;
+    std::mt19937 rng(static_cast<std::uint32_t>(seed));
+    for (std::size_t i = 0; i < view.size(); i += 4) {
+      const std::uint32_t v = spec.type->type == ElementType::f32
+                                  ? std::bit_cast<std::uint32_t>(std::uniform_real_distribution<float>(-1, 1)(rng))
+                                  : rng();
+      std::memcpy(data + i, &v, std::min<std::size_t>(4, view.size() - i));
+    }
+  } else if (spec.fill.rfind("file:", 0) == 0) {
+    const auto bytes = read_file(spec.fill.substr(5));
+    if (bytes.size() != view.size()) {
+      usage_error("'" + spec.fill.substr(5) + "' has " + std::to_string(bytes.size()) + " bytes; the buffer has " +
+                  std::to_string(view.size()));
+    }
+    std::memcpy(data, bytes.data(), bytes.size());
+  } else {
+    usage_error("unknown fill '" + spec.fill + "' (zeros, iota, random[:SEED], file:PATH)");
+  }
+}
+
+std::string format_element(const std::byte* at, const ElementInfo& type, const std::string& format) {
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, at, type.bytes);
+  char text[32];
+  if (format == "hex") {
+    std::snprintf(text, sizeof text, "0x%0*x", static_cast<int>(type.bytes * 2), bits);
+  } else if (format == "float" || (format.empty() && type.type == ElementType::f32)) {
+    float f;
+    std::memcpy(&f, &bits, 4);
+    std::snprintf(text, sizeof text, "%g", static_cast<double>(f));
+  } else if (type.type == ElementType::i32) {
+    std::snprintf(text, sizeof text, "%d", static_cast<std::int32_t>(bits));
+  } else {
+    std::snprintf(text, sizeof text, "%u", bits);
+  }
+  return text;
+}
+
+std::array<std::uint32_t, 3> parse_size3(const std::string& text, const char* what) {
+  std::array<std::uint32_t, 3> size{1, 1, 1};
+  const auto parts = split(text, ',');
+  if (parts.size() > 3) usage_error(std::string(what) + " has at most three dimensions: X[,Y[,Z]]");
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    try {
+      size[i] = static_cast<std::uint32_t>(std::stoul(parts[i]));
+    } catch (const std::exception&) {
+      usage_error(std::string(what) + ": '" + parts[i] + "' is not a number");
+    }
+  }
+  return size;
+}
+
+adreno::Program load_program(adreno::Device& device, const std::string& path, std::vector<ArgumentSpec>& defaults) {
+  if (path.size() > 5 && path.ends_with(".json")) return adreno::Program::from_ir3_fixture(device, path);
+  const auto bytes = read_file(path);
+  const std::string text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  const bool is_text = std::none_of(text.begin(), text.end(), [](char c) { return c == '\0'; });
+  if (!is_text) return adreno::Program::from_qualcomm_binary(device, bytes);
+  // ir3 assembly: its @buf slots say what buffers it wants when the command line does not.
+  const adreno::ir3::Program assembled = adreno::ir3::assemble(text);
+  for (const auto& slot : assembled.launch.buffers) {
+    if (!slot.address_const) continue;
+    ArgumentSpec spec;
+    spec.is_buffer = true;
+    spec.count = slot.size_dwords;
+    spec.type = &kElements[0];
+    defaults.push_back(spec);
+  }
+  return adreno::Program::from_ir3_assembly(device, text);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "Runs one compute kernel and shows what it wrote.\n\n"
+      "KERNEL is ir3 assembly (Mesa's disassembler syntax with computerator's @localsize/@buf/@const/\n"
+      "@invocationid/@wgid directives), a Qualcomm OpenCL compiled binary, or an ir3 fixture JSON\n"
+      "(ir3-a630-fixture/1, next to its .code.bin).\n\n"
+      "Arguments are bound in kernel order, one --arg each:\n"
+      "  buf:COUNTxTYPE[:FILL]   a buffer of COUNT elements (TYPE u32 i32 f32 u16 f16 u8), filled with\n"
+      "                          zeros (default), iota, random[:SEED] or file:PATH\n"
+      "  TYPE:VALUE              a scalar\n"
+      "Without --arg, an assembly kernel gets zero-filled u32 buffers of its @buf sizes.\n\n"
+      "Example: adreno-run --virtual add.s -a buf:1024xu32 -a buf:1024xu32:iota -a buf:1024xu32:random:7 \\\n"
+      "           --groups 8 --local 128 --print 0"};
+  std::string kernel_path, device_spec, groups_text = "1", local_text;
+  std::vector<std::string> argument_texts, prints, saves;
+  bool use_virtual = false;
+  unsigned repeat = 1, thread_size = 0, print_count = 16;
+  app.add_option("kernel", kernel_path, "the kernel to run")->required();
+  app.add_option("-d,--device", device_spec, "device, in the ADRENO_DEVICE syntax");
+  app.add_flag("--virtual", use_virtual, "run on the virtual Adreno even if hardware is present");
+  app.add_option("-a,--arg", argument_texts, "a kernel argument (see above), in kernel order");
+  app.add_option("-g,--groups", groups_text, "work-groups X[,Y[,Z]] (default 1)");
+  app.add_option("-l,--local", local_text, "local size X[,Y[,Z]] (default: the kernel's own, else 1)");
+  app.add_option("--threadsize", thread_size, "wave size 64 or 128 (default: the compiler's choice)")
+      ->check(CLI::IsMember({64u, 128u}));
+  app.add_option("-r,--repeat", repeat, "dispatch this many times (default 1)")->check(CLI::Range(1u, 1000000u));
+  app.add_option("-p,--print", prints, "print argument N as N[:hex|int|float]")->expected(0, -1);
+  app.add_option("-n,--count", print_count, "elements to print per buffer (default 16)");
+  app.add_option("-o,--save", saves, "save argument N's contents: N:PATH");
+  CLI11_PARSE(app, argc, argv);
+
+  const char* step = "open the device";
+  try {
+    std::optional<adreno::Device> device;
+    if (!device_spec.empty()) {
+      device.emplace(adreno::Device::open(device_spec));
+    } else if (use_virtual) {
+      device.emplace(adreno::Device::open("virtual-kgsl"));
+    } else {
+      try {
+        device.emplace(adreno::Device::open());
+      } catch (const Error& error) {
+        if (error.code() != Errc::not_found) throw;
+        std::fprintf(stderr, "adreno-run: no Adreno hardware found; running on the virtual Adreno\n");
+        device.emplace(adreno::Device::open("virtual-kgsl"));
+      }
+    }
+
+    step = "load the kernel";
+    std::vector<ArgumentSpec> specs;
+    adreno::Program program = load_program(*device, kernel_path, specs);
+    if (!argument_texts.empty()) {
+      specs.clear();
+      for (const auto& text : argument_texts) specs.push_back(parse_argument(text));
+    }
+    if (specs.size() != program.argument_count()) {
+      usage_error("the kernel takes " + std::to_string(program.argument_count()) + " arguments; " +
+                  std::to_string(specs.size()) + " given");
+    }
+
+    step = "bind the arguments";
+    adreno::Arguments arguments(program);
+    std::vector<adreno::Buffer> buffers(specs.size());
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      const ArgumentSpec& spec = specs[i];
+      if (spec.is_buffer) {
+        buffers[i] = device->allocate({.size = spec.count * spec.type->bytes});
+        fill_buffer(spec, buffers[i].cpu_view());
+        arguments.set_buffer(i, buffers[i]);
+      } else {
+        std::uint32_t bits = 0;
+        if (spec.type->type == ElementType::f32) {
+          bits = std::bit_cast<std::uint32_t>(std::stof(spec.value));
+        } else {
+          bits = static_cast<std::uint32_t>(std::stoll(spec.value, nullptr, 0));
+        }
+        arguments.set_bytes(i, std::as_bytes(std::span(&bits, 1)).first(spec.type->bytes));
+      }
+    }
+
+    step = "dispatch";
+    adreno::Launch launch;
+    const auto groups = parse_size3(groups_text, "--groups");
+    std::copy(groups.begin(), groups.end(), launch.groups);
+    if (!local_text.empty()) {
+      const auto local = parse_size3(local_text, "--local");
+      std::copy(local.begin(), local.end(), launch.local_size);
+    } else if (const std::uint32_t* fixed = program.impl()->info().fixed_local_size; fixed[0] != 0) {
+      std::copy(fixed, fixed + 3, launch.local_size);
+    }
+    if (thread_size != 0) launch.wave_size = thread_size == 128 ? adreno::WaveSize::thread128 : adreno::WaveSize::thread64;
+
+    adreno::Queue queue(*device);
+    adreno::Buffer stamps = device->allocate({.size = 16ull * repeat});
+    const bool show_progress = repeat >= 100 && ::isatty(STDERR_FILENO);
+    auto last_progress = std::chrono::steady_clock::now();
+    for (unsigned i = 0; i < repeat; ++i) {
+      queue.write_timestamp(stamps.view(16ull * i, 8));
+      queue.dispatch(program, arguments, launch);
+      queue.write_timestamp(stamps.view(16ull * i + 8, 8));
+      if ((i + 1) % 64 == 0 || i + 1 == repeat) {
+        queue.finish();
+        if (show_progress && std::chrono::steady_clock::now() - last_progress > std::chrono::milliseconds(250)) {
+          std::fprintf(stderr, "\r%u/%u dispatches", i + 1, repeat);
+          last_progress = std::chrono::steady_clock::now();
+        }
+      }
+    }
+    if (show_progress) std::fprintf(stderr, "\r%u/%u dispatches\n", repeat, repeat);
+
+    auto ticks = stamps.cpu_view().as<std::uint64_t>();
+    double total = 0, best = 1e300;
+    for (unsigned i = 0; i < repeat; ++i) {
+      const double us = static_cast<double>(ticks[2 * i + 1] - ticks[2 * i]) / 19.2;  // 19.2 MHz always-on counter
+      total += us;
+      best = std::min(best, us);
+    }
+    std::printf("%s on %s%s: %u dispatch%s of %ux%ux%u groups x %ux%ux%u; GPU time %.2f us average, %.2f us best\n",
+                program.name().c_str(), device->info().name.c_str(), device->info().is_virtual ? " (virtual)" : "",
+                repeat, repeat == 1 ? "" : "es", launch.groups[0], launch.groups[1], launch.groups[2],
+                launch.local_size[0], launch.local_size[1], launch.local_size[2], total / repeat, best);
+
+    step = "show the results";
+    for (const auto& text : prints) {
+      const auto parts = split(text, ':');
+      const std::size_t index = std::stoul(parts[0]);
+      if (index >= specs.size() || !specs[index].is_buffer) usage_error("--print " + text + ": argument " + parts[0] + " is not a buffer");
+      const ArgumentSpec& spec = specs[index];
+      const std::string format = parts.size() > 1 ? parts[1] : "";
+      std::printf("arg %zu (%zu x %s):", index, spec.count, spec.type->name);
+      const auto view = buffers[index].cpu_view();
+      for (std::size_t e = 0; e < std::min<std::size_t>(spec.count, print_count); ++e)
+        std::printf(" %s", format_element(view.data() + e * spec.type->bytes, *spec.type, format).c_str());
+      std::printf(spec.count > print_count ? " ...\n" : "\n");
+    }
+    for (const auto& text : saves) {
+      const auto colon = text.find(':');
+      if (colon == std::string::npos) usage_error("--save " + text + ": expected N:PATH");
+      const std::size_t index = std::stoul(text.substr(0, colon));
+      if (index >= specs.size() || !specs[index].is_buffer) usage_error("--save " + text + ": argument is not a buffer");
+      std::ofstream out(text.substr(colon + 1), std::ios::binary);
+      const auto view = buffers[index].cpu_view();
+      out.write(reinterpret_cast<const char*>(view.data()), static_cast<std::streamsize>(view.size()));
+      if (!out) throw Error(Errc::kernel_error, "adreno-run", "cannot write '" + text.substr(colon + 1) + "'");
+    }
+  } catch (const Error& error) {
+    std::fprintf(stderr, "adreno-run: %s failed: %s\n", step, error.what());
+    return 1;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "adreno-run: %s failed: %s\n", step, error.what());
+    return 1;
+  }
+  return 0;
+}

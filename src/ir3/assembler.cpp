@@ -1,0 +1,264 @@
+#include "ir3/assembler.h"
+
+#include <adreno/error.hpp>
+#include <bit>
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+
+#include "ir3/codec.h"
+#include "ir3/text.h"
+
+namespace adreno::ir3 {
+namespace {
+
+struct Line {
+  std::string_view text;  // comment removed, not trimmed
+  std::size_t number;     // 1-based
+};
+
+[[noreturn]] void error_at(std::size_t line, std::size_t column, const std::string& message) {
+  throw Error(Errc::malformed, "ir3 assemble",
+              std::to_string(line) + ":" + std::to_string(column) + ": " + message);
+}
+
+std::size_t skip_space(std::string_view s, std::size_t pos) {
+  while (pos < s.size() && std::isspace(static_cast<unsigned char>(s[pos]))) ++pos;
+  return pos;
+}
+
+std::string_view strip_comment(std::string_view s) {
+  const std::size_t semicolon = s.find(';');
+  const std::size_t slashes = s.find("//");
+  return s.substr(0, std::min(semicolon, slashes));
+}
+
+bool is_label_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+}
+
+// "name:" at the start of the text; returns the length of the name, 0 if there is no label.
+std::size_t label_length(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && is_label_char(s[i])) ++i;
+  return (i > 0 && i < s.size() && s[i] == ':' && !std::isdigit(static_cast<unsigned char>(s[0])))
+             ? i
+             : 0;
+}
+
+// A directive value: integer (decimal or 0x hex) or float (stored as its bits).
+std::uint32_t directive_value(std::string_view token, std::size_t line, std::size_t column) {
+  std::string text(token);
+  char* end = nullptr;
+  if (text.find_first_of(".eE") != std::string::npos && text.find("0x") == std::string::npos) {
+    const float value = std::strtof(text.c_str(), &end);
+    if (end != text.c_str() && *end == '\0') return std::bit_cast<std::uint32_t>(value);
+  } else {
+    const long long value = std::strtoll(text.c_str(), &end, 0);
+    if (end != text.c_str() && *end == '\0' && value >= INT32_MIN && value <= UINT32_MAX) {
+      return static_cast<std::uint32_t>(value);
+    }
+  }
+  error_at(line, column, "expected a number, got '" + text + "'");
+}
+
+struct Cursor {
+  std::string_view s;
+  std::size_t pos;
+  std::size_t line;
+
+  std::size_t column() const { return pos + 1; }
+  bool done() {
+    pos = skip_space(s, pos);
+    return pos >= s.size();
+  }
+  void expect(char c) {
+    if (done() || s[pos] != c) {
+      error_at(line, column(),
+               std::string("expected '") + c + "' at '" + std::string(rest()) + "'");
+    }
+    ++pos;
+  }
+  bool accept(char c) {
+    if (!done() && s[pos] == c) {
+      ++pos;
+      return true;
+    }
+    return false;
+  }
+  std::string_view rest() const { return s.substr(std::min(pos, s.size())); }
+  // A token up to whitespace, ',' or ')'.
+  std::pair<std::string_view, std::size_t> token() {
+    done();
+    const std::size_t start = pos;
+    while (pos < s.size() && !std::isspace(static_cast<unsigned char>(s[pos])) && s[pos] != ',' &&
+           s[pos] != ')') {
+      ++pos;
+    }
+    if (pos == start) error_at(line, column(), "expected a value at '" + std::string(rest()) + "'");
+    return {s.substr(start, pos - start), start + 1};
+  }
+  std::uint32_t value() {
+    auto [text, col] = token();
+    return directive_value(text, line, col);
+  }
+  std::uint16_t reg(char file) {
+    auto [text, col] = token();
+    std::string_view s = text;
+    const char* comps = "xyzw";
+    const std::size_t dot = s.find('.');
+    unsigned number = 0;
+    const bool ok = s.size() >= 4 && s[0] == file && dot != std::string_view::npos &&
+                    dot + 2 == s.size() && std::strchr(comps, s[dot + 1]) != nullptr &&
+                    std::from_chars(s.data() + 1, s.data() + dot, number).ptr == s.data() + dot;
+    if (!ok) {
+      error_at(line, col,
+               std::string("expected a ") + (file == 'r' ? "register" : "const") + " such as " +
+                   file + "0.x, got '" + std::string(text) + "'");
+    }
+    return regid(number, static_cast<unsigned>(std::strchr(comps, s[dot + 1]) - comps));
+  }
+  void end() {
+    if (!done()) error_at(line, column(), "unexpected '" + std::string(rest()) + "'");
+  }
+};
+
+void directive(const Line& line, std::size_t start, LaunchInfo& launch) {
+  Cursor c{line.text, start + 1, line.number};
+  std::size_t name_end = c.pos;
+  while (name_end < line.text.size() &&
+         std::isalpha(static_cast<unsigned char>(line.text[name_end]))) {
+    ++name_end;
+  }
+  const std::string_view name = line.text.substr(c.pos, name_end - c.pos);
+  c.pos = name_end;
+  if (name == "localsize") {
+    for (std::size_t i = 0; i < 3; ++i) {
+      if (i) c.expect(',');
+      launch.local_size[i] = c.value();
+    }
+  } else if (name == "buf") {
+    BufferSlot buffer;
+    buffer.size_dwords = c.value();
+    if (c.accept('(')) {
+      buffer.address_const = c.reg('c');
+      c.expect(')');
+    }
+    if (!c.done()) {
+      do {
+        buffer.initial.push_back(c.value());
+      } while (c.accept(','));
+    }
+    launch.buffers.push_back(std::move(buffer));
+  } else if (name == "const") {
+    ConstValues values;
+    c.expect('(');
+    values.regid = c.reg('c');
+    c.expect(')');
+    for (std::size_t i = 0; i < 4; ++i) {
+      if (i) c.expect(',');
+      values.values[i] = c.value();
+    }
+    launch.constants.push_back(values);
+  } else if (name == "invocationid" || name == "wgid" || name == "numwg") {
+    c.expect('(');
+    const std::uint16_t reg = c.reg(name == "numwg" ? 'c' : 'r');
+    c.expect(')');
+    if (name == "invocationid") {
+      launch.local_id_regid = reg;
+    } else if (name == "wgid") {
+      launch.work_group_id_regid = reg;
+    } else {
+      launch.num_work_groups_const = reg;
+    }
+  } else {
+    error_at(line.number, start + 1, "unknown directive '@" + std::string(name) + "'");
+  }
+  c.end();
+}
+
+std::uint64_t raw_word(std::string_view text, std::size_t line, std::size_t column) {
+  std::string_view hex = text;
+  std::uint64_t value = 0;
+  const bool prefixed = hex.substr(0, 2) == "0x" || hex.substr(0, 2) == "0X";
+  if (prefixed) hex.remove_prefix(2);
+  auto [end, error] = std::from_chars(hex.data(), hex.data() + hex.size(), value, 16);
+  if (!prefixed || error != std::errc() || end != hex.data() + hex.size()) {
+    error_at(line, column, "expected raw 0x<hex word>, got '" + std::string(text) + "'");
+  }
+  return value;
+}
+
+}  // namespace
+
+Program assemble(std::string_view source, RegisterFile file) {
+  Program program;
+  struct Pending {
+    Line line;
+    std::size_t start;  // offset of the instruction in the line
+  };
+  std::vector<Pending> pending;
+  std::unordered_map<std::string, std::int32_t> labels;
+  std::size_t number = 0;
+  for (std::size_t begin = 0; begin <= source.size();) {
+    std::size_t end = source.find('\n', begin);
+    if (end == std::string_view::npos) end = source.size();
+    const Line line{strip_comment(source.substr(begin, end - begin)), ++number};
+    begin = end + 1;
+    std::size_t pos = skip_space(line.text, 0);
+    while (std::size_t length = label_length(line.text.substr(pos))) {
+      const std::string name(line.text.substr(pos, length));
+      if (!labels.emplace(name, static_cast<std::int32_t>(pending.size())).second) {
+        error_at(line.number, pos + 1, "label '" + name + "' defined twice");
+      }
+      pos = skip_space(line.text, pos + length + 1);
+    }
+    if (pos >= line.text.size()) continue;
+    if (line.text[pos] == '@') {
+      directive(line, pos, program.launch);
+      continue;
+    }
+    pending.push_back({line, pos});
+  }
+
+  for (std::size_t index = 0; index < pending.size(); ++index) {
+    const auto& [line, start] = pending[index];
+    std::string_view text = line.text.substr(start);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+      text.remove_suffix(1);
+    if (text.substr(0, 4) == "raw ") {
+      const std::size_t value_at = skip_space(text, 4);
+      program.words.push_back(raw_word(text.substr(value_at), line.number, start + value_at + 1));
+      continue;
+    }
+    LabelResolver resolve = [&](std::string_view name) -> std::optional<std::int32_t> {
+      auto found = labels.find(std::string(name));
+      if (found == labels.end()) return std::nullopt;
+      return found->second - static_cast<std::int32_t>(index);
+    };
+    try {
+      program.words.push_back(encode(parse_instruction(text, resolve)));
+    } catch (const SyntaxError& e) {
+      error_at(line.number, start + e.column(), e.message());
+    } catch (const Error& e) {
+      error_at(line.number, start + 1, e.detail() + " in '" + std::string(text) + "'");
+    }
+  }
+
+  std::vector<Instruction> decoded;
+  decoded.reserve(program.words.size());
+  for (std::uint64_t word : program.words) {
+    try {
+      decoded.push_back(decode(word));
+    } catch (const Error&) {
+      // a raw word with no known encoding: it has no metadata to contribute
+    }
+  }
+  program.info = analyze(decoded, file);
+  return program;
+}
+
+}  // namespace adreno::ir3

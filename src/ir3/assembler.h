@@ -1,0 +1,54 @@
+// Assembler: ir3 source text (Mesa's syntax, plus computerator-style @directives) to a program
+// binary and the metadata a runtime needs to launch it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "ir3/instruction.h"
+#include "ir3/program.h"
+
+namespace adreno::ir3 {
+
+/// "Not used" register id (SP_CS_CONST_CONFIG_0 convention).
+inline constexpr std::uint16_t kUnusedRegid = 0xfc;
+
+/// A buffer the program expects: `@buf SIZE [(cN.c)] [v0, v1, ...]` (Mesa computerator syntax).
+struct BufferSlot {
+  std::uint32_t size_dwords = 0;
+  std::optional<std::uint16_t> address_const;  ///< const regid where its 64-bit address goes
+  std::vector<std::uint32_t> initial;          ///< initial contents, if given
+};
+
+/// `@const(cN.c) a, b, c, d`: four dwords to preload at a const regid.
+struct ConstValues {
+  std::uint16_t regid = 0;
+  std::array<std::uint32_t, 4> values{};
+};
+
+/// The launch-facing facts declared by directives.
+struct LaunchInfo {
+  std::array<std::uint32_t, 3> local_size{1, 1, 1};    ///< @localsize X, Y, Z
+  std::uint16_t local_id_regid = kUnusedRegid;         ///< @invocationid(rN.c)
+  std::uint16_t work_group_id_regid = kUnusedRegid;    ///< @wgid(rN.c)
+  std::optional<std::uint16_t> num_work_groups_const;  ///< @numwg(cN.c)
+  std::vector<BufferSlot> buffers;
+  std::vector<ConstValues> constants;
+};
+
+struct Program {
+  std::vector<std::uint64_t> words;
+  ProgramInfo info;  ///< computed from the decoded words (`raw` words that decode to nothing skip)
+  LaunchInfo launch;
+};
+
+/// Assembles `source`. Lines hold one instruction, a `label:`, a directive or nothing; `;` and
+/// `//` start comments; `raw 0x<16 hex digits>` emits a word verbatim. Branch targets are
+/// `#offset` or `#label`. Throws adreno::Error(malformed) whose detail starts with
+/// "line:column:" and names the offending token.
+Program assemble(std::string_view source, RegisterFile file = RegisterFile::split);
+
+}  // namespace adreno::ir3

@@ -1,0 +1,1278 @@
+#include "ir3/codec.h"
+
+#include <adreno/error.hpp>
+#include <array>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "ir3/encoding.h"
+
+namespace adreno::ir3 {
+namespace {
+
+using bits::Field;
+
+// ---------------------------------------------------------------------------------------------
+// Opcode lookup: (form, opcode value, sub-opcode) -> table row, built once from opcodes.h.
+
+constexpr std::size_t kFormCount = static_cast<std::size_t>(Form::cache) + 1;
+
+struct Lookup {
+  std::array<std::int16_t, kFormCount * 64 * 8> by_form{};
+  std::array<std::int16_t, 8 * 64 * 8> by_category{};
+  Lookup() {
+    by_form.fill(-1);
+    by_category.fill(-1);
+    for (const OpcodeInfo* row = opcode_table_begin(); row != opcode_table_end(); ++row) {
+      auto index = static_cast<std::int16_t>(row - opcode_table_begin());
+      by_form[(static_cast<std::size_t>(row->form) * 64 + row->value) * 8 + row->sub] = index;
+      std::int16_t& slot = by_category[(row->category * 64u + row->value) * 8 + row->sub];
+      if (slot < 0) slot = index;  // the first form listed wins; ambiguous ones use by_form
+    }
+  }
+};
+const Lookup& lookup() {
+  static const Lookup table;
+  return table;
+}
+
+[[noreturn]] void no_match(std::uint64_t word) {
+  char text[64];
+  std::snprintf(text, sizeof text, "word 0x%016llx matches no a6xx instruction",
+                static_cast<unsigned long long>(word));
+  throw Error(Errc::malformed, "ir3 decode", text);
+}
+
+Opcode by_form(Form form, unsigned value, unsigned sub, std::uint64_t word) {
+  if (value >= 64 || sub >= 8) no_match(word);
+  std::int16_t index = lookup().by_form[(static_cast<std::size_t>(form) * 64 + value) * 8 + sub];
+  if (index < 0) no_match(word);
+  return opcode_table_begin()[index].opcode;
+}
+Opcode by_category(unsigned category, unsigned value, unsigned sub, std::uint64_t word) {
+  std::int16_t index = lookup().by_category[(category * 64u + value) * 8 + sub];
+  if (index < 0) no_match(word);
+  return opcode_table_begin()[index].opcode;
+}
+
+std::int32_t sign_extend(std::uint64_t value, unsigned width) {
+  const std::uint64_t sign = std::uint64_t{1} << (width - 1);
+  return static_cast<std::int32_t>(static_cast<std::int64_t>((value ^ sign)) -
+                                   static_cast<std::int64_t>(sign));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encoder helper: every write is range-checked and names its field on failure.
+
+class Word {
+ public:
+  explicit Word(const char* name) : name_(name) {}
+  void put(Field f, std::uint64_t value, const char* field) {
+    if (value > f.mask()) fail(field, std::to_string(value), f);
+    word_ |= value << f.low;
+  }
+  void put_signed(Field f, std::int64_t value, const char* field) {
+    const std::int64_t limit = std::int64_t{1} << (f.width() - 1);
+    if (value < -limit || value >= limit) fail(field, std::to_string(value), f);
+    word_ |= (static_cast<std::uint64_t>(value) & f.mask()) << f.low;
+  }
+  void flag(Field f, bool on) { word_ |= static_cast<std::uint64_t>(on) << f.low; }
+  [[noreturn]] void reject(const std::string& what) const {
+    throw Error(Errc::invalid_argument, std::string("ir3 encode ") + name_, what);
+  }
+  std::uint64_t value() const { return word_; }
+  const char* name() const { return name_; }
+
+ private:
+  [[noreturn]] void fail(const char* field, const std::string& value, Field f) const {
+    reject(std::string(field) + " = " + value + " does not fit bits " + std::to_string(f.low) +
+           ".." + std::to_string(f.high));
+  }
+  const char* name_;
+  std::uint64_t word_ = 0;
+};
+
+Operand gpr(std::uint64_t reg, bool half = false) {
+  Operand op;
+  op.kind = OperandKind::gpr;
+  op.reg = static_cast<std::uint16_t>(reg);
+  op.half = half;
+  return op;
+}
+Operand immediate(std::int64_t value) {
+  Operand op;
+  op.kind = OperandKind::immediate;
+  op.value = static_cast<std::int32_t>(value);
+  return op;
+}
+
+void need_gpr(Word& w, const Operand& op, const char* field) {
+  if (op.kind != OperandKind::gpr) w.reject(std::string(field) + " must be a register");
+}
+void put_gpr(Word& w, Field f, const Operand& op, const char* field) {
+  need_gpr(w, op, field);
+  w.put(f, op.reg, field);
+}
+// #cat6-src: an 8-bit register or an immediate, chosen by a separate flag.
+Operand cat6_src(std::uint64_t value, bool immediate_form) {
+  return immediate_form ? immediate(static_cast<std::int64_t>(value)) : gpr(value);
+}
+void put_cat6_src(Word& w, Field f, const Operand& op, const char* field) {
+  if (op.kind == OperandKind::immediate) {
+    w.put(f, static_cast<std::uint32_t>(op.value), field);
+  } else {
+    put_gpr(w, f, op, field);
+  }
+}
+
+// Destination precision of cat2/cat3/cat4 (ir3-common.xml #dest-half): a register is half when
+// FULL == DST_CONV, except p0 which never is.
+constexpr unsigned kLastHalfCapableDst = 0xf7;
+bool dest_half(bool full, bool dst_conv, std::uint64_t dst) {
+  return full == dst_conv && dst <= kLastHalfCapableDst;
+}
+bool dest_conv(bool full, const Operand& dst) {
+  if (dst.reg > kLastHalfCapableDst) return false;
+  return dst.half == full;
+}
+
+void decode_abs_neg(Operand& op, std::uint64_t absneg) {
+  op.neg = (absneg & 1) != 0;
+  op.abs = (absneg & 2) != 0;
+}
+std::uint64_t abs_neg(const Operand& op) { return (op.neg ? 1u : 0u) | (op.abs ? 2u : 0u); }
+
+// ---------------------------------------------------------------------------------------------
+// cat2/cat4 source (#multisrc).
+
+// Compare conditions lt le gt ge eq ne (ir3-common.xml #cond); 6 and 7 are undefined.
+constexpr unsigned kConditionCount = 6;
+
+// The float lookup table has 12 entries (ir3-common.xml #flut); other indices are undefined.
+constexpr std::uint64_t kFlutEntries = 12;
+
+Operand decode_multisrc(std::uint64_t s, bool full, std::uint64_t word) {
+  namespace m = bits::multisrc;
+  Operand op;
+  const std::uint64_t kind = m::kKind.get(s);
+  if (kind == 0) {
+    op = gpr(m::kReg.get(s), !full);
+    op.last = m::kLast.get(s) != 0;
+    if ((s & 0x300) != 0) no_match(word);
+  } else if ((kind & 3) == 2) {
+    op.kind = OperandKind::constant;
+    op.reg = static_cast<std::uint16_t>(m::kConst.get(s));
+    op.half = !full;
+  } else if (kind == 4) {
+    op = immediate(sign_extend(m::kImmed.get(s), m::kImmed.width()));
+    op.half = !full;
+  } else if (kind == 5) {
+    if (m::kFlut.get(s) >= kFlutEntries) no_match(word);
+    op = immediate(static_cast<std::int64_t>(m::kFlut.get(s)));
+    op.flut = true;
+    op.half = m::kFlutHalf.get(s) != 0;
+  } else if (kind == 1) {
+    op.kind = m::kRelConst.get(s) ? OperandKind::relative_const : OperandKind::relative_gpr;
+    op.value = sign_extend(m::kRelOffset.get(s), m::kRelOffset.width());
+    op.half = !full;
+  } else {
+    no_match(word);
+  }
+  decode_abs_neg(op, m::kAbsNeg.get(s));
+  return op;
+}
+
+std::uint64_t encode_multisrc(Word& w, const Operand& op, const char* field) {
+  namespace m = bits::multisrc;
+  Word s(w.name());  // the source field, built apart
+  switch (op.kind) {
+    case OperandKind::gpr:
+      s.put(m::kReg, op.reg, field);
+      s.flag(m::kLast, op.last);
+      break;
+    case OperandKind::constant:
+      s.put(m::kConst, op.reg, field);
+      s.put(m::kKind, 2, field);
+      break;
+    case OperandKind::immediate:
+      if (op.flut) {
+        s.put(m::kFlut, static_cast<std::uint32_t>(op.value), field);
+        s.flag(m::kFlutHalf, op.half);
+        s.put(m::kKind, 5, field);
+      } else {
+        s.put_signed(m::kImmed, op.value, field);
+        s.put(m::kKind, 4, field);
+      }
+      break;
+    case OperandKind::relative_gpr:
+    case OperandKind::relative_const:
+      s.put_signed(m::kRelOffset, op.value, field);
+      s.flag(m::kRelConst, op.kind == OperandKind::relative_const);
+      s.put(m::kKind, 1, field);
+      break;
+    case OperandKind::none: w.reject(std::string(field) + " is missing");
+  }
+  s.put(m::kAbsNeg, abs_neg(op), field);
+  return s.value();
+}
+
+// The FULL bit of cat2/cat4: the precision of the register sources (a flut immediate carries
+// its own precision bit, so it does not decide).
+bool sources_full(const Instruction& in, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (in.src[i].kind != OperandKind::none && !in.src[i].flut) return !in.src[i].half;
+  }
+  return !in.src[0].half;
+}
+
+// ---------------------------------------------------------------------------------------------
+// cat3 source (13 bits).
+
+Operand decode_cat3_src(std::uint64_t s, bool full, bool immed_form, std::uint64_t word) {
+  namespace c = bits::cat3src;
+  Operand op;
+  if (c::kConstOrImmed.get(s)) {
+    if (immed_form) {
+      return immediate(static_cast<std::int64_t>(c::kImmed.get(s)));
+    }
+    if (c::kRel.get(s)) no_match(word);
+    op.kind = OperandKind::constant;
+    op.reg = static_cast<std::uint16_t>(c::kConst.get(s));
+  } else if (c::kRel.get(s)) {
+    op.kind = c::kRelConst.get(s) ? OperandKind::relative_const : OperandKind::relative_gpr;
+    op.value = sign_extend(c::kRelOffset.get(s), c::kRelOffset.width());
+  } else {
+    if ((s & 0x300) != 0) no_match(word);
+    op = gpr(c::kReg.get(s));
+    op.last = c::kLast.get(s) != 0;
+  }
+  op.half = !full;
+  return op;
+}
+
+std::uint64_t encode_cat3_src(Word& w, const Operand& op, bool immed_form, const char* field) {
+  namespace c = bits::cat3src;
+  Word s(w.name());  // the source field, built apart
+  switch (op.kind) {
+    case OperandKind::gpr:
+      s.put(c::kReg, op.reg, field);
+      s.flag(c::kLast, op.last);
+      break;
+    case OperandKind::constant:
+      if (immed_form) w.reject(std::string(field) + " cannot be a const in this instruction");
+      s.put(c::kConst, op.reg, field);
+      s.flag(c::kConstOrImmed, true);
+      break;
+    case OperandKind::immediate:
+      if (!immed_form) w.reject(std::string(field) + " cannot be an immediate in this instruction");
+      s.put(c::kImmed, static_cast<std::uint32_t>(op.value), field);
+      s.flag(c::kConstOrImmed, true);
+      break;
+    case OperandKind::relative_gpr:
+    case OperandKind::relative_const:
+      s.put_signed(c::kRelOffset, op.value, field);
+      s.flag(c::kRelConst, op.kind == OperandKind::relative_const);
+      s.flag(c::kRel, true);
+      break;
+    case OperandKind::none: w.reject(std::string(field) + " is missing");
+  }
+  return s.value();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per-category decoders.
+
+void decode_cat0(std::uint64_t word, Instruction& in) {
+  namespace c = bits::cat0;
+  const unsigned value = static_cast<unsigned>(c::kOpc.get(word) | c::kOpcHi.get(word) << 4);
+  const unsigned sub = value == 1 ? static_cast<unsigned>(c::kBrType.get(word)) : 0;
+  in.opcode = by_category(0, value, sub, word);
+  in.ss = bits::kSs.get(word) != 0;
+  const Form form = info(in.opcode).form;
+  const bool has_eq = form == Form::flow_bare || form == Form::flow_branch ||
+                      form == Form::flow_branch2 || form == Form::flow_brac ||
+                      form == Form::flow_kill;
+  if (has_eq) in.eq = c::kEq.get(word) != 0;
+  if (form != Form::flow_bare && form != Form::flow_kill) {
+    in.flow.target = sign_extend(c::kImmed.get(word), c::kImmed.width());
+  }
+  switch (form) {
+    case Form::flow_bare:
+      in.repeat = static_cast<std::uint8_t>(c::kRepeat.get(word));
+      in.flow.eolm = c::kEolm.get(word) != 0;
+      in.flow.eogm = c::kEogm.get(word) != 0;
+      break;
+    case Form::flow_branch2:
+      in.flow.invert[1] = c::kInv2.get(word) != 0;
+      in.flow.comp[1] = static_cast<std::uint8_t>(c::kComp2.get(word));
+      [[fallthrough]];
+    case Form::flow_branch:
+    case Form::flow_kill:
+      in.flow.invert[0] = c::kInv1.get(word) != 0;
+      in.flow.comp[0] = static_cast<std::uint8_t>(c::kComp1.get(word));
+      break;
+    case Form::flow_brac: in.flow.index = static_cast<std::uint8_t>(c::kIndex.get(word)); break;
+    case Form::flow_getlast:
+      in.flow.index = static_cast<std::uint8_t>(c::kClusterW.get(word));
+      break;
+    default: break;
+  }
+}
+
+// mova/mova1: a cat1 move into a0.x (s16) or a1.x (u16), ir3-cat1.xml #instruction-cat1-mov.
+bool is_mova(const Instruction& in) {
+  return in.dst.kind == OperandKind::gpr && ((in.dst.reg == regid(kAddressReg, 0) &&
+                                              in.src_type == Type::s16 && in.type == Type::s16) ||
+                                             (in.dst.reg == regid(kAddressReg, 1) &&
+                                              in.src_type == Type::u16 && in.type == Type::u16));
+}
+
+Operand decode_cat1_src(std::uint64_t word, bool half, Type type, bool mova) {
+  namespace c = bits::cat1;
+  const std::uint64_t src = c::kSrc.get(word);
+  Operand op;
+  switch (c::kSrcKind.get(word)) {
+    case 0:
+      if (c::kSrcRel.get(src)) {
+        op.kind =
+            c::kSrcRelConst.get(src) ? OperandKind::relative_const : OperandKind::relative_gpr;
+        op.value = sign_extend(c::kSrcRelOffset.get(src), c::kSrcRelOffset.width());
+        if ((src >> 12) != 0) no_match(word);
+      } else {
+        op = gpr(c::kSrcReg.get(src));
+        op.last = c::kSrcLast.get(src) != 0;
+        if ((src & ~std::uint64_t{0x4ff}) != 0) no_match(word);
+      }
+      break;
+    case 1:
+      op.kind = OperandKind::constant;
+      op.reg = static_cast<std::uint16_t>(c::kSrcConst.get(src));
+      if ((src >> 11) != 0) no_match(word);
+      break;
+    case 2: {
+      // Mesa shows only the low half of a 16-bit signed or float immediate.
+      const bool low_half_only = type == Type::s16 || type == Type::f16;
+      op = immediate(static_cast<std::int64_t>(
+          static_cast<std::uint32_t>(low_half_only ? src & 0xffff : src)));
+      break;
+    }
+    default: no_match(word);
+  }
+  op.half = half;
+  // On an immediate, (r) only shows (and only means something) for mova.
+  op.repeat = c::kSrcR.get(word) != 0 && (op.kind != OperandKind::immediate || mova);
+  return op;
+}
+
+void decode_cat1(std::uint64_t word, Instruction& in) {
+  namespace c = bits::cat1;
+  const unsigned value = static_cast<unsigned>(c::kOpc.get(word));
+  const unsigned sub = value == 2 ? static_cast<unsigned>(c::kRepeat.get(word)) : 0;
+  in.opcode = by_category(1, value, sub, word);
+  in.ss = bits::kSs.get(word) != 0;
+  in.ul = bits::kUl.get(word) != 0;
+  in.type = static_cast<Type>(c::kDstType.get(word));
+  in.src_type = static_cast<Type>(c::kSrcType.get(word));
+  const bool src_half = is_half(in.src_type) || in.src_type == Type::u8_32;
+  const bool dst_half = is_half(in.type) || in.type == Type::u8_32;
+  auto dst = [&](std::uint64_t reg) {
+    Operand op = gpr(reg, dst_half);
+    return op;
+  };
+  switch (info(in.opcode).form) {
+    case Form::mov:
+      in.repeat = static_cast<std::uint8_t>(c::kRepeat.get(word));
+      in.sat = c::kSat.get(word) != 0;
+      in.round = static_cast<std::uint8_t>(c::kRound.get(word));
+      in.dst = dst(c::kDst.get(word));
+      if (c::kDstRel.get(word)) {
+        in.dst.kind = OperandKind::relative_gpr;
+        in.dst.value = static_cast<std::int32_t>(c::kDst.get(word));
+        in.dst.reg = 0;
+      }
+      in.src[0] = decode_cat1_src(word, src_half, in.src_type, is_mova(in));
+      break;
+    case Form::mov_multi: {
+      if (c::kSrcKind.get(word) != 0 || c::kSrcR.get(word) || c::kDstRel.get(word)) no_match(word);
+      in.sat = c::kSat.get(word) != 0;
+      in.round = static_cast<std::uint8_t>(c::kRound.get(word));
+      in.dst = dst(c::kDst.get(word));
+      in.src[0] = gpr(c::kSrcReg.get(word), src_half);
+      const std::array<std::uint64_t, 3> more{c::kMulti1.get(word), c::kMulti2.get(word),
+                                              c::kMulti3.get(word)};
+      if (in.opcode == Opcode::swz) {
+        in.src[1] = gpr(more[0], src_half);
+        in.src[2] = dst(more[1]);
+        if (more[2] != 0) no_match(word);
+      } else {
+        const bool extra_are_dsts = in.opcode == Opcode::sct;
+        for (std::size_t i = 0; i < 3; ++i) {
+          in.src[i + 1] = extra_are_dsts ? dst(more[i]) : gpr(more[i], src_half);
+        }
+      }
+      break;
+    }
+    case Form::movmsk:
+      if (in.type != Type::u32 || in.src_type != Type::u32 || c::kSrc.get(word) != 0 ||
+          c::kSrcR.get(word) || c::kSrcKind.get(word) != 0) {
+        no_match(word);
+      }
+      in.repeat = static_cast<std::uint8_t>(c::kRepeat.get(word));
+      in.dst = dst(c::kDst.get(word));
+      in.dst.half = false;
+      if (c::kDstRel.get(word)) no_match(word);
+      break;
+    default: no_match(word);
+  }
+}
+
+void decode_cat2(std::uint64_t word, Instruction& in) {
+  namespace c = bits::cat2;
+  const unsigned value = static_cast<unsigned>(c::kOpc.get(word));
+  const unsigned sub = value == 57 ? static_cast<unsigned>(c::kInputSub.get(word)) : 0;
+  in.opcode = by_category(2, value, sub, word);
+  const Form form = info(in.opcode).form;
+  in.ss = bits::kSs.get(word) != 0;
+  in.ul = bits::kUl.get(word) != 0;
+  in.sat = c::kSat.get(word) != 0;
+  in.ei = c::kEi.get(word) != 0;
+  in.repeat = static_cast<std::uint8_t>(c::kRepeat.get(word));
+  const bool full = c::kFull.get(word) != 0;
+  const std::uint64_t dst = c::kDst.get(word);
+  in.dst = gpr(dst, dest_half(full, c::kDstConv.get(word) != 0, dst));
+  if (form == Form::alu_cmp) {
+    in.cond = static_cast<std::uint8_t>(c::kCond.get(word));
+    if (in.cond >= kConditionCount) no_match(word);
+  }
+  const bool r1 = c::kSrc1R.get(word) != 0, r2 = c::kSrc2R.get(word) != 0;
+  const bool nop_form = (r1 || r2) && in.repeat == 0;
+  in.src[0] = decode_multisrc(c::kSrc1.get(word), full, word);
+  if (form != Form::alu_1src) in.src[1] = decode_multisrc(c::kSrc2.get(word), full, word);
+  if (nop_form) {
+    in.nop = static_cast<std::uint8_t>((r1 ? 1 : 0) | (r2 ? 2 : 0));
+  } else {
+    in.src[0].repeat = r1;
+    if (form != Form::alu_1src) in.src[1].repeat = r2;
+  }
+}
+
+void decode_cat3(std::uint64_t word, Instruction& in) {
+  namespace c = bits::cat3;
+  const unsigned value = static_cast<unsigned>(c::kOpc.get(word));
+  const bool alt = c::kAlt.get(word) != 0;
+  Form form = alt ? Form::tri_alt : Form::tri;
+  unsigned sub = 0;
+  if (alt && value == 13) {
+    form = Form::tri_dot;
+    sub = static_cast<unsigned>(c::kDstConv.get(word));
+  }
+  in.opcode = by_form(form, value, sub, word);
+  in.ss = bits::kSs.get(word) != 0;
+  in.ul = bits::kUl.get(word) != 0;
+  in.repeat = static_cast<std::uint8_t>(c::kRepeat.get(word));
+  bool full = info(in.opcode).attr != 0;
+  if (form == Form::tri_alt) {
+    full = c::kSatOrFull.get(word) != 0;
+  } else {
+    in.sat = c::kSatOrFull.get(word) != 0;
+  }
+  const std::uint64_t dst = c::kDst.get(word);
+  in.dst = gpr(dst, form != Form::tri_dot && dest_half(full, c::kDstConv.get(word) != 0, dst));
+  const bool immed_form = form == Form::tri_alt;
+  in.src[0] = decode_cat3_src(c::kSrc1.get(word), full, immed_form, word);
+  in.src[1] = gpr(c::kSrc2.get(word), !full);
+  in.src[2] = decode_cat3_src(c::kSrc3.get(word), full, immed_form, word);
+  in.src[2].neg = c::kSrc3Neg.get(word) != 0;
+  if (form == Form::tri_dot) {
+    in.dot.mixed = c::kSrc1Neg.get(word) != 0;
+    in.dot.high = c::kSrc2Neg.get(word) != 0;
+  } else {
+    in.src[0].neg = c::kSrc1Neg.get(word) != 0;
+    in.src[1].neg = c::kSrc2Neg.get(word) != 0;
+  }
+  const bool r1 = c::kSrc1R.get(word) != 0, r2 = c::kSrc2R.get(word) != 0;
+  if ((r1 || r2) && in.repeat == 0) {
+    in.nop = static_cast<std::uint8_t>((r1 ? 1 : 0) | (r2 ? 2 : 0));
+  } else {
+    in.src[0].repeat = r1;
+    in.src[1].repeat = r2;
+  }
+  // The (nopN) display drops src3's (r); only the dot forms show it there.
+  if (in.nop == 0 || form == Form::tri_dot) in.src[2].repeat = c::kSrc3R.get(word) != 0;
+  if (form == Form::tri_dot) in.repeat = 0;
+}
+
+void decode_cat4(std::uint64_t word, Instruction& in) {
+  namespace c = bits::cat2;
+  in.opcode = by_category(4, static_cast<unsigned>(c::kOpc.get(word)), 0, word);
+  in.ss = bits::kSs.get(word) != 0;
+  in.ul = bits::kUl.get(word) != 0;
+  in.sat = c::kSat.get(word) != 0;
+  in.repeat = static_cast<std::uint8_t>(c::kRepeat.get(word));
+  const bool full = c::kFull.get(word) != 0;
+  const std::uint64_t dst = c::kDst.get(word);
+  in.dst = gpr(dst, dest_half(full, c::kDstConv.get(word) != 0, dst));
+  in.src[0] = decode_multisrc(c::kSrc1.get(word), full, word);
+  in.src[0].repeat = c::kSrc1R.get(word) != 0;
+}
+
+// cat5 descriptor modes (ir3-cat5.xml #cat5-s2en-bindless-desc-mode).
+constexpr bool desc_indirect(unsigned mode) { return mode < 6; }
+constexpr bool desc_bindless(unsigned mode) { return mode != 0 && mode != 4; }
+
+void decode_cat5(std::uint64_t word, Instruction& in) {
+  namespace c = bits::cat5;
+  const unsigned value = static_cast<unsigned>(c::kOpc.get(word));
+  if (value == 31) {
+    const bool quad = c::kP.get(word) != 0;
+    in.opcode = quad ? by_form(Form::tex_quad, 31, static_cast<unsigned>(c::kW.get(word)), word)
+                     : Opcode::brcst_active;
+    if (c::kNot1d.get(word) || c::kSv.get(word)) no_match(word);
+  } else {
+    in.opcode = by_category(5, value, 0, word);
+  }
+  const OpcodeInfo& row = info(in.opcode);
+  if (row.form == Form::tex_tcinv) return;
+  Instruction::Tex& t = in.tex;
+  t.full = c::kFull.get(word) != 0;
+  t.wrmask = static_cast<std::uint8_t>(c::kWrmask.get(word));
+  // Without a displayed type the field is not shown; Mesa encodes f32 there.
+  const bool has_type = (row.attr & 0x10) != 0;
+  in.type = has_type ? static_cast<Type>(c::kType.get(word)) : Type::f32;
+  in.dst = gpr(c::kDst.get(word), is_half(in.type));
+  const unsigned num_src = row.attr & 3;
+  if (num_src > 0) in.src[0] = gpr(c::kSrc1.get(word), !t.full);
+  if (row.form == Form::tex_brcst || row.form == Form::tex_quad) {
+    if (row.form == Form::tex_brcst) t.cluster = static_cast<std::uint8_t>(c::kW.get(word));
+    if (num_src > 1) in.src[1] = gpr(c::kSrc2.get(word), !t.full);
+    return;
+  }
+  t.is_3d = c::k3d.get(word) != 0;
+  t.array = c::kA.get(word) != 0;
+  t.offset = c::kO.get(word) != 0;
+  t.sv = c::kSv.get(word) != 0;
+  if (row.form == Form::tex_isam) {
+    t.not_1d = c::kNot1d.get(word) != 0;
+    if (c::kP.get(word)) {
+      in.src[1] = immediate(static_cast<std::int64_t>(c::kSrc2.get(word)));
+    } else if (t.offset) {
+      in.src[1] = gpr(c::kSrc2.get(word), !t.full);
+    }
+  } else {
+    if (c::kNot1d.get(word)) no_match(word);
+    t.proj = c::kP.get(word) != 0;
+    if (t.offset || num_src > 1) in.src[1] = gpr(c::kSrc2.get(word), !t.full);
+  }
+  t.s2en_bindless = c::kS2enBindless.get(word) != 0;
+  // FULL describes the register sources; with none shown it carries nothing.
+  if (in.src[0].kind != OperandKind::gpr && in.src[1].kind != OperandKind::gpr) t.full = false;
+  const bool has_samp = (row.attr & 4) != 0, has_tex = (row.attr & 8) != 0;
+  if (!t.s2en_bindless) {
+    if (c::kBaseLo.get(word) || c::kW.get(word)) no_match(word);
+    if (has_samp) t.samp = static_cast<std::uint8_t>(c::kSamp.get(word));
+    if (has_tex) t.tex = static_cast<std::uint8_t>(c::kTex.get(word));
+    return;
+  }
+  t.desc_mode = static_cast<std::uint8_t>(c::kDescMode.get(word));
+  // The base only exists (and only shows) in the bindless modes.
+  if (desc_bindless(t.desc_mode)) {
+    t.base = static_cast<std::uint8_t>(c::kW.get(word) << 1 | c::kBaseLo.get(word));
+  }
+  const std::uint64_t src3 = c::kSrc3.get(word);
+  if (desc_indirect(t.desc_mode)) {
+    in.src[2] = gpr(src3, !desc_bindless(t.desc_mode));
+  } else if (t.desc_mode == 7) {
+    if (has_samp) t.samp = static_cast<std::uint8_t>(src3);
+  } else {
+    if (has_samp) t.samp = static_cast<std::uint8_t>(src3 & 0xf);
+    if (has_tex) t.tex = static_cast<std::uint8_t>(src3 >> 4);
+  }
+}
+
+// a6xx cat6 descriptor modes: imm, uniform, nonuniform (ir3-cat6.xml #cat6-src-mode).
+constexpr unsigned kUndefinedCat6Mode = 3;
+
+// shfl modes xor=1 up=2 down=3 rup=6 rdown=7 (ir3-cat6.xml #cat6-shfl-mode).
+constexpr bool valid_shuffle_mode(unsigned mode) { return (mode >= 1 && mode <= 3) || mode >= 6; }
+
+// The a6xx cat6 forms keep their opcode in bits 14..19; they all set bit 53.
+std::optional<Form> a6xx_cat6_form(std::uint64_t word) {
+  namespace c = bits::cat6;
+  if (!c::kBit53.get(word)) return std::nullopt;
+  const unsigned opc = static_cast<unsigned>(c::kA6Opc.get(word));
+  const std::uint64_t sub = c::kA6Sub.get(word);
+  const bool plain = c::kOpc.get(word) == 0 && c::kOffsetHi.get(word) == 0 && !c::kRck.get(word);
+  const bool is52 = c::kBit52.get(word) != 0;
+  const bool ibo_sub = (sub & 0x7) == 0x6;  // bits 20..22 = 110 (MSB first)
+  if (opc == 30 && (sub & 0x4) && plain && ((c::kType.get(word) & 3) == 3)) {
+    return is52 ? Form::ldc_k : Form::ldc;
+  }
+  if (!is52 && opc >= 36 && opc <= 38 && plain && !c::kBit0.get(word) && (sub & 0x4) &&
+      (opc != 38 || (sub & 0x8))) {
+    return Form::sysid;
+  }
+  if ((opc == 12 || opc == 15) && plain && !c::kBit0.get(word) && sub == 0x6) {
+    return Form::res_1src;
+  }
+  if (is52 && ibo_sub && plain && !(sub & 0x8) && opc >= 16 && opc <= 26) return Form::ibo_atomic;
+  if (!is52 && ibo_sub && (opc == 6 || (opc == 29 && !c::kBit0.get(word)))) return Form::ibo_ldst;
+  return std::nullopt;
+}
+
+void decode_cat6(std::uint64_t word, Instruction& in) {
+  namespace c = bits::cat6;
+  auto& m = in.mem;
+  in.type = static_cast<Type>(c::kType.get(word));
+  const bool type_half = is_half(in.type);
+  if (auto form = a6xx_cat6_form(word)) {
+    const unsigned opc = static_cast<unsigned>(c::kA6Opc.get(word));
+    in.opcode = by_form(*form, opc, 0, word);
+    m.mode = static_cast<std::uint8_t>(c::kMode.get(word));
+    if (m.mode == kUndefinedCat6Mode) no_match(word);
+    m.bindless = c::kBindless.get(word) != 0;
+    if (m.bindless) m.base = static_cast<std::uint8_t>(c::kBase.get(word));  // shown only then
+    m.size = static_cast<std::uint8_t>(c::kTypeSizeMinus1.get(word) + 1);
+    m.dim = static_cast<std::uint8_t>(c::kDimMinus1.get(word) + 1);
+    m.typed = c::kTyped.get(word) != 0;
+    const bool ssbo_im = m.mode == 0;
+    switch (*form) {
+      case Form::ldc:
+        m.uniform_u = c::kLdcU.get(word) != 0;
+        m.offset = static_cast<std::int32_t>(c::kLdcOffset.get(word));
+        in.dst = gpr(c::kDst.get(word));
+        [[fallthrough]];
+      case Form::ldc_k:
+        if (*form == Form::ldc_k) m.size = static_cast<std::uint8_t>(c::kDst.get(word) + 1);
+        in.type = Type::u32;
+        in.src[0] = cat6_src(c::kSrc2.get(word), c::kSrc2Im.get(word) != 0);
+        in.src[1] = cat6_src(c::kSsbo.get(word), ssbo_im);
+        break;
+      case Form::sysid: in.dst = gpr(c::kDst.get(word)); break;
+      case Form::res_1src:
+        in.dst = gpr(c::kDst.get(word));
+        in.src[0] = cat6_src(c::kSsbo.get(word), ssbo_im);
+        break;
+      case Form::ibo_ldst:
+        m.offset = static_cast<std::int32_t>(c::kOffsetHi.get(word) << 5 | c::kOffsetLo.get(word));
+        if (!c::kBit23.get(word) && m.offset != 0) no_match(word);
+        m.rck = c::kRck.get(word) != 0;
+        [[fallthrough]];
+      case Form::ibo_atomic:
+        in.src[0] = gpr(c::kDst.get(word), *form == Form::ibo_ldst && type_half);
+        in.src[1] = gpr(c::kSrc2.get(word));
+        in.src[2] = cat6_src(c::kSsbo.get(word), ssbo_im);
+        break;
+      default: no_match(word);
+    }
+    return;
+  }
+  const unsigned opc = static_cast<unsigned>(c::kOpc.get(word));
+  const bool b52 = c::kBit52.get(word) != 0, b53 = c::kBit53.get(word) != 0;
+  Form form;
+  switch (opc) {
+    case 0:
+      if (b53) no_match(word);
+      form = b52 ? Form::ldg_k : (c::kRegForm.get(word) ? Form::ldg_a : Form::ldg);
+      break;
+    case 3:
+      if (b53) no_match(word);
+      form = b52 ? Form::stg_a : Form::stg;
+      break;
+    case 1:
+    case 2:
+    case 10: form = Form::ld_local; break;
+    case 4:
+    case 5:
+    case 11: form = Form::st_local; break;
+    case 31: form = Form::ldlv; break;
+    case 28: form = Form::stc; break;
+    case 27:
+      if (!b53 || b52) no_match(word);
+      form = Form::shfl;
+      break;
+    default:
+      if (opc < 16 || opc > 26 || b53) no_match(word);
+      form = b52 ? Form::atomic_global : Form::atomic_local;
+  }
+  in.opcode = by_form(form, opc, 0, word);
+  switch (form) {
+    case Form::ldg:
+      m.offset = sign_extend(c::kLdOffset.get(word), c::kLdOffset.width());
+      [[fallthrough]];
+    case Form::ldg_a:
+      in.dst = gpr(c::kDst.get(word), type_half);
+      in.src[0] = gpr(c::kLdSrc.get(word));
+      m.size = static_cast<std::uint8_t>(c::kSize3.get(word));
+      if (form == Form::ldg_a) {
+        in.src[1] = gpr(c::kAddrSrc2.get(word));
+        m.offset = static_cast<std::int32_t>(c::kAddrOffset.get(word));
+        m.shift = static_cast<std::uint8_t>(c::kAddrShift.get(word));
+      }
+      break;
+    case Form::ldg_k:
+      m.offset = sign_extend(c::kLdOffset.get(word), c::kLdOffset.width());
+      in.src[0] = gpr(c::kLdSrc.get(word));
+      m.size = static_cast<std::uint8_t>(c::kSize4.get(word));
+      in.dst.kind = OperandKind::constant;
+      in.dst.value = static_cast<std::int32_t>(c::kConstDst.get(word));
+      m.const_dst_a1 = c::kConstDstA1.get(word) != 0;
+      break;
+    case Form::stg:
+    case Form::stg_a:
+      in.src[0] = gpr(c::kStBase.get(word));
+      m.size = static_cast<std::uint8_t>(c::kSize3.get(word));
+      if (form == Form::stg) {
+        m.offset = static_cast<std::int32_t>(
+            static_cast<std::uint32_t>(sign_extend(c::kStOffsetHi.get(word), 5)) * 256u +
+            static_cast<std::uint32_t>(c::kStOffsetLo.get(word)));
+        in.src[1] = gpr(c::kStValue.get(word), type_half);
+      } else {
+        in.src[1] = gpr(c::kStAddrSrc2.get(word));
+        m.offset = static_cast<std::int32_t>(c::kAddrOffset.get(word));
+        m.shift = static_cast<std::uint8_t>(c::kAddrShift.get(word));
+        in.src[2] = gpr(c::kStValue.get(word), type_half);
+      }
+      break;
+    case Form::ld_local:
+      m.offset = sign_extend(c::kLdOffset.get(word), c::kLdOffset.width());
+      in.src[0] = gpr(c::kLdSrc.get(word));
+      m.size = static_cast<std::uint8_t>(c::kSize8.get(word));
+      in.dst = gpr(c::kDst.get(word), type_half);
+      break;
+    case Form::st_local:
+      m.offset = static_cast<std::int32_t>(
+          static_cast<std::uint32_t>(sign_extend(c::kStOffsetHi.get(word), 5)) * 256u +
+          static_cast<std::uint32_t>(c::kStOffsetLo.get(word)));
+      in.src[0] = gpr(c::kStBase.get(word));
+      in.src[1] = gpr(c::kStValue.get(word), type_half);
+      m.size = static_cast<std::uint8_t>(c::kSize8.get(word));
+      break;
+    case Form::ldlv:
+      m.offset = static_cast<std::int32_t>(c::kLdOffset.get(word));
+      m.size = static_cast<std::uint8_t>(c::kSize8.get(word));
+      in.dst = gpr(c::kDst.get(word), type_half);
+      break;
+    case Form::stc:
+      in.src[0] = gpr(c::kStValue.get(word), type_half);
+      m.size = static_cast<std::uint8_t>(c::kSize3.get(word));
+      in.dst.kind = OperandKind::constant;
+      in.dst.value = static_cast<std::int32_t>(c::kConstDst.get(word));
+      m.const_dst_a1 = c::kConstDstA1.get(word) != 0;
+      break;
+    case Form::atomic_local:
+    case Form::atomic_global:
+      m.dim = static_cast<std::uint8_t>(c::kDimMinus1.get(word) + 1);
+      m.typed = c::kTyped.get(word) != 0;
+      m.size = static_cast<std::uint8_t>(c::kTypeSizeMinus1.get(word) + 1);
+      in.dst = gpr(c::kDst.get(word));
+      in.src[0] = cat6_src(c::kAtomicSrc1.get(word), c::kAtomicSrc1Im.get(word) != 0);
+      in.src[1] = cat6_src(c::kSrc2.get(word), c::kSrc2Im.get(word) != 0);
+      break;
+    case Form::shfl:
+      in.dst = gpr(c::kDst.get(word), type_half);
+      in.src[0] = gpr(c::kStValue.get(word), type_half);
+      in.src[1] = cat6_src(c::kSrc2.get(word), c::kSrc2Im.get(word) != 0);
+      m.shfl_mode = static_cast<std::uint8_t>(c::kShflMode.get(word));
+      if (!valid_shuffle_mode(m.shfl_mode)) no_match(word);
+      break;
+    default: no_match(word);
+  }
+}
+
+void decode_cat7(std::uint64_t word, Instruction& in) {
+  namespace c = bits::cat7;
+  in.opcode = by_category(7, static_cast<unsigned>(c::kOpc.get(word)), 0, word);
+  in.ss = bits::kSs.get(word) != 0;
+  switch (info(in.opcode).form) {
+    case Form::barrier:
+      if (!c::kBarrierMarker.get(word)) no_match(word);
+      in.sync.g = c::kG.get(word) != 0;
+      in.sync.l = c::kL.get(word) != 0;
+      in.sync.r = c::kR.get(word) != 0;
+      in.sync.w = c::kW.get(word) != 0;
+      break;
+    case Form::sleep:
+    case Form::cache: in.sync.flag = c::kW.get(word) != 0; break;
+    default: break;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per-category encoders.
+
+void encode_cat0(const Instruction& in, const OpcodeInfo& row, Word& w) {
+  namespace c = bits::cat0;
+  w.put(c::kOpc, row.value & 0xf, "opcode");
+  w.put(c::kOpcHi, row.value >> 4, "opcode");
+  if (row.value == 1) w.put(c::kBrType, row.sub, "branch type");
+  w.flag(bits::kSs, in.ss);
+  w.flag(c::kEq, in.eq);
+  if (row.form != Form::flow_bare && row.form != Form::flow_kill) {
+    w.put_signed(c::kImmed, in.flow.target, "branch target");
+  }
+  switch (row.form) {
+    case Form::flow_bare:
+      w.put(c::kRepeat, in.repeat, "repeat");
+      w.flag(c::kEolm, in.flow.eolm);
+      w.flag(c::kEogm, in.flow.eogm);
+      break;
+    case Form::flow_branch2:
+      w.flag(c::kInv2, in.flow.invert[1]);
+      w.put(c::kComp2, in.flow.comp[1], "predicate component");
+      [[fallthrough]];
+    case Form::flow_branch:
+    case Form::flow_kill:
+      w.flag(c::kInv1, in.flow.invert[0]);
+      w.put(c::kComp1, in.flow.comp[0], "predicate component");
+      break;
+    case Form::flow_brac: w.put(c::kIndex, in.flow.index, "brac index"); break;
+    case Form::flow_getlast: w.put(c::kClusterW, in.flow.index, "cluster size"); break;
+    default: break;
+  }
+}
+
+void encode_cat1_src(const Instruction& in, Word& w) {
+  namespace c = bits::cat1;
+  const Operand& s = in.src[0];
+  w.flag(c::kSrcR, s.repeat);
+  switch (s.kind) {
+    case OperandKind::gpr:
+      w.put(c::kSrcReg, s.reg, "source register");
+      w.flag(c::kSrcLast, s.last);
+      break;
+    case OperandKind::relative_gpr:
+    case OperandKind::relative_const:
+      w.put_signed(c::kSrcRelOffset, s.value, "relative offset");
+      w.flag(c::kSrcRelConst, s.kind == OperandKind::relative_const);
+      w.flag(c::kSrcRel, true);
+      break;
+    case OperandKind::constant:
+      w.put(c::kSrcConst, s.reg, "source const");
+      w.put(c::kSrcKind, 1, "source kind");
+      break;
+    case OperandKind::immediate:
+      w.put(c::kSrc, static_cast<std::uint32_t>(s.value), "immediate");
+      w.put(c::kSrcKind, 2, "source kind");
+      break;
+    case OperandKind::none: w.reject("source is missing");
+  }
+}
+
+void encode_cat1(const Instruction& in, const OpcodeInfo& row, Word& w) {
+  namespace c = bits::cat1;
+  w.put(c::kOpc, row.value, "opcode");
+  w.flag(bits::kSs, in.ss);
+  w.flag(bits::kUl, in.ul);
+  w.put(c::kDstType, static_cast<unsigned>(in.type), "dst type");
+  w.put(c::kSrcType, static_cast<unsigned>(in.src_type), "src type");
+  switch (row.form) {
+    case Form::mov:
+      w.put(c::kRepeat, in.repeat, "repeat");
+      w.flag(c::kSat, in.sat);
+      w.put(c::kRound, in.round, "round");
+      if (in.dst.kind == OperandKind::relative_gpr) {
+        w.put(c::kDst, static_cast<std::uint32_t>(in.dst.value), "relative dst offset");
+        w.flag(c::kDstRel, true);
+      } else {
+        put_gpr(w, c::kDst, in.dst, "dst");
+      }
+      encode_cat1_src(in, w);
+      break;
+    case Form::mov_multi: {
+      w.put(c::kRepeat, row.sub, "sub-opcode");
+      w.flag(c::kSat, in.sat);
+      w.put(c::kRound, in.round, "round");
+      put_gpr(w, c::kDst, in.dst, "dst");
+      put_gpr(w, c::kSrcReg, in.src[0], "src0");
+      const std::array<Field, 3> more{c::kMulti1, c::kMulti2, c::kMulti3};
+      const std::size_t count = in.opcode == Opcode::swz ? 2 : 3;
+      for (std::size_t i = 0; i < count; ++i) put_gpr(w, more[i], in.src[i + 1], "operand");
+      break;
+    }
+    case Form::movmsk:
+      w.put(c::kRepeat, in.repeat, "width");
+      put_gpr(w, c::kDst, in.dst, "dst");
+      break;
+    default: break;
+  }
+}
+
+void encode_cat2(const Instruction& in, const OpcodeInfo& row, Word& w) {
+  namespace c = bits::cat2;
+  w.put(c::kOpc, row.value, "opcode");
+  if (row.form == Form::alu_input) w.put(c::kInputSub, row.sub, "opcode");
+  w.flag(bits::kSs, in.ss);
+  w.flag(bits::kUl, in.ul);
+  w.flag(c::kSat, in.sat);
+  w.flag(c::kEi, in.ei);
+  w.put(c::kRepeat, in.repeat, "repeat");
+  const std::size_t count = row.form == Form::alu_1src ? 1 : 2;
+  const bool full = sources_full(in, count);
+  w.flag(c::kFull, full);
+  put_gpr(w, c::kDst, in.dst, "dst");
+  w.flag(c::kDstConv, dest_conv(full, in.dst));
+  if (row.form == Form::alu_cmp) {
+    if (in.cond >= kConditionCount) w.reject("condition must be lt, le, gt, ge, eq or ne");
+    w.put(c::kCond, in.cond, "condition");
+  }
+  w.put(c::kSrc1, encode_multisrc(w, in.src[0], "src1"), "src1");
+  if (count == 2) w.put(c::kSrc2, encode_multisrc(w, in.src[1], "src2"), "src2");
+  if (in.nop != 0) {
+    if (in.repeat != 0) w.reject("(nopN) cannot be combined with (rptN)");
+    w.flag(c::kSrc1R, (in.nop & 1) != 0);
+    w.flag(c::kSrc2R, (in.nop & 2) != 0);
+    if (in.nop > 3) w.reject("(nopN) takes N = 1..3");
+  } else {
+    w.flag(c::kSrc1R, in.src[0].repeat);
+    w.flag(c::kSrc2R, in.src[1].repeat);
+  }
+}
+
+void encode_cat3(const Instruction& in, const OpcodeInfo& row, Word& w) {
+  namespace c = bits::cat3;
+  w.put(c::kOpc, row.value, "opcode");
+  w.flag(c::kAlt, row.form != Form::tri);
+  w.flag(bits::kSs, in.ss);
+  w.flag(bits::kUl, in.ul);
+  w.put(c::kRepeat, in.repeat, "repeat");
+  const bool full = row.form == Form::tri_alt ? !in.src[1].half : row.attr != 0;
+  if (row.form == Form::tri_alt) {
+    w.flag(c::kSatOrFull, full);
+  } else {
+    w.flag(c::kSatOrFull, in.sat);
+  }
+  put_gpr(w, c::kDst, in.dst, "dst");
+  if (row.form == Form::tri_dot) {
+    w.put(c::kDstConv, row.sub, "opcode");
+    w.flag(c::kSrc1Neg, in.dot.mixed);
+    w.flag(c::kSrc2Neg, in.dot.high);
+  } else {
+    w.flag(c::kDstConv, dest_conv(full, in.dst));
+    w.flag(c::kSrc1Neg, in.src[0].neg);
+    w.flag(c::kSrc2Neg, in.src[1].neg);
+  }
+  const bool immed_form = row.form == Form::tri_alt;
+  w.put(c::kSrc1, encode_cat3_src(w, in.src[0], immed_form, "src1"), "src1");
+  put_gpr(w, c::kSrc2, in.src[1], "src2");
+  w.put(c::kSrc3, encode_cat3_src(w, in.src[2], immed_form, "src3"), "src3");
+  w.flag(c::kSrc3Neg, in.src[2].neg);
+  w.flag(c::kSrc3R, in.src[2].repeat);
+  if (in.nop != 0) {
+    if (in.repeat != 0) w.reject("(nopN) cannot be combined with (rptN)");
+    if (in.nop > 3) w.reject("(nopN) takes N = 1..3");
+    w.flag(c::kSrc1R, (in.nop & 1) != 0);
+    w.flag(c::kSrc2R, (in.nop & 2) != 0);
+  } else {
+    w.flag(c::kSrc1R, in.src[0].repeat);
+    w.flag(c::kSrc2R, in.src[1].repeat);
+  }
+}
+
+void encode_cat4(const Instruction& in, const OpcodeInfo& row, Word& w) {
+  namespace c = bits::cat2;
+  w.put(c::kOpc, row.value, "opcode");
+  w.flag(bits::kSs, in.ss);
+  w.flag(bits::kUl, in.ul);
+  w.flag(c::kSat, in.sat);
+  w.put(c::kRepeat, in.repeat, "repeat");
+  const bool full = sources_full(in, 1);
+  w.flag(c::kFull, full);
+  put_gpr(w, c::kDst, in.dst, "dst");
+  w.flag(c::kDstConv, dest_conv(full, in.dst));
+  w.put(c::kSrc1, encode_multisrc(w, in.src[0], "src"), "src");
+  w.flag(c::kSrc1R, in.src[0].repeat);
+}
+
+void encode_cat5(const Instruction& in, const OpcodeInfo& row, Word& w) {
+  namespace c = bits::cat5;
+  w.put(c::kOpc, row.value, "opcode");
+  if (row.form == Form::tex_tcinv) return;
+  const Instruction::Tex& t = in.tex;
+  w.flag(c::kFull, t.full);
+  w.put(c::kWrmask, t.wrmask, "write mask");
+  w.put(c::kType, static_cast<unsigned>(in.type), "type");
+  put_gpr(w, c::kDst, in.dst, "dst");
+  const unsigned num_src = row.attr & 3;
+  if (num_src > 0) put_gpr(w, c::kSrc1, in.src[0], "src1");
+  if (row.form == Form::tex_brcst || row.form == Form::tex_quad) {
+    w.flag(c::kP, row.form == Form::tex_quad);
+    w.put(c::kW, row.form == Form::tex_quad ? row.sub : t.cluster, "cluster");
+    if (num_src > 1) put_gpr(w, c::kSrc2, in.src[1], "src2");
+    return;
+  }
+  w.flag(c::k3d, t.is_3d);
+  w.flag(c::kA, t.array);
+  w.flag(c::kO, t.offset);
+  w.flag(c::kSv, t.sv);
+  if (row.form == Form::tex_isam) {
+    w.flag(c::kNot1d, t.not_1d);
+    if (in.src[1].kind == OperandKind::immediate) {
+      w.flag(c::kP, true);
+      w.put(c::kSrc2, static_cast<std::uint32_t>(in.src[1].value), "offset");
+    } else if (t.offset) {
+      put_gpr(w, c::kSrc2, in.src[1], "src2");
+    }
+  } else {
+    w.flag(c::kP, t.proj);
+    if (t.offset || num_src > 1) put_gpr(w, c::kSrc2, in.src[1], "src2");
+  }
+  w.flag(c::kS2enBindless, t.s2en_bindless);
+  if (!t.s2en_bindless) {
+    w.put(c::kSamp, t.samp, "sampler");
+    w.put(c::kTex, t.tex, "texture");
+    return;
+  }
+  w.put(c::kDescMode, t.desc_mode, "descriptor mode");
+  w.flag(c::kBaseLo, (t.base & 1) != 0);
+  w.put(c::kW, t.base >> 1, "base");
+  if (desc_indirect(t.desc_mode)) {
+    put_gpr(w, c::kSrc3, in.src[2], "src3");
+  } else if (t.desc_mode == 7) {
+    w.put(c::kSrc3, t.samp, "sampler");
+  } else {
+    if (t.samp > 15 || t.tex > 15) w.reject("sampler and texture take 0..15 in this mode");
+    w.put(c::kSrc3, static_cast<unsigned>(t.tex << 4 | t.samp), "sampler/texture");
+  }
+}
+
+void encode_cat6(const Instruction& in, const OpcodeInfo& row, Word& w) {
+  namespace c = bits::cat6;
+  const auto& m = in.mem;
+  w.put(c::kType, static_cast<unsigned>(in.type), "type");
+  auto put_st_offset = [&] {
+    if (m.offset < -4096 || m.offset > 4095) {
+      w.reject("offset " + std::to_string(m.offset) + " does not fit 13 signed bits");
+    }
+    const auto raw = static_cast<std::uint32_t>(m.offset);
+    w.put(c::kStOffsetLo, raw & 0xff, "offset");
+    w.put(c::kStOffsetHi, (raw >> 8) & 0x1f, "offset");
+  };
+  switch (row.form) {
+    case Form::ldc:
+    case Form::ldc_k:
+    case Form::sysid:
+    case Form::res_1src:
+    case Form::ibo_ldst:
+    case Form::ibo_atomic: {
+      w.put(c::kA6Opc, row.value, "opcode");
+      w.flag(c::kBit53, true);
+      w.put(c::kBase, m.base, "base");
+      w.put(c::kMode, m.mode, "mode");
+      w.flag(c::kBindless, m.bindless);
+      if (row.form != Form::ldc_k) {
+        if (m.size < 1) w.reject("component count must be at least 1");
+        w.put(c::kTypeSizeMinus1, m.size - 1u, "component count");
+      }
+      if (m.dim < 1) w.reject("dimension must be 1d..4d");
+      const bool ssbo_im = m.mode == 0;
+      auto put_ssbo = [&](const Operand& op) {
+        if ((op.kind == OperandKind::immediate) != ssbo_im) {
+          w.reject("the descriptor operand is an immediate exactly in .imm mode");
+        }
+        put_cat6_src(w, c::kSsbo, op, "descriptor");
+      };
+      switch (row.form) {
+        case Form::ldc:
+        case Form::ldc_k:
+          w.put(c::kA6Sub, 0x4, "sub-opcode");
+          if (row.form == Form::ldc) {
+            w.flag(c::kLdcU, m.uniform_u);
+            w.put(c::kLdcOffset, static_cast<std::uint32_t>(m.offset), "offset");
+            put_gpr(w, c::kDst, in.dst, "dst");
+          } else {
+            w.flag(c::kBit52, true);
+            if (m.size < 1) w.reject("load size must be at least 1");
+            w.put(c::kDst, m.size - 1u, "load size");
+          }
+          w.flag(c::kSrc2Im, in.src[0].kind == OperandKind::immediate);
+          put_cat6_src(w, c::kSrc2, in.src[0], "offset");
+          put_ssbo(in.src[1]);
+          break;
+        case Form::sysid:
+          w.put(c::kA6Sub, row.value == 38 ? 0xc : 0x4, "sub-opcode");
+          put_gpr(w, c::kDst, in.dst, "dst");
+          break;
+        case Form::res_1src:
+          w.put(c::kA6Sub, 0x6, "sub-opcode");
+          w.put(c::kDimMinus1, m.dim - 1u, "dimension");
+          w.flag(c::kTyped, m.typed);
+          put_gpr(w, c::kDst, in.dst, "dst");
+          put_ssbo(in.src[0]);
+          break;
+        default:  // ibo_ldst, ibo_atomic
+          w.put(c::kA6Sub, 0x6, "sub-opcode");
+          w.put(c::kDimMinus1, m.dim - 1u, "dimension");
+          w.flag(c::kTyped, m.typed);
+          w.flag(c::kBit52, row.form == Form::ibo_atomic);
+          put_gpr(w, c::kDst, in.src[0], "value");
+          put_gpr(w, c::kSrc2, in.src[1], "coordinate");
+          put_ssbo(in.src[2]);
+          if (row.form == Form::ibo_ldst) {
+            w.flag(c::kRck, m.rck);
+            if (m.offset < 0) w.reject("offset must not be negative");
+            const auto off = static_cast<std::uint32_t>(m.offset);
+            w.flag(c::kBit23, off != 0);
+            w.put(c::kOffsetLo, off & 0x1f, "offset");
+            w.put(c::kOffsetHi, off >> 5, "offset");
+          }
+      }
+      return;
+    }
+    default: break;
+  }
+  w.put(c::kOpc, row.value, "opcode");
+  switch (row.form) {
+    case Form::ldg:
+    case Form::ldg_a:
+    case Form::ldg_k:
+      w.flag(c::kBit0, true);
+      put_gpr(w, c::kLdSrc, in.src[0], "address");
+      if (row.form == Form::ldg_k) {
+        w.flag(c::kBit52, true);
+        w.put_signed(c::kLdOffset, m.offset, "offset");
+        w.put(c::kSize4, m.size, "size");
+        w.put(c::kConstDst, static_cast<std::uint32_t>(in.dst.value), "const dst");
+        w.flag(c::kConstDstA1, m.const_dst_a1);
+        break;
+      }
+      w.flag(c::kBit23, true);
+      w.put(c::kSize3, m.size, "size");
+      put_gpr(w, c::kDst, in.dst, "dst");
+      if (row.form == Form::ldg) {
+        w.put_signed(c::kLdOffset, m.offset, "offset");
+      } else {
+        w.flag(c::kRegForm, true);
+        put_gpr(w, c::kAddrSrc2, in.src[1], "index");
+        w.put(c::kAddrOffset, static_cast<std::uint32_t>(m.offset), "offset");
+        w.put(c::kAddrShift, m.shift, "shift");
+      }
+      break;
+    case Form::stg:
+    case Form::stg_a:
+      w.flag(c::kBit23, true);
+      w.flag(c::kDstOff, true);
+      put_gpr(w, c::kStBase, in.src[0], "address");
+      w.put(c::kSize3, m.size, "size");
+      if (row.form == Form::stg) {
+        put_st_offset();
+        put_gpr(w, c::kStValue, in.src[1], "value");
+      } else {
+        w.flag(c::kBit52, true);
+        put_gpr(w, c::kStAddrSrc2, in.src[1], "index");
+        w.put(c::kAddrOffset, static_cast<std::uint32_t>(m.offset), "offset");
+        w.put(c::kAddrShift, m.shift, "shift");
+        put_gpr(w, c::kStValue, in.src[2], "value");
+      }
+      break;
+    case Form::ld_local:
+      w.flag(c::kBit0, true);
+      w.flag(c::kBit23, true);
+      w.put_signed(c::kLdOffset, m.offset, "offset");
+      put_gpr(w, c::kLdSrc, in.src[0], "address");
+      w.put(c::kSize8, m.size, "size");
+      put_gpr(w, c::kDst, in.dst, "dst");
+      break;
+    case Form::st_local:
+      w.flag(c::kBit23, true);
+      w.flag(c::kDstOff, true);
+      put_st_offset();
+      put_gpr(w, c::kStBase, in.src[0], "address");
+      put_gpr(w, c::kStValue, in.src[1], "value");
+      w.put(c::kSize8, m.size, "size");
+      break;
+    case Form::ldlv:
+      w.flag(c::kRegForm, true);
+      w.flag(c::kBit23, true);
+      if (m.offset < 0) w.reject("offset must not be negative");
+      w.put(c::kLdOffset, static_cast<std::uint32_t>(m.offset), "offset");
+      w.put(c::kSize8, m.size, "size");
+      put_gpr(w, c::kDst, in.dst, "dst");
+      break;
+    case Form::stc:
+      w.flag(c::kBit23, true);
+      put_gpr(w, c::kStValue, in.src[0], "value");
+      w.put(c::kSize3, m.size, "size");
+      w.put(c::kConstDst, static_cast<std::uint32_t>(in.dst.value), "const dst");
+      w.flag(c::kConstDstA1, m.const_dst_a1);
+      break;
+    case Form::atomic_local:
+    case Form::atomic_global:
+      w.flag(c::kBit0, true);
+      w.flag(c::kBit52, row.form == Form::atomic_global);
+      if (m.dim < 1 || m.size < 1) w.reject("dimension and component count start at 1");
+      w.put(c::kDimMinus1, m.dim - 1u, "dimension");
+      w.flag(c::kTyped, m.typed);
+      w.put(c::kTypeSizeMinus1, m.size - 1u, "component count");
+      put_gpr(w, c::kDst, in.dst, "dst");
+      w.flag(c::kAtomicSrc1Im, in.src[0].kind == OperandKind::immediate);
+      put_cat6_src(w, c::kAtomicSrc1, in.src[0], "src1");
+      w.flag(c::kSrc2Im, in.src[1].kind == OperandKind::immediate);
+      put_cat6_src(w, c::kSrc2, in.src[1], "src2");
+      break;
+    case Form::shfl:
+      w.flag(c::kBit53, true);
+      put_gpr(w, c::kDst, in.dst, "dst");
+      put_gpr(w, c::kStValue, in.src[0], "src1");
+      w.flag(c::kSrc2Im, in.src[1].kind == OperandKind::immediate);
+      put_cat6_src(w, c::kSrc2, in.src[1], "src2");
+      w.put(c::kShflMode, m.shfl_mode, "mode");
+      break;
+    default: break;
+  }
+}
+
+void encode_cat7(const Instruction& in, const OpcodeInfo& row, Word& w) {
+  namespace c = bits::cat7;
+  w.put(c::kOpc, row.value, "opcode");
+  w.flag(bits::kSs, in.ss);
+  if (row.form == Form::barrier) {
+    w.flag(c::kBarrierMarker, true);
+    w.flag(c::kG, in.sync.g);
+    w.flag(c::kL, in.sync.l);
+    w.flag(c::kR, in.sync.r);
+    w.flag(c::kW, in.sync.w);
+  } else if (row.form == Form::sleep || row.form == Form::cache) {
+    w.flag(c::kW, in.sync.flag);
+  }
+}
+
+}  // namespace
+
+Instruction decode(std::uint64_t word) {
+  Instruction in;
+  in.sy = bits::kSy.get(word) != 0;
+  in.jp = bits::kJp.get(word) != 0;
+  switch (bits::kCategory.get(word)) {
+    case 0: decode_cat0(word, in); break;
+    case 1: decode_cat1(word, in); break;
+    case 2: decode_cat2(word, in); break;
+    case 3: decode_cat3(word, in); break;
+    case 4: decode_cat4(word, in); break;
+    case 5: decode_cat5(word, in); break;
+    case 6: decode_cat6(word, in); break;
+    default: decode_cat7(word, in); break;
+  }
+  return in;
+}
+
+std::uint64_t encode(const Instruction& in) {
+  const OpcodeInfo& row = info(in.opcode);
+  Word w(row.name);
+  w.put(bits::kCategory, row.category, "category");
+  w.flag(bits::kSy, in.sy);
+  w.flag(bits::kJp, in.jp);
+  switch (row.category) {
+    case 0: encode_cat0(in, row, w); break;
+    case 1: encode_cat1(in, row, w); break;
+    case 2: encode_cat2(in, row, w); break;
+    case 3: encode_cat3(in, row, w); break;
+    case 4: encode_cat4(in, row, w); break;
+    case 5: encode_cat5(in, row, w); break;
+    case 6: encode_cat6(in, row, w); break;
+    default: encode_cat7(in, row, w); break;
+  }
+  return w.value();
+}
+
+}  // namespace adreno::ir3

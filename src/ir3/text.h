@@ -1,0 +1,46 @@
+// The text syntax of one instruction: the syntax Mesa's ir3 disassembler prints (isaspec display
+// templates in src/freedreno/isa/ir3-cat*.xml), so listings round-trip with Mesa's tools.
+#pragma once
+
+#include <adreno/error.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "ir3/instruction.h"
+
+namespace adreno::ir3 {
+
+/// Prints one instruction exactly as Mesa's disassembler does (branch targets as `#offset`).
+std::string to_text(const Instruction& instruction);
+
+/// Resolves a `#name` branch target to an offset relative to the branch; nullopt if unknown.
+using LabelResolver = std::function<std::optional<std::int32_t>(std::string_view name)>;
+
+/// A syntax error at a column (1-based) of the parsed text, naming the offending token. It is an
+/// adreno::Error (malformed) whose detail reads "column N: message 'token'".
+class SyntaxError : public Error {
+ public:
+  SyntaxError(std::size_t column, std::string message)
+      : Error(Errc::malformed, "ir3 parse", "column " + std::to_string(column) + ": " + message),
+        column_(column),
+        message_(std::move(message)) {}
+  std::size_t column() const noexcept { return column_; }
+  const std::string& message() const noexcept { return message_; }
+
+ private:
+  std::size_t column_;
+  std::string message_;
+};
+
+/// Parses one instruction (no label, no comment). Throws SyntaxError.
+Instruction parse_instruction(std::string_view text, const LabelResolver& labels = {});
+
+/// Text helpers shared by the printer and the parser.
+const char* type_name(Type type, bool atomic = false);
+std::string register_name(std::uint16_t regid);
+
+}  // namespace adreno::ir3

@@ -5,7 +5,6 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <unordered_map>
 
@@ -107,19 +106,13 @@ struct Cursor {
   }
   std::uint16_t reg(char file) {
     auto [text, col] = token();
-    std::string_view s = text;
-    const char* comps = "xyzw";
-    const std::size_t dot = s.find('.');
-    unsigned number = 0;
-    const bool ok = s.size() >= 4 && s[0] == file && dot != std::string_view::npos &&
-                    dot + 2 == s.size() && std::strchr(comps, s[dot + 1]) != nullptr &&
-                    std::from_chars(s.data() + 1, s.data() + dot, number).ptr == s.data() + dot;
-    if (!ok) {
+    const auto id = parse_register(text, file);
+    if (!id) {
       error_at(line, col,
                std::string("expected a ") + (file == 'r' ? "register" : "const") + " such as " +
                    file + "0.x, got '" + std::string(text) + "'");
     }
-    return regid(number, static_cast<unsigned>(std::strchr(comps, s[dot + 1]) - comps));
+    return *id;
   }
   void end() {
     if (!done()) error_at(line, column(), "unexpected '" + std::string(rest()) + "'");
@@ -248,16 +241,7 @@ Program assemble(std::string_view source, RegisterFile file) {
     }
   }
 
-  std::vector<Instruction> decoded;
-  decoded.reserve(program.words.size());
-  for (std::uint64_t word : program.words) {
-    try {
-      decoded.push_back(decode(word));
-    } catch (const Error&) {
-      // a raw word with no known encoding: it has no metadata to contribute
-    }
-  }
-  program.info = analyze(decoded, file);
+  program.info = analyze(program.words, file);
   return program;
 }
 

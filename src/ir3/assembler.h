@@ -41,7 +41,7 @@ struct LaunchInfo {
 
 struct Program {
   std::vector<std::uint64_t> words;
-  ProgramInfo info;  ///< computed from the decoded words (`raw` words that decode to nothing skip)
+  ProgramInfo info;  ///< analyze(words)
   LaunchInfo launch;
 };
 

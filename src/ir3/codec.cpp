@@ -1,12 +1,14 @@
 #include "ir3/codec.h"
 
 #include <adreno/error.hpp>
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <optional>
 #include <string>
 
 #include "ir3/encoding.h"
+#include "ir3/syntax.h"
 
 namespace adreno::ir3 {
 namespace {
@@ -49,6 +51,9 @@ Opcode by_form(Form form, unsigned value, unsigned sub, std::uint64_t word) {
   std::int16_t index = lookup().by_form[(static_cast<std::size_t>(form) * 64 + value) * 8 + sub];
   if (index < 0) no_match(word);
   return opcode_table_begin()[index].opcode;
+}
+bool has_form(Form form, unsigned value) {
+  return value < 64 && lookup().by_form[(static_cast<std::size_t>(form) * 64 + value) * 8] >= 0;
 }
 Opcode by_category(unsigned category, unsigned value, unsigned sub, std::uint64_t word) {
   std::int16_t index = lookup().by_category[(category * 64u + value) * 8 + sub];
@@ -146,11 +151,8 @@ std::uint64_t abs_neg(const Operand& op) { return (op.neg ? 1u : 0u) | (op.abs ?
 // ---------------------------------------------------------------------------------------------
 // cat2/cat4 source (#multisrc).
 
-// Compare conditions lt le gt ge eq ne (ir3-common.xml #cond); 6 and 7 are undefined.
-constexpr unsigned kConditionCount = 6;
-
-// The float lookup table has 12 entries (ir3-common.xml #flut); other indices are undefined.
-constexpr std::uint64_t kFlutEntries = 12;
+constexpr std::size_t kConditionCount = syntax::kConditions.size();
+constexpr std::size_t kFlutEntries = syntax::kFloatTable.size();
 
 Operand decode_multisrc(std::uint64_t s, bool full, std::uint64_t word) {
   namespace m = bits::multisrc;
@@ -286,7 +288,8 @@ std::uint64_t encode_cat3_src(Word& w, const Operand& op, bool immed_form, const
 void decode_cat0(std::uint64_t word, Instruction& in) {
   namespace c = bits::cat0;
   const unsigned value = static_cast<unsigned>(c::kOpc.get(word) | c::kOpcHi.get(word) << 4);
-  const unsigned sub = value == 1 ? static_cast<unsigned>(c::kBrType.get(word)) : 0;
+  const bool branch = value == info(Opcode::br).value;  // brtype picks br/brao/braa/...
+  const unsigned sub = branch ? static_cast<unsigned>(c::kBrType.get(word)) : 0;
   in.opcode = by_category(0, value, sub, word);
   in.ss = bits::kSs.get(word) != 0;
   const Form form = info(in.opcode).form;
@@ -368,14 +371,15 @@ Operand decode_cat1_src(std::uint64_t word, bool half, Type type, bool mova) {
 void decode_cat1(std::uint64_t word, Instruction& in) {
   namespace c = bits::cat1;
   const unsigned value = static_cast<unsigned>(c::kOpc.get(word));
-  const unsigned sub = value == 2 ? static_cast<unsigned>(c::kRepeat.get(word)) : 0;
+  const bool multi = value == info(Opcode::swz).value;  // SUB_OPC picks swz/gat/sct
+  const unsigned sub = multi ? static_cast<unsigned>(c::kRepeat.get(word)) : 0;
   in.opcode = by_category(1, value, sub, word);
   in.ss = bits::kSs.get(word) != 0;
   in.ul = bits::kUl.get(word) != 0;
   in.type = static_cast<Type>(c::kDstType.get(word));
   in.src_type = static_cast<Type>(c::kSrcType.get(word));
-  const bool src_half = is_half(in.src_type) || in.src_type == Type::u8_32;
-  const bool dst_half = is_half(in.type) || in.type == Type::u8_32;
+  const bool src_half = is_cat1_half(in.src_type);
+  const bool dst_half = is_cat1_half(in.type);
   auto dst = [&](std::uint64_t reg) {
     Operand op = gpr(reg, dst_half);
     return op;
@@ -430,7 +434,8 @@ void decode_cat1(std::uint64_t word, Instruction& in) {
 void decode_cat2(std::uint64_t word, Instruction& in) {
   namespace c = bits::cat2;
   const unsigned value = static_cast<unsigned>(c::kOpc.get(word));
-  const unsigned sub = value == 57 ? static_cast<unsigned>(c::kInputSub.get(word)) : 0;
+  const bool input = value == info(Opcode::bary_f).value;  // bit 50 picks bary.f/flat.b
+  const unsigned sub = input ? static_cast<unsigned>(c::kInputSub.get(word)) : 0;
   in.opcode = by_category(2, value, sub, word);
   const Form form = info(in.opcode).form;
   in.ss = bits::kSs.get(word) != 0;
@@ -463,7 +468,7 @@ void decode_cat3(std::uint64_t word, Instruction& in) {
   const bool alt = c::kAlt.get(word) != 0;
   Form form = alt ? Form::tri_alt : Form::tri;
   unsigned sub = 0;
-  if (alt && value == 13) {
+  if (alt && value == info(Opcode::dp2acc).value) {
     form = Form::tri_dot;
     sub = static_cast<unsigned>(c::kDstConv.get(word));
   }
@@ -471,7 +476,7 @@ void decode_cat3(std::uint64_t word, Instruction& in) {
   in.ss = bits::kSs.get(word) != 0;
   in.ul = bits::kUl.get(word) != 0;
   in.repeat = static_cast<std::uint8_t>(c::kRepeat.get(word));
-  bool full = info(in.opcode).attr != 0;
+  bool full = full_precision(info(in.opcode));
   if (form == Form::tri_alt) {
     full = c::kSatOrFull.get(word) != 0;
   } else {
@@ -517,14 +522,10 @@ void decode_cat4(std::uint64_t word, Instruction& in) {
   in.src[0].repeat = c::kSrc1R.get(word) != 0;
 }
 
-// cat5 descriptor modes (ir3-cat5.xml #cat5-s2en-bindless-desc-mode).
-constexpr bool desc_indirect(unsigned mode) { return mode < 6; }
-constexpr bool desc_bindless(unsigned mode) { return mode != 0 && mode != 4; }
-
 void decode_cat5(std::uint64_t word, Instruction& in) {
   namespace c = bits::cat5;
   const unsigned value = static_cast<unsigned>(c::kOpc.get(word));
-  if (value == 31) {
+  if (value == info(Opcode::brcst_active).value) {  // bit 53 picks brcst/quad_shuffle
     const bool quad = c::kP.get(word) != 0;
     in.opcode = quad ? by_form(Form::tex_quad, 31, static_cast<unsigned>(c::kW.get(word)), word)
                      : Opcode::brcst_active;
@@ -538,10 +539,10 @@ void decode_cat5(std::uint64_t word, Instruction& in) {
   t.full = c::kFull.get(word) != 0;
   t.wrmask = static_cast<std::uint8_t>(c::kWrmask.get(word));
   // Without a displayed type the field is not shown; Mesa encodes f32 there.
-  const bool has_type = (row.attr & 0x10) != 0;
+  const bool has_type = shows_type(row);
   in.type = has_type ? static_cast<Type>(c::kType.get(word)) : Type::f32;
   in.dst = gpr(c::kDst.get(word), is_half(in.type));
-  const unsigned num_src = row.attr & 3;
+  const unsigned num_src = texture_sources(row);
   if (num_src > 0) in.src[0] = gpr(c::kSrc1.get(word), !t.full);
   if (row.form == Form::tex_brcst || row.form == Form::tex_quad) {
     if (row.form == Form::tex_brcst) t.cluster = static_cast<std::uint8_t>(c::kW.get(word));
@@ -567,7 +568,7 @@ void decode_cat5(std::uint64_t word, Instruction& in) {
   t.s2en_bindless = c::kS2enBindless.get(word) != 0;
   // FULL describes the register sources; with none shown it carries nothing.
   if (in.src[0].kind != OperandKind::gpr && in.src[1].kind != OperandKind::gpr) t.full = false;
-  const bool has_samp = (row.attr & 4) != 0, has_tex = (row.attr & 8) != 0;
+  const bool has_samp = has_sampler(row), has_tex = has_texture(row);
   if (!t.s2en_bindless) {
     if (c::kBaseLo.get(word) || c::kW.get(word)) no_match(word);
     if (has_samp) t.samp = static_cast<std::uint8_t>(c::kSamp.get(word));
@@ -582,7 +583,7 @@ void decode_cat5(std::uint64_t word, Instruction& in) {
   const std::uint64_t src3 = c::kSrc3.get(word);
   if (desc_indirect(t.desc_mode)) {
     in.src[2] = gpr(src3, !desc_bindless(t.desc_mode));
-  } else if (t.desc_mode == 7) {
+  } else if (desc_uses_a1(t.desc_mode)) {  // a1.x holds the texture: 8-bit sampler
     if (has_samp) t.samp = static_cast<std::uint8_t>(src3);
   } else {
     if (has_samp) t.samp = static_cast<std::uint8_t>(src3 & 0xf);
@@ -590,11 +591,7 @@ void decode_cat5(std::uint64_t word, Instruction& in) {
   }
 }
 
-// a6xx cat6 descriptor modes: imm, uniform, nonuniform (ir3-cat6.xml #cat6-src-mode).
-constexpr unsigned kUndefinedCat6Mode = 3;
-
-// shfl modes xor=1 up=2 down=3 rup=6 rdown=7 (ir3-cat6.xml #cat6-shfl-mode).
-constexpr bool valid_shuffle_mode(unsigned mode) { return (mode >= 1 && mode <= 3) || mode >= 6; }
+constexpr bool valid_shuffle_mode(unsigned mode) { return syntax::kShuffleModes[mode][0] != '\0'; }
 
 // The a6xx cat6 forms keep their opcode in bits 14..19; they all set bit 53.
 std::optional<Form> a6xx_cat6_form(std::uint64_t word) {
@@ -603,20 +600,25 @@ std::optional<Form> a6xx_cat6_form(std::uint64_t word) {
   const unsigned opc = static_cast<unsigned>(c::kA6Opc.get(word));
   const std::uint64_t sub = c::kA6Sub.get(word);
   const bool plain = c::kOpc.get(word) == 0 && c::kOffsetHi.get(word) == 0 && !c::kRck.get(word);
-  const bool is52 = c::kBit52.get(word) != 0;
-  const bool ibo_sub = (sub & 0x7) == 0x6;  // bits 20..22 = 110 (MSB first)
-  if (opc == 30 && (sub & 0x4) && plain && ((c::kType.get(word) & 3) == 3)) {
+  const bool is52 = c::kBit52.get(word) != 0, bit0 = c::kBit0.get(word) != 0;
+  const bool descriptor_sub = (sub & 0x7) == c::kSubDescriptor;
+  auto listed = [&](Form form) { return has_form(form, opc); };
+  if (listed(Form::ldc) && (sub & c::kSubLdc) && plain && (c::kType.get(word) & 3) == 3) {
     return is52 ? Form::ldc_k : Form::ldc;
   }
-  if (!is52 && opc >= 36 && opc <= 38 && plain && !c::kBit0.get(word) && (sub & 0x4) &&
-      (opc != 38 || (sub & 0x8))) {
+  if (!is52 && listed(Form::sysid) && plain && !bit0 && (sub & c::kSubSysId) &&
+      (opc != c::kOpcFiberId || (sub & c::kSubFiberId) == c::kSubFiberId)) {
     return Form::sysid;
   }
-  if ((opc == 12 || opc == 15) && plain && !c::kBit0.get(word) && sub == 0x6) {
-    return Form::res_1src;
+  if (listed(Form::res_1src) && plain && !bit0 && sub == c::kSubDescriptor) return Form::res_1src;
+  if (is52 && descriptor_sub && plain && !c::kBit23.get(word) && listed(Form::ibo_atomic)) {
+    return Form::ibo_atomic;
   }
-  if (is52 && ibo_sub && plain && !(sub & 0x8) && opc >= 16 && opc <= 26) return Form::ibo_atomic;
-  if (!is52 && ibo_sub && (opc == 6 || (opc == 29 && !c::kBit0.get(word)))) return Form::ibo_ldst;
+  // stib.b requires bit 0 clear; ldib.b leaves it free (ir3-cat6.xml).
+  if (!is52 && descriptor_sub && listed(Form::ibo_ldst) &&
+      (opc != info(Opcode::stib_b).value || !bit0)) {
+    return Form::ibo_ldst;
+  }
   return std::nullopt;
 }
 
@@ -629,12 +631,18 @@ void decode_cat6(std::uint64_t word, Instruction& in) {
     const unsigned opc = static_cast<unsigned>(c::kA6Opc.get(word));
     in.opcode = by_form(*form, opc, 0, word);
     m.mode = static_cast<std::uint8_t>(c::kMode.get(word));
-    if (m.mode == kUndefinedCat6Mode) no_match(word);
+    if (m.mode >= syntax::kDescriptorModes.size()) no_match(word);
     m.bindless = c::kBindless.get(word) != 0;
     if (m.bindless) m.base = static_cast<std::uint8_t>(c::kBase.get(word));  // shown only then
-    m.size = static_cast<std::uint8_t>(c::kTypeSizeMinus1.get(word) + 1);
-    m.dim = static_cast<std::uint8_t>(c::kDimMinus1.get(word) + 1);
-    m.typed = c::kTyped.get(word) != 0;
+    // Component count, dimension and typed-ness exist where the syntax shows them; ldc reuses
+    // the dimension and typed bits for its offset and .u.
+    if (*form != Form::ldc_k && *form != Form::sysid) {
+      m.size = static_cast<std::uint8_t>(c::kTypeSizeMinus1.get(word) + 1);
+    }
+    if (*form == Form::res_1src || *form == Form::ibo_ldst || *form == Form::ibo_atomic) {
+      m.dim = static_cast<std::uint8_t>(c::kDimMinus1.get(word) + 1);
+      m.typed = c::kTyped.get(word) != 0;
+    }
     const bool ssbo_im = m.mode == 0;
     switch (*form) {
       case Form::ldc:
@@ -669,31 +677,26 @@ void decode_cat6(std::uint64_t word, Instruction& in) {
   }
   const unsigned opc = static_cast<unsigned>(c::kOpc.get(word));
   const bool b52 = c::kBit52.get(word) != 0, b53 = c::kBit53.get(word) != 0;
+  // The a3xx-style forms: the opcode picks the family, bits 52/53 (and 22) the variant.
   Form form;
-  switch (opc) {
-    case 0:
-      if (b53) no_match(word);
-      form = b52 ? Form::ldg_k : (c::kRegForm.get(word) ? Form::ldg_a : Form::ldg);
-      break;
-    case 3:
-      if (b53) no_match(word);
-      form = b52 ? Form::stg_a : Form::stg;
-      break;
-    case 1:
-    case 2:
-    case 10: form = Form::ld_local; break;
-    case 4:
-    case 5:
-    case 11: form = Form::st_local; break;
-    case 31: form = Form::ldlv; break;
-    case 28: form = Form::stc; break;
-    case 27:
-      if (!b53 || b52) no_match(word);
-      form = Form::shfl;
-      break;
-    default:
-      if (opc < 16 || opc > 26 || b53) no_match(word);
-      form = b52 ? Form::atomic_global : Form::atomic_local;
+  if (has_form(Form::ldg, opc)) {
+    if (b53) no_match(word);
+    form = b52 ? Form::ldg_k : (c::kRegForm.get(word) ? Form::ldg_a : Form::ldg);
+  } else if (has_form(Form::stg, opc)) {
+    if (b53) no_match(word);
+    form = b52 ? Form::stg_a : Form::stg;
+  } else if (has_form(Form::shfl, opc)) {
+    if (!b53 || b52) no_match(word);
+    form = Form::shfl;
+  } else if (has_form(Form::atomic_local, opc)) {
+    if (b53) no_match(word);
+    form = b52 ? Form::atomic_global : Form::atomic_local;
+  } else {
+    const Form plain_forms[] = {Form::ld_local, Form::st_local, Form::ldlv, Form::stc};
+    const Form* found = std::find_if(std::begin(plain_forms), std::end(plain_forms),
+                                     [&](Form f) { return has_form(f, opc); });
+    if (found == std::end(plain_forms)) no_match(word);
+    form = *found;
   }
   in.opcode = by_form(form, opc, 0, word);
   switch (form) {
@@ -805,7 +808,7 @@ void encode_cat0(const Instruction& in, const OpcodeInfo& row, Word& w) {
   namespace c = bits::cat0;
   w.put(c::kOpc, row.value & 0xf, "opcode");
   w.put(c::kOpcHi, row.value >> 4, "opcode");
-  if (row.value == 1) w.put(c::kBrType, row.sub, "branch type");
+  if (row.value == info(Opcode::br).value) w.put(c::kBrType, row.sub, "branch type");
   w.flag(bits::kSs, in.ss);
   w.flag(c::kEq, in.eq);
   if (row.form != Form::flow_bare && row.form != Form::flow_kill) {
@@ -936,7 +939,7 @@ void encode_cat3(const Instruction& in, const OpcodeInfo& row, Word& w) {
   w.flag(bits::kSs, in.ss);
   w.flag(bits::kUl, in.ul);
   w.put(c::kRepeat, in.repeat, "repeat");
-  const bool full = row.form == Form::tri_alt ? !in.src[1].half : row.attr != 0;
+  const bool full = row.form == Form::tri_alt ? !in.src[1].half : full_precision(row);
   if (row.form == Form::tri_alt) {
     w.flag(c::kSatOrFull, full);
   } else {
@@ -993,7 +996,7 @@ void encode_cat5(const Instruction& in, const OpcodeInfo& row, Word& w) {
   w.put(c::kWrmask, t.wrmask, "write mask");
   w.put(c::kType, static_cast<unsigned>(in.type), "type");
   put_gpr(w, c::kDst, in.dst, "dst");
-  const unsigned num_src = row.attr & 3;
+  const unsigned num_src = texture_sources(row);
   if (num_src > 0) put_gpr(w, c::kSrc1, in.src[0], "src1");
   if (row.form == Form::tex_brcst || row.form == Form::tex_quad) {
     w.flag(c::kP, row.form == Form::tex_quad);
@@ -1028,7 +1031,7 @@ void encode_cat5(const Instruction& in, const OpcodeInfo& row, Word& w) {
   w.put(c::kW, t.base >> 1, "base");
   if (desc_indirect(t.desc_mode)) {
     put_gpr(w, c::kSrc3, in.src[2], "src3");
-  } else if (t.desc_mode == 7) {
+  } else if (desc_uses_a1(t.desc_mode)) {  // a1.x holds the texture: 8-bit sampler
     w.put(c::kSrc3, t.samp, "sampler");
   } else {
     if (t.samp > 15 || t.tex > 15) w.reject("sampler and texture take 0..15 in this mode");
@@ -1060,7 +1063,7 @@ void encode_cat6(const Instruction& in, const OpcodeInfo& row, Word& w) {
       w.put(c::kBase, m.base, "base");
       w.put(c::kMode, m.mode, "mode");
       w.flag(c::kBindless, m.bindless);
-      if (row.form != Form::ldc_k) {
+      if (row.form != Form::ldc_k && row.form != Form::sysid) {
         if (m.size < 1) w.reject("component count must be at least 1");
         w.put(c::kTypeSizeMinus1, m.size - 1u, "component count");
       }
@@ -1075,7 +1078,7 @@ void encode_cat6(const Instruction& in, const OpcodeInfo& row, Word& w) {
       switch (row.form) {
         case Form::ldc:
         case Form::ldc_k:
-          w.put(c::kA6Sub, 0x4, "sub-opcode");
+          w.put(c::kA6Sub, c::kSubLdc, "sub-opcode");
           if (row.form == Form::ldc) {
             w.flag(c::kLdcU, m.uniform_u);
             w.put(c::kLdcOffset, static_cast<std::uint32_t>(m.offset), "offset");
@@ -1090,18 +1093,19 @@ void encode_cat6(const Instruction& in, const OpcodeInfo& row, Word& w) {
           put_ssbo(in.src[1]);
           break;
         case Form::sysid:
-          w.put(c::kA6Sub, row.value == 38 ? 0xc : 0x4, "sub-opcode");
+          w.put(c::kA6Sub, row.value == c::kOpcFiberId ? c::kSubFiberId : c::kSubSysId,
+                "sub-opcode");
           put_gpr(w, c::kDst, in.dst, "dst");
           break;
         case Form::res_1src:
-          w.put(c::kA6Sub, 0x6, "sub-opcode");
+          w.put(c::kA6Sub, c::kSubDescriptor, "sub-opcode");
           w.put(c::kDimMinus1, m.dim - 1u, "dimension");
           w.flag(c::kTyped, m.typed);
           put_gpr(w, c::kDst, in.dst, "dst");
           put_ssbo(in.src[0]);
           break;
         default:  // ibo_ldst, ibo_atomic
-          w.put(c::kA6Sub, 0x6, "sub-opcode");
+          w.put(c::kA6Sub, c::kSubDescriptor, "sub-opcode");
           w.put(c::kDimMinus1, m.dim - 1u, "dimension");
           w.flag(c::kTyped, m.typed);
           w.flag(c::kBit52, row.form == Form::ibo_atomic);

@@ -182,6 +182,12 @@ inline constexpr Field kMode{6, 7};
 inline constexpr Field kBindless = bit(8);
 inline constexpr Field kA6Opc{14, 19};
 inline constexpr Field kA6Sub{20, 23};
+// Fixed values of bits 20..23 in the a6xx forms (ir3-cat6.xml patterns, bit 20 first here).
+inline constexpr unsigned kSubLdc = 0x4;         // 1xx at 20..22: bit 22
+inline constexpr unsigned kSubSysId = 0x4;       // x1xx: bit 22
+inline constexpr unsigned kSubFiberId = 0xc;     // 11xx: bits 22 and 23
+inline constexpr unsigned kSubDescriptor = 0x6;  // 110 at 20..22 (resinfo.b, ibo ops)
+inline constexpr unsigned kOpcFiberId = 38;      // getfiberid in bits 14..19
 inline constexpr Field kRck = bit(40);
 inline constexpr Field kSsbo{41, 48};
 inline constexpr Field kOffsetLo{54, 58};

@@ -17,6 +17,22 @@ constexpr bool is_half(Type t) noexcept {
   return t == Type::f16 || t == Type::u16 || t == Type::s16 || t == Type::u8;
 }
 
+/// log2 of the element size that scales ldg.a/stg.a offsets (ir3-cat6.xml #cat6-type-shift).
+constexpr unsigned type_shift(Type t) noexcept {
+  return static_cast<unsigned>(t) >= 6 ? 0 : (is_half(t) ? 1 : 2);
+}
+
+/// cat1 also treats u8_32 as a half-register type (ir3-cat1.xml #instruction-cat1-typed HALF).
+constexpr bool is_cat1_half(Type t) noexcept { return is_half(t) || t == Type::u8_32; }
+
+/// cat5 s2en/bindless descriptor modes (ir3-cat5.xml #cat5-s2en-bindless-desc-mode): whether the
+/// sampler/texture come from a register, whether they are bindless, whether a1.x supplies them.
+inline constexpr unsigned kDescriptorModeCount = 8;
+constexpr bool desc_indirect(unsigned mode) noexcept { return mode < 6; }
+constexpr bool desc_bindless(unsigned mode) noexcept { return mode != 0 && mode != 4; }
+constexpr bool desc_uses_a1(unsigned mode) noexcept { return mode == 1 || mode == 3 || mode == 7; }
+constexpr bool desc_uniform(unsigned mode) noexcept { return mode == 0 || mode == 1 || mode == 5; }
+
 /// Register numbers are "regids": 4 * register + component (x=0 … w=3), as in the encoding.
 constexpr std::uint16_t regid(unsigned reg, unsigned comp) noexcept {
   return static_cast<std::uint16_t>(reg * 4 + comp);

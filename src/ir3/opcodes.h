@@ -3,9 +3,10 @@
 //
 // Facts from Mesa src/freedreno/isa/ir3-cat{0,1,2,3,5,6,7}.xml (bminor/mesa-mesa; cat0 at
 // 065d2547e7, cat1 at 1c7c4b4807, cat2 at 0223ab01b7, cat3 at 4bc01d11b0, cat5/cat6 at
-// 120f755bdb, cat7 at 329d47421b). The cat4 numbers (rcp..hexp2) follow Mesa's opc_t list in
-// src/freedreno/ir3/instr-a3xx.h (OPC_RCP = 0 … OPC_HEXP2 = 11), checked against the disasm.c
-// vector `rcp r2.z, r0.w`.
+// 120f755bdb, cat7 at 329d47421b). ir3-cat4.xml is not in the index, so the cat4 numbers
+// (rcp = 0 … hexp2 = 11) come from Mesa's opc_t in src/freedreno/ir3/instr-a3xx.h (4b3f58701c),
+// checked against the disasm.c vector `rcp r2.z, r0.w`; the cat4 layout is the cat2 one with a
+// single source (same FULL/DST_CONV/SRC_R bits), which that vector also exercises.
 #pragma once
 
 #include <cstdint>
@@ -292,6 +293,13 @@ struct OpcodeInfo {
   Form form;
   std::uint8_t attr;   ///< per-category attributes (see the table header)
 };
+
+// The attribute bits, by category (see the table header).
+constexpr bool full_precision(const OpcodeInfo& row) noexcept { return row.attr != 0; }  // cat3
+constexpr unsigned texture_sources(const OpcodeInfo& row) noexcept { return row.attr & 3; }
+constexpr bool has_sampler(const OpcodeInfo& row) noexcept { return (row.attr & 4) != 0; }
+constexpr bool has_texture(const OpcodeInfo& row) noexcept { return (row.attr & 8) != 0; }
+constexpr bool shows_type(const OpcodeInfo& row) noexcept { return (row.attr & 0x10) != 0; }
 
 const OpcodeInfo& info(Opcode opcode) noexcept;
 

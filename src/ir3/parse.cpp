@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ir3/half_float.h"
+#include "ir3/syntax.h"
 #include "ir3/text.h"
 
 namespace adreno::ir3 {
@@ -83,29 +84,15 @@ std::int64_t integer(const Token& t) {
   return *value;
 }
 
-// "rN.c" / "cN.c" (file letter given): the regid, or nullopt.
-std::optional<std::uint16_t> register_id(std::string_view s, char file) {
-  if (s.size() < 4 || s[0] != file) return std::nullopt;
-  const std::size_t dot = s.find('.');
-  if (dot == std::string_view::npos || dot + 2 != s.size()) return std::nullopt;
-  auto number = to_integer(s.substr(1, dot - 1));
-  const char* comps = "xyzw";
-  const char* comp = std::char_traits<char>::find(comps, 4, s[dot + 1]);
-  if (!number || *number < 0 || *number > 511 || comp == nullptr || !std::isdigit(s[1])) {
-    return std::nullopt;
-  }
-  return regid(static_cast<unsigned>(*number), static_cast<unsigned>(comp - comps));
-}
-
 std::optional<std::uint16_t> named_register(std::string_view s) {
-  if (auto id = register_id(s, 'r')) return id;
+  if (auto id = parse_register(s, 'r')) return id;
   if (s.size() == 4 && s.substr(0, 3) == "p0.") {
-    if (auto id = register_id("r0." + std::string(1, s[3]), 'r')) {
+    if (auto id = parse_register("r0." + std::string(1, s[3]), 'r')) {
       return static_cast<std::uint16_t>(regid(kPredicateReg, 0) + *id);
     }
   }
   if (s.size() == 4 && s.substr(0, 3) == "a0.") {
-    if (auto id = register_id("r0." + std::string(1, s[3]), 'r')) {
+    if (auto id = parse_register("r0." + std::string(1, s[3]), 'r')) {
       return static_cast<std::uint16_t>(regid(kAddressReg, 0) + *id);
     }
   }
@@ -163,13 +150,13 @@ Source parse_source(const Token& t) {
     out.inner = s.substr(1, s.size() - 2);
     return out;
   }
-  if (auto id = register_id(s, 'c')) {
+  if (auto id = parse_register(s, 'c')) {
     out.op.kind = OperandKind::constant;
     out.op.reg = *id;
     return out;
   }
   if (consume(s, "up0.")) {  // cat2 scalar-ALU predicate destination, encoded as a0.c
-    const std::size_t comp = std::string_view("xyzw").find(s);
+    const std::size_t comp = std::string_view(syntax::kSwizzle).find(s);
     if (s.size() != 1 || comp == std::string_view::npos) fail(t, "bad predicate component in");
     out.op.kind = OperandKind::gpr;
     out.op.reg = regid(kAddressReg, static_cast<unsigned>(comp));
@@ -188,18 +175,14 @@ Source parse_source(const Token& t) {
   fail(t, "unrecognised operand");
 }
 
-constexpr const char* kFlutNames[] = {"0.0",     "0.5",        "1.0",      "2.0",
-                                      "e",       "pi",         "1/pi",     "1/log2(e)",
-                                      "log2(e)", "1/log2(10)", "log2(10)", "4.0"};
-
 // Immediates of cat2/cat4: a plain integer, h(integer), or a lookup-table constant.
 Operand alu_source(const Token& t) {
   Source s = parse_source(t);
   if (s.paren) {
-    for (int i = 0; i < 12; ++i) {
-      if (s.inner == kFlutNames[i]) {
+    for (std::size_t i = 0; i < syntax::kFloatTable.size(); ++i) {
+      if (s.inner == syntax::kFloatTable[i]) {
         s.op.flut = true;
-        s.op.value = i;
+        s.op.value = static_cast<std::int32_t>(i);
         return s.op;
       }
     }
@@ -219,11 +202,10 @@ void expect_count(const std::vector<Token>& ops, std::size_t count, const Token&
 }
 
 std::optional<Type> type_from(std::string_view s) {
-  static constexpr const char* kNames[] = {"f16", "f32", "u16", "u32", "s16", "s32", "u8", "u8_32"};
-  for (unsigned i = 0; i < 8; ++i) {
-    if (s == kNames[i]) return static_cast<Type>(i);
+  for (std::size_t i = 0; i < syntax::kTypes.size(); ++i) {
+    if (s == syntax::kTypes[i]) return static_cast<Type>(i);
   }
-  if (s == "u64") return Type::u8;  // atomics
+  if (s == syntax::kAtomicType6) return Type::u8;
   return std::nullopt;
 }
 
@@ -235,8 +217,7 @@ Type type_of(const Token& t) {
 
 // "u32u32" -> (u32, u32)
 std::pair<Type, Type> type_pair(const Token& t) {
-  static constexpr const char* kNames[] = {"u8_32", "f16", "f32", "u16", "u32", "s16", "s32", "u8"};
-  for (const char* first : kNames) {
+  for (const char* first : syntax::kTypes) {  // "u8" and "u8_32" both tried: the rest decides
     std::string_view s = t.text;
     if (!consume(s, first)) continue;
     if (auto second = type_from(s)) return {*type_from(first), *second};
@@ -272,10 +253,10 @@ void predicate(const Token& t, Instruction& in, std::size_t i) {
   std::string_view s = t.text;
   in.flow.invert[i] = consume(s, "!");
   if (!consume(s, "p0.") || s.size() != 1 ||
-      std::string_view("xyzw").find(s[0]) == std::string_view::npos) {
+      std::string_view(syntax::kSwizzle).find(s[0]) == std::string_view::npos) {
     fail(t, "expected a predicate p0.c, got");
   }
-  in.flow.comp[i] = static_cast<std::uint8_t>(std::string_view("xyzw").find(s[0]));
+  in.flow.comp[i] = static_cast<std::uint8_t>(std::string_view(syntax::kSwizzle).find(s[0]));
 }
 
 unsigned suffix_number(const Token& t, std::string_view prefix) {
@@ -352,9 +333,8 @@ void parse_cat1(Instruction& in, const OpcodeInfo& row, std::string_view written
                 const std::vector<Token>& parts, std::vector<Token> ops, const Token& mnemonic) {
   auto leading_modifiers = [&](Token& t) {
     std::string_view s = t.text;
-    for (std::uint8_t round = 1; round < 4; ++round) {
-      static constexpr const char* kRound[] = {"", "(even)", "(pos_infinity)", "(neg_infinity)"};
-      if (consume(s, kRound[round])) in.round = round;
+    for (std::size_t round = 1; round < syntax::kRounding.size(); ++round) {
+      if (consume(s, syntax::kRounding[round])) in.round = static_cast<std::uint8_t>(round);
     }
     if (consume(s, "(sat)")) in.sat = true;
     t.column += t.text.size() - s.size();
@@ -410,13 +390,13 @@ void parse_cat1(Instruction& in, const OpcodeInfo& row, std::string_view written
     fail(ops[0], "expected a destination register, got");
   }
   in.dst = dst.op;
-  in.dst.half = is_half(in.type) || in.type == Type::u8_32;
+  in.dst.half = is_cat1_half(in.type);
   if (in.dst.kind == OperandKind::relative_gpr && (in.dst.value < 0 || in.dst.value > 255)) {
     fail(ops[0], "relative destination offset must be 0..255 in");
   }
   Source src = parse_source(ops[1]);
   in.src[0] = src.op;
-  in.src[0].half = is_half(in.src_type) || in.src_type == Type::u8_32;
+  in.src[0].half = is_cat1_half(in.src_type);
   if (src.op.kind == OperandKind::immediate) {
     in.src[0].value = static_cast<std::int32_t>(cat1_immediate(src, in.src_type, ops[1]));
   }
@@ -425,12 +405,11 @@ void parse_cat1(Instruction& in, const OpcodeInfo& row, std::string_view written
 void parse_cat2(Instruction& in, const OpcodeInfo& row, const std::vector<Token>& parts,
                 const std::vector<Token>& ops, const Token& mnemonic) {
   if (row.form == Form::alu_cmp) {
-    static constexpr const char* kCond[] = {"lt", "le", "gt", "ge", "eq", "ne"};
     if (parts.size() != 1) fail(mnemonic, "expected a condition (lt le gt ge eq ne) on");
     bool found = false;
-    for (std::uint8_t i = 0; i < 6; ++i) {
-      if (parts[0].text == kCond[i]) {
-        in.cond = i;
+    for (std::size_t i = 0; i < syntax::kConditions.size(); ++i) {
+      if (parts[0].text == syntax::kConditions[i]) {
+        in.cond = static_cast<std::uint8_t>(i);
         found = true;
       }
     }
@@ -502,7 +481,7 @@ void parse_cat5(Instruction& in, const OpcodeInfo& row, const std::vector<Token>
   }
   bool s2en = false, uniform = false, nonuniform = false, bindless = false, written_1d = false;
   // No (type) written: the rck type where a type is shown, else the f32 Mesa encodes.
-  const bool has_type = (row.attr & 0x10) != 0;
+  const bool has_type = shows_type(row);
   in.type = has_type ? Type::u8_32 : Type::f32;
   for (const Token& p : parts) {
     const std::string_view s = p.text;
@@ -551,7 +530,7 @@ void parse_cat5(Instruction& in, const OpcodeInfo& row, const std::vector<Token>
     d.remove_prefix(close + 1);
   }
   for (char c : first) {
-    const std::size_t comp = std::string_view("xyzw").find(c);
+    const std::size_t comp = std::string_view(syntax::kSwizzle).find(c);
     if (comp == std::string_view::npos) fail(ops[0], "bad write mask in");
     t.wrmask = static_cast<std::uint8_t>(t.wrmask | (1u << comp));
   }
@@ -584,7 +563,7 @@ void parse_cat5(Instruction& in, const OpcodeInfo& row, const std::vector<Token>
       regs.push_back(src.op);
     }
   }
-  const unsigned num_src = row.attr & 3;
+  const unsigned num_src = texture_sources(row);
   const bool has_src2 =
       row.form == Form::tex_quad ? num_src > 1
       : row.form == Form::tex_brcst
@@ -604,18 +583,18 @@ void parse_cat5(Instruction& in, const OpcodeInfo& row, const std::vector<Token>
   if (indirect) in.src[2] = regs[next++];
   t.s2en_bindless = s2en || bindless;
   if (!t.s2en_bindless) return;
-  if (s2en) {
-    if (uniform == nonuniform) fail(mnemonic, "s2en needs exactly one of .uniform/.nonuniform:");
-    if (!bindless) {
-      t.desc_mode = uniform ? 0 : 4;
-    } else if (uses_a1) {
-      t.desc_mode = uniform ? 1 : 3;
-    } else {
-      t.desc_mode = uniform ? 5 : 2;
-    }
-  } else {
-    t.desc_mode = uses_a1 ? 7 : 6;
+  if (s2en && uniform == nonuniform) {
+    fail(mnemonic, "s2en needs exactly one of .uniform/.nonuniform:");
   }
+  // The descriptor mode is the one whose properties the suffixes and a1.x spell out.
+  for (unsigned mode = 0; mode < kDescriptorModeCount; ++mode) {
+    if (desc_indirect(mode) == s2en && desc_bindless(mode) == bindless &&
+        desc_uses_a1(mode) == uses_a1 && (!s2en || desc_uniform(mode) == uniform)) {
+      t.desc_mode = static_cast<std::uint8_t>(mode);
+      return;
+    }
+  }
+  fail(mnemonic, "no descriptor mode matches the suffixes and a1.x of");
 }
 
 // g[...] / l[...] / p[...] / c[...]: the inside of the brackets.
@@ -660,14 +639,14 @@ void scaled_address(const Token& t, Instruction& in, Operand& base, Operand& ind
     steps.emplace_back(op, *value);
     pos = end;
   }
-  const unsigned type_shift = static_cast<unsigned>(in.type) >= 6 ? 0 : (is_half(in.type) ? 1 : 2);
+  const unsigned shift = type_shift(in.type);
   auto& m = in.mem;
   if (steps.empty()) return;
   if (steps.size() == 1 && steps[0].first == '+') {
     m.offset = static_cast<std::int32_t>(steps[0].second);
   } else if (steps.size() == 1) {
-    if (steps[0].second < type_shift) fail(t, "shift smaller than the type size in");
-    m.shift = static_cast<std::uint8_t>(steps[0].second - type_shift);
+    if (steps[0].second < shift) fail(t, "shift smaller than the type size in");
+    m.shift = static_cast<std::uint8_t>(steps[0].second - shift);
   } else if (steps.size() == 2 && steps[0].first == '+') {
     m.offset = static_cast<std::int32_t>(steps[0].second);
   } else if (steps.size() == 3 && steps[0].first == '<') {
@@ -713,9 +692,9 @@ unsigned dimension(const Token& t) {
 }
 
 std::uint8_t cat6_mode(const Token& t) {
-  if (t.text == "imm") return 0;
-  if (t.text == "uniform") return 1;
-  if (t.text == "nonuniform") return 2;
+  for (std::size_t i = 0; i < syntax::kDescriptorModes.size(); ++i) {
+    if (t.text == syntax::kDescriptorModes[i]) return static_cast<std::uint8_t>(i);
+  }
   fail(t, "expected imm, uniform or nonuniform, got");
 }
 
@@ -828,11 +807,10 @@ void parse_cat6(Instruction& in, const OpcodeInfo& row, std::vector<Token> parts
     }
     case Form::shfl: {
       need_parts(2);
-      static constexpr const char* kModes[] = {"", "xor", "up", "down", "", "", "rup", "rdown"};
       bool found = false;
-      for (std::uint8_t i = 1; i < 8; ++i) {
-        if (kModes[i][0] != '\0' && parts[0].text == kModes[i]) {
-          m.shfl_mode = i;
+      for (std::size_t i = 0; i < syntax::kShuffleModes.size(); ++i) {
+        if (syntax::kShuffleModes[i][0] != '\0' && parts[0].text == syntax::kShuffleModes[i]) {
+          m.shfl_mode = static_cast<std::uint8_t>(i);
           found = true;
         }
       }
@@ -849,7 +827,6 @@ void parse_cat6(Instruction& in, const OpcodeInfo& row, std::vector<Token> parts
     case Form::sysid:
       need_parts(1);
       in.type = type_of(parts[0]);
-      m.size = 1;
       expect_count(ops, 1, mnemonic);
       in.dst = dst_reg(ops[0]);
       return;
@@ -972,6 +949,20 @@ const OpcodeInfo* find_name(std::string_view mnemonic, std::size_t& name_length,
 }
 
 }  // namespace
+
+std::optional<std::uint16_t> parse_register(std::string_view s, char file) {
+  if (s.size() < 4 || s[0] != file) return std::nullopt;
+  const std::size_t dot = s.find('.');
+  if (dot == std::string_view::npos || dot + 2 != s.size()) return std::nullopt;
+  auto number = to_integer(s.substr(1, dot - 1));
+  const char* comps = syntax::kSwizzle;
+  const char* comp = std::char_traits<char>::find(comps, 4, s[dot + 1]);
+  if (!number || *number < 0 || *number > 511 || comp == nullptr ||
+      !std::isdigit(static_cast<unsigned char>(s[1]))) {
+    return std::nullopt;
+  }
+  return regid(static_cast<unsigned>(*number), static_cast<unsigned>(comp - comps));
+}
 
 Instruction parse_instruction(std::string_view text, const LabelResolver& labels) {
   Instruction in;

@@ -4,18 +4,13 @@
 #include <string>
 
 #include "ir3/half_float.h"
+#include "ir3/syntax.h"
 #include "ir3/text.h"
 
 namespace adreno::ir3 {
 namespace {
 
-constexpr const char* kSwizzle = "xyzw";
-constexpr const char* kConditions[] = {"lt", "le", "gt", "ge", "eq", "ne"};
-constexpr const char* kRounding[] = {"", "(even)", "(pos_infinity)", "(neg_infinity)"};
-constexpr const char* kFlut[] = {"(0.0)",     "(0.5)",        "(1.0)",      "(2.0)",
-                                 "(e)",       "(pi)",         "(1/pi)",     "(1/log2(e))",
-                                 "(log2(e))", "(1/log2(10))", "(log2(10))", "(4.0)"};
-constexpr const char* kCat6Modes[] = {"imm", "uniform", "nonuniform", "3"};
+using syntax::kSwizzle;
 
 std::string format(const char* pattern, double value) {
   char text[64];
@@ -61,8 +56,11 @@ std::string multisrc(const Operand& op) {
       return flag(op.last, "(last)") + abs_neg(op) + r + h + register_name(op.reg);
     case OperandKind::constant: return abs_neg(op) + r + h + const_name(op.reg);
     case OperandKind::immediate: {
-      const bool known = op.value >= 0 && op.value < 12;
-      std::string value = !op.flut ? std::to_string(op.value) : known ? kFlut[op.value] : "(?)";
+      const bool known =
+          op.value >= 0 && static_cast<std::size_t>(op.value) < syntax::kFloatTable.size();
+      std::string value = !op.flut ? std::to_string(op.value)
+                          : known  ? std::string("(") + syntax::kFloatTable[op.value] + ")"
+                                   : "(?)";
       if (op.half && !op.flut) value = "(" + value + ")";
       return abs_neg(op) + r + h + value;
     }
@@ -150,7 +148,7 @@ std::string print_cat0(const Instruction& in, const OpcodeInfo& row) {
 std::string print_cat1(const Instruction& in, const OpcodeInfo& row) {
   std::string text = std::string(flag(in.sy, "(sy)")) + flag(in.ss, "(ss)") + flag(in.jp, "(jp)");
   const std::string types = std::string(type_name(in.src_type)) + type_name(in.type);
-  const std::string modifiers = std::string(kRounding[in.round]) + flag(in.sat, "(sat)");
+  const std::string modifiers = std::string(syntax::kRounding[in.round]) + flag(in.sat, "(sat)");
   if (row.form == Form::movmsk) {
     return text + flag(in.ul, "(ul)") + "movmsk.w" + std::to_string((in.repeat + 1) * 32) + " " +
            register_name(in.dst.reg);
@@ -207,8 +205,10 @@ std::string alu_dst(const Instruction& in, bool cat2) {
 
 std::string print_cat2(const Instruction& in, const OpcodeInfo& row) {
   std::string text = prefix_alu(in) + row.name;
-  if (row.form == Form::alu_cmp)
-    text += std::string(".") + (in.cond < 6 ? kConditions[in.cond] : "?");
+  if (row.form == Form::alu_cmp) {
+    const bool known = in.cond < syntax::kConditions.size();
+    text += std::string(".") + (known ? syntax::kConditions[in.cond] : "?");
+  }
   text += std::string(" ") + flag(in.ei, "(ei)") + alu_dst(in, true) + ", " + multisrc(in.src[0]);
   if (row.form != Form::alu_1src) text += ", " + multisrc(in.src[1]);
   return text;
@@ -245,8 +245,8 @@ std::string print_cat5(const Instruction& in, const OpcodeInfo& row) {
   std::string text = std::string(flag(in.sy, "(sy)")) + flag(in.jp, "(jp)") + row.name;
   if (row.form == Form::tex_tcinv) return text;
   const Instruction::Tex& t = in.tex;
-  const unsigned num_src = row.attr & 3;
-  const bool has_samp = row.attr & 4, has_tex = row.attr & 8, has_type = row.attr & 0x10;
+  const unsigned num_src = texture_sources(row);
+  const bool has_samp = has_sampler(row), has_tex = has_texture(row), has_type = shows_type(row);
   const bool rck = in.type == Type::u8_32;
   auto src = [](const Operand& op) { return ", " + half_reg(op); };
   std::string operands = " ";
@@ -273,32 +273,30 @@ std::string print_cat5(const Instruction& in, const OpcodeInfo& row) {
   const std::string tex = has_tex ? ", t#" + std::to_string(t.tex) : "";
   if (!t.s2en_bindless) return text + one_d + rck_text + operands + samp + tex;
   const unsigned mode = t.desc_mode;
-  const bool indirect = mode < 6, bindless = mode != 0 && mode != 4;
-  const bool uses_a1 = mode == 1 || mode == 3 || mode == 7;
-  text += std::string(flag(indirect, ".s2en")) +
-          flag(mode == 0 || mode == 1 || mode == 5, ".uniform") +
-          flag(mode == 2 || mode == 3 || mode == 4, ".nonuniform");
-  if (bindless) text += ".base" + std::to_string(t.base);
+  const bool indirect = desc_indirect(mode);
+  text += std::string(flag(indirect, ".s2en")) + flag(indirect && desc_uniform(mode), ".uniform") +
+          flag(indirect && !desc_uniform(mode), ".nonuniform");
+  if (desc_bindless(mode)) text += ".base" + std::to_string(t.base);
   text += one_d + rck_text;
   if (indirect) {
     operands += src(in.src[2]);
   } else {
-    operands += samp + (mode == 7 ? "" : tex);
+    operands += samp + (desc_uses_a1(mode) ? "" : tex);
   }
-  return text + operands + (uses_a1 ? ", a1.x" : "");
+  return text + operands + (desc_uses_a1(mode) ? ", a1.x" : "");
 }
 
 // ldg.a / stg.a address (ir3-cat6.xml, a6xx variant): the display picks the shortest form.
 std::string scaled_address(const Instruction& in) {
   const auto& m = in.mem;
-  const unsigned type_shift = static_cast<unsigned>(in.type) >= 6 ? 0 : (is_half(in.type) ? 1 : 2);
+  const unsigned shift = type_shift(in.type);
   const std::string base = register_name(in.src[0].reg), index = register_name(in.src[1].reg);
   const std::string off = offset_text(m.offset);
-  if (type_shift == 0) return base + "+" + index + off;
-  if (m.offset == 0) return base + "+(" + index + "<<" + std::to_string(m.shift + type_shift) + ")";
-  if (m.shift == 0) return base + "+((" + index + off + ")<<" + std::to_string(type_shift) + ")";
+  if (shift == 0) return base + "+" + index + off;
+  if (m.offset == 0) return base + "+(" + index + "<<" + std::to_string(m.shift + shift) + ")";
+  if (m.shift == 0) return base + "+((" + index + off + ")<<" + std::to_string(shift) + ")";
   return base + "+(((" + index + "<<" + std::to_string(m.shift) + ")" + off + ")<<" +
-         std::to_string(type_shift) + ")";
+         std::to_string(shift) + ")";
 }
 
 std::string cat6_operand(const Operand& op) {
@@ -319,8 +317,8 @@ std::string print_cat6(const Instruction& in, const OpcodeInfo& row) {
   const std::string h = is_half(in.type) ? "h" : "";
   const std::string common_a6 =
       std::string(m.typed ? ".typed" : ".untyped") + "." + std::to_string(m.dim) + "d";
-  const std::string mode_base =
-      std::string(".") + kCat6Modes[m.mode] + (m.bindless ? ".base" + std::to_string(m.base) : "");
+  const std::string mode_base = std::string(".") + syntax::kDescriptorModes[m.mode] +
+                                (m.bindless ? ".base" + std::to_string(m.base) : "");
   switch (row.form) {
     case Form::ldg:
       return pre + name + "." + type + " " + h + register_name(in.dst.reg) + ", g[" +
@@ -360,12 +358,10 @@ std::string print_cat6(const Instruction& in, const OpcodeInfo& row) {
       return pre + name + common_a6 + "." + type_name(in.type, true) + "." + size + ".g " +
              register_name(in.dst.reg) + ", " + cat6_operand(in.src[0]) + ", " +
              cat6_operand(in.src[1]);
-    case Form::shfl: {
-      static constexpr const char* kModes[] = {"0", "xor", "up", "down", "4", "5", "rup", "rdown"};
-      return pre + name + "." + kModes[m.shfl_mode] + "." + type + " " + h +
+    case Form::shfl:
+      return pre + name + "." + syntax::kShuffleModes[m.shfl_mode] + "." + type + " " + h +
              register_name(in.dst.reg) + ", " + h + register_name(in.src[0].reg) + ", " +
              cat6_operand(in.src[1]);
-    }
     case Form::ldc:
       return pre + name + flag(m.uniform_u, ".u") + ".offset" + std::to_string(m.offset) + "." +
              size + mode_base + " " + register_name(in.dst.reg) + ", " + cat6_operand(in.src[0]) +
@@ -404,9 +400,8 @@ std::string print_cat7(const Instruction& in, const OpcodeInfo& row) {
 }  // namespace
 
 const char* type_name(Type type, bool atomic) {
-  static constexpr const char* kNames[] = {"f16", "f32", "u16", "u32", "s16", "s32", "u8", "u8_32"};
-  if (atomic && type == Type::u8) return "u64";
-  return kNames[static_cast<unsigned>(type)];
+  if (atomic && type == Type::u8) return syntax::kAtomicType6;
+  return syntax::kTypes[static_cast<unsigned>(type)];
 }
 
 std::string register_name(std::uint16_t regid) {

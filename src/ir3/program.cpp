@@ -1,7 +1,12 @@
 #include "ir3/program.h"
 
+#include <adreno/error.hpp>
 #include <algorithm>
 #include <bit>
+#include <optional>
+#include <vector>
+
+#include "ir3/codec.h"
 
 namespace adreno::ir3 {
 namespace {
@@ -109,12 +114,21 @@ bool touches_local_memory(Opcode op) {
 
 }  // namespace
 
-ProgramInfo analyze(std::span<const Instruction> program, RegisterFile file) {
+ProgramInfo analyze(std::span<const std::uint64_t> words, RegisterFile file) {
   ProgramInfo info;
   info.register_file = file;
+  std::vector<std::optional<Instruction>> program;
+  program.reserve(words.size());
+  for (std::uint64_t word : words) {
+    try {
+      program.emplace_back(decode(word));
+    } catch (const Error&) {
+      program.emplace_back(std::nullopt);  // e.g. an assembler `raw` word
+    }
+  }
   std::size_t count = program.size();
   for (std::size_t i = program.size(); i > 0; --i) {
-    if (program[i - 1].opcode == Opcode::end) {
+    if (program[i - 1] && program[i - 1]->opcode == Opcode::end) {
       count = i;
       break;
     }
@@ -122,7 +136,9 @@ ProgramInfo analyze(std::span<const Instruction> program, RegisterFile file) {
   info.instruction_count = static_cast<std::uint32_t>(count);
   info.instrlen = (info.instruction_count + kInstructionsPerGroup - 1) / kInstructionsPerGroup;
   Footprint fp(info);
-  for (const Instruction& in : program.first(count)) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!program[i]) continue;
+    const Instruction& in = *program[i];
     const OpcodeInfo& row = ir3::info(in.opcode);
     const std::uint32_t slots = in.repeat + 1u;
     info.expanded_count += slots + in.nop;

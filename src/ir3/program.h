@@ -8,8 +8,6 @@
 #include <cstdint>
 #include <span>
 
-#include "ir3/instruction.h"
-
 namespace adreno::ir3 {
 
 /// How half registers are allocated (SP_CS_CNTL_0 MERGEDREGS): split gives them their own file
@@ -37,7 +35,8 @@ struct ProgramInfo {
 /// Instructions in 128-byte (16-instruction) units that SP_CS_INSTR_SIZE counts.
 inline constexpr std::uint32_t kInstructionsPerGroup = 16;
 
-ProgramInfo analyze(std::span<const Instruction> program,
-                    RegisterFile file = RegisterFile::split);
+/// Metadata of a program's words. Words that decode to no instruction still count as
+/// instructions (they occupy a slot) but contribute no registers.
+ProgramInfo analyze(std::span<const std::uint64_t> words, RegisterFile file = RegisterFile::split);
 
 }  // namespace adreno::ir3

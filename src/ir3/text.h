@@ -3,7 +3,6 @@
 #pragma once
 
 #include <adreno/error.hpp>
-
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -38,6 +37,9 @@ class SyntaxError : public Error {
 
 /// Parses one instruction (no label, no comment). Throws SyntaxError.
 Instruction parse_instruction(std::string_view text, const LabelResolver& labels = {});
+
+/// "rN.c" (file 'r') or "cN.c" (file 'c'): the regid, or nullopt if `text` is not one.
+std::optional<std::uint16_t> parse_register(std::string_view text, char file);
 
 /// Text helpers shared by the printer and the parser.
 const char* type_name(Type type, bool atomic = false);

@@ -107,6 +107,7 @@ TEST_CASE("raw words pass through the assembler", "[pure][ir3]") {
   const Program program = assemble("raw 0xFFFFFFFFFFFFFFFF\nend\n");
   REQUIRE(program.words.size() == 2);
   CHECK(program.words[0] == 0xffffffffffffffffull);
+  CHECK(program.info.instruction_count == 2);  // the raw word still occupies a slot
   CHECK(disassemble(program.words, ListingStyle::plain) == "raw 0xFFFFFFFFFFFFFFFF\nend\n");
 }
 

@@ -11,7 +11,6 @@
 #include "ir3/text.h"
 #include "mesa_vectors.h"
 
-
 using namespace adreno::ir3;
 using adreno::ir3::test::kMesaA6xxVectors;
 
@@ -44,6 +43,15 @@ TEST_CASE("encode(decode(w)) reproduces every Mesa a6xx vector", "[pure][ir3]") 
   for (const auto& v : kMesaA6xxVectors) {
     INFO(v.text);
     CHECK(hex(encode(decode(v.word))) == hex(v.word));
+  }
+}
+
+TEST_CASE("decoding is a function of the canonical encoding", "[pure][ir3]") {
+  for (const auto& v : kMesaA6xxVectors) {
+    INFO(v.text);
+    const Instruction once = decode(v.word);
+    CHECK(decode(encode(once)) == once);
+    CHECK(parse_instruction(v.text) == once);
   }
 }
 
@@ -106,9 +114,10 @@ TEST_CASE("seeded random valid words survive disassemble then assemble", "[pure]
                               in.mem.shift != 0 && static_cast<unsigned>(in.type) >= 6;
     if (lossy_float || hidden_shift) continue;
     INFO(hex(word) << " -> " << hex(canonical) << "  " << text);
-    std::uint64_t again = 0;
-    REQUIRE_NOTHROW(again = encode(parse_instruction(text)));
-    CHECK(hex(again) == hex(canonical));
+    Instruction parsed;
+    REQUIRE_NOTHROW(parsed = parse_instruction(text));
+    CHECK(hex(encode(parsed)) == hex(canonical));
+    CHECK(parsed == decode(canonical));
     ++checked;
   }
   CHECK(checked == 20000);

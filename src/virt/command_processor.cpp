@@ -436,7 +436,7 @@ ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::ar
 }
 
 void CommandProcessor::dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups) {
-  run_dispatch(compute_dispatch(packet, groups));
+  fiber_instructions_ += run_dispatch(compute_dispatch(packet, groups));
 }
 
 void CommandProcessor::op_exec_cs(const Packet& packet) {

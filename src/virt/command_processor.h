@@ -33,6 +33,9 @@ class CommandProcessor {
   /// Runs the IBs in order; throws GpuFault on a CP error, page fault or hang.
   void execute(std::span<const IbSpan> ibs);
 
+  /// Shader instructions executed so far, counted once per fiber (a performance counter).
+  std::uint64_t fiber_instructions() const noexcept { return fiber_instructions_; }
+
   /// Register file (type-4 writes land here); registers are 18-bit offsets.
   std::uint32_t reg(std::uint32_t offset) const { return regs_.at(offset); }
 
@@ -89,6 +92,7 @@ class CommandProcessor {
   };
   LoadedState cs_;
   ShaderProgramCache programs_;
+  std::uint64_t fiber_instructions_ = 0;
 };
 
 }  // namespace adreno::virt

@@ -39,7 +39,7 @@ std::uint64_t run_work_group(const ComputeDispatch& dispatch, std::uint64_t line
     }
   }
   std::uint64_t executed = 0;
-  for (const Wave& wave : waves) executed += wave.lane_instructions();
+  for (const Wave& wave : waves) executed += wave.fiber_instructions();
   return executed;
 }
 

@@ -8,7 +8,7 @@
 
 namespace adreno::virt {
 
-/// Runs the dispatch to completion. Returns the lane-instructions executed. Throws the first
+/// Runs the dispatch to completion. Returns the fiber-instructions executed. Throws the first
 /// GpuFault any work group raised (page fault, shader error, hang); the other groups stop early.
 std::uint64_t run_dispatch(const ComputeDispatch& dispatch);
 

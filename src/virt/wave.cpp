@@ -350,7 +350,7 @@ Wave::Stop Wave::run() {
     }
     for (std::uint16_t lane : active_) next_pc_[lane] = pc + 1;
     execute(program_[pc], pc);
-    lane_instructions_ += active_.size();
+    fiber_instructions_ += active_.size();
 
     // Commit where each lane goes next; lanes that ended are no longer live.
     bool same = true;

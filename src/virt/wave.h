@@ -35,7 +35,7 @@ class Wave {
   Stop run();
 
   /// Instructions executed, counted once per lane (the benchmark's thread-instructions).
-  std::uint64_t lane_instructions() const noexcept { return lane_instructions_; }
+  std::uint64_t fiber_instructions() const noexcept { return fiber_instructions_; }
 
  private:
   struct Lanes;
@@ -90,7 +90,7 @@ class Wave {
   std::uint32_t uniform_pc_ = 0;
   bool diverged_ = false;
   bool at_barrier_ = false;
-  std::uint64_t lane_instructions_ = 0;
+  std::uint64_t fiber_instructions_ = 0;
   std::uint32_t pc_now_ = 0;
 };
 

@@ -1,0 +1,81 @@
+// Layouts of the a6xx texture/IBO descriptor (16 dwords, "A6XX_TEX_CONST") and sampler
+// descriptor (4 dwords, "A6XX_TEX_SAMP") in the register-database schema: an entry's offset is
+// its dword index in the descriptor. The argument writer packs through these fields, tests and
+// tools decode with them, and the virtual GPU's texture unit can read the same table.
+//
+// Source: Mesa src/freedreno/registers/adreno/a6xx_descriptors.xml (domains A6XX_TEX_CONST and
+// A6XX_TEX_SAMP) and the enums a6xx_format, a6xx_tex_type, a6xx_tex_swiz, a6xx_tex_clamp,
+// a6xx_tex_filter of a6xx.xml; cross-checked against the generated header tinygrad carries,
+// extra/qcom_gpu_driver/a6xx.xml.h (tinygrad snapshot a9069c177a9da9cca18593edf55acd2e6073cca6).
+// Where the XML splits the base address into BASE_LO (dword 4, bits 5-31, shr 5) and BASE_HI
+// (dword 5, bits 0-16), the qword form below is the same bits.
+#pragma once
+
+#include <cstdint>
+
+#include "pm4/field.h"
+
+namespace adreno::pm4::a6xx_descriptors {
+
+inline constexpr std::uint32_t kTextureDwords = 16;  // texture and IBO descriptors
+inline constexpr std::uint32_t kSamplerDwords = 4;
+/// One border-color entry, indexed by a sampler's BCOLOR (Mesa fd6 bcolor_entry is 128 bytes).
+inline constexpr std::uint32_t kBorderColorBytes = 128;
+
+enum class Format : std::uint8_t {  // a6xx_format
+  FMT6_8_8_8_8_UNORM = 48,
+  FMT6_32_FLOAT = 74,
+  FMT6_32_UINT = 75,
+  FMT6_16_16_16_16_FLOAT = 98,
+  FMT6_32_32_32_32_FLOAT = 130,
+  FMT6_32_32_32_32_UINT = 131,
+};
+enum class TexType : std::uint8_t { A6XX_TEX_1D = 0, A6XX_TEX_2D = 1, A6XX_TEX_CUBE = 2, A6XX_TEX_3D = 3, A6XX_TEX_BUFFER = 4 };
+enum class Swizzle : std::uint8_t { X = 0, Y = 1, Z = 2, W = 3, ZERO = 4, ONE = 5 };
+enum class Clamp : std::uint8_t { REPEAT = 0, CLAMP_TO_EDGE = 1, MIRROR_REPEAT = 2, CLAMP_TO_BORDER = 3, MIRROR_CLAMP = 4 };
+enum class Filter : std::uint8_t { NEAREST = 0, LINEAR = 1 };
+
+namespace fields {
+using FT = FieldType;
+inline constexpr Field kTexConst0[] = {
+    {"TILE_MODE", 0, 1, 0, FT::uint},  {"SRGB", 2, 2, 0, FT::boolean},    {"SWIZ_X", 4, 6, 0, FT::uint},
+    {"SWIZ_Y", 7, 9, 0, FT::uint},     {"SWIZ_Z", 10, 12, 0, FT::uint},   {"SWIZ_W", 13, 15, 0, FT::uint},
+    {"MIPLVLS", 16, 19, 0, FT::uint},  {"SAMPLES", 20, 21, 0, FT::uint},  {"FMT", 22, 29, 0, FT::uint},
+    {"SWAP", 30, 31, 0, FT::uint},
+};
+inline constexpr Field kTexConst1[] = {{"WIDTH", 0, 14, 0, FT::uint}, {"HEIGHT", 15, 29, 0, FT::uint}};
+inline constexpr Field kTexConst2[] = {
+    {"PITCHALIGN", 0, 3, 0, FT::uint},
+    {"PITCH", 7, 28, 0, FT::uint},
+    {"TYPE", 29, 31, 0, FT::uint},
+};
+inline constexpr Field kTexConst3[] = {{"ARRAY_PITCH", 0, 22, 12, FT::uint}};
+inline constexpr Field kTexConstBase[] = {{"BASE", 5, 48, 5, FT::address}, {"DEPTH", 49, 61, 0, FT::uint}};
+inline constexpr Field kTexSamp0[] = {
+    {"MIPFILTER_LINEAR_NEAR", 0, 0, 0, FT::boolean}, {"XY_MAG", 1, 2, 0, FT::uint}, {"XY_MIN", 3, 4, 0, FT::uint},
+    {"WRAP_S", 5, 7, 0, FT::uint}, {"WRAP_T", 8, 10, 0, FT::uint}, {"WRAP_R", 11, 13, 0, FT::uint},
+    {"ANISO", 14, 16, 0, FT::uint}, {"LOD_BIAS", 19, 31, 0, FT::hex},
+};
+inline constexpr Field kTexSamp1[] = {
+    {"CLAMPENABLE", 0, 0, 0, FT::boolean},      {"COMPARE_FUNC", 1, 3, 0, FT::uint},
+    {"CUBEMAPSEAMLESSFILTOFF", 4, 4, 0, FT::boolean}, {"UNNORM_COORDS", 5, 5, 0, FT::boolean},
+    {"MIPFILTER_LINEAR_FAR", 6, 6, 0, FT::boolean}, {"MAX_LOD", 8, 19, 0, FT::uint}, {"MIN_LOD", 20, 31, 0, FT::uint},
+};
+inline constexpr Field kTexSamp2[] = {
+    {"REDUCTION_MODE", 0, 1, 0, FT::uint}, {"CHROMA_LINEAR", 5, 5, 0, FT::boolean}, {"BCOLOR", 7, 31, 0, FT::uint},
+};
+}  // namespace fields
+
+constexpr Register dword(std::uint32_t index, std::string_view name, std::span<const Field> f) {
+  return Register{index, name, "", f, 1, 1, 0, kA6xx};
+}
+inline constexpr Register TEX_CONST_0 = dword(0, "TEX_CONST_0", fields::kTexConst0);
+inline constexpr Register TEX_CONST_1 = dword(1, "TEX_CONST_1", fields::kTexConst1);
+inline constexpr Register TEX_CONST_2 = dword(2, "TEX_CONST_2", fields::kTexConst2);
+inline constexpr Register TEX_CONST_3 = dword(3, "TEX_CONST_3", fields::kTexConst3);
+inline constexpr Register TEX_CONST_BASE = Register{4, "TEX_CONST_BASE", "TEX_CONST_4 TEX_CONST_5", fields::kTexConstBase, 2, 1, 0, kA6xx};
+inline constexpr Register TEX_SAMP_0 = dword(0, "TEX_SAMP_0", fields::kTexSamp0);
+inline constexpr Register TEX_SAMP_1 = dword(1, "TEX_SAMP_1", fields::kTexSamp1);
+inline constexpr Register TEX_SAMP_2 = dword(2, "TEX_SAMP_2", fields::kTexSamp2);
+
+}  // namespace adreno::pm4::a6xx_descriptors

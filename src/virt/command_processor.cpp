@@ -430,6 +430,15 @@ ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::ar
   d.constants.assign(cs_.constants.begin(), cs_.constants.begin() + std::ptrdiff_t{constlen} * 4);
   d.constant_loaded.assign(cs_.constant_loaded.begin(), cs_.constant_loaded.begin() + constlen);
 
+  // Descriptor slots: SP_CS_CONFIG NUAV / NTEX of them, decoded once per dispatch.
+  auto bind = [](const std::vector<std::vector<std::uint32_t>>& loaded, std::uint32_t count) {
+    std::vector<BoundImage> bound(std::min<std::size_t>(count, loaded.size()));
+    for (std::size_t i = 0; i < bound.size(); ++i) bound[i].image = ImageDescriptor::decode(loaded[i], bound[i].error);
+    return bound;
+  };
+  d.uavs = bind(cs_.uav, value(a6xx::SP_CS_CONFIG, "NUAV"));
+  d.textures = bind(cs_.texture, value(a6xx::SP_CS_CONFIG, "NTEX"));
+
   d.deadline = std::chrono::steady_clock::now() + hang_timeout_;
   d.stop = &stop_;
   return d;

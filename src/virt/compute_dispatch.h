@@ -4,6 +4,7 @@
 #pragma once
 
 #include "virt/gpu_memory.h"
+#include "virt/image_descriptor.h"
 #include "virt/shader_program.h"
 
 #include <array>
@@ -11,12 +12,20 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace adreno::virt {
 
 /// "No register" in the SP_CS_CONST_CONFIG_0 / SP_CS_WGE_CNTL register-id fields (regid 63.x).
 inline constexpr std::uint16_t kNoRegid = 0xfc;
+
+/// A descriptor slot as the texture unit sees it: decoded, or why it cannot be used.
+struct BoundImage {
+  std::optional<ImageDescriptor> image;
+  std::string error;
+};
 
 struct ComputeDispatch {
   const GpuMemory* memory = nullptr;
@@ -39,6 +48,9 @@ struct ComputeDispatch {
   std::uint16_t work_group_id_regid = kNoRegid;  ///< WGIDCONSTID: a register id on a6xx
 
   std::uint32_t shared_bytes = 0;  ///< local memory per work group
+
+  std::vector<BoundImage> uavs;      ///< SP_CS_CONFIG NUAV slots loaded with ST6_UAV (ldib/stib)
+  std::vector<BoundImage> textures;  ///< SP_CS_CONFIG NTEX slots loaded for SB6_CS_TEX (isam)
 
   std::chrono::steady_clock::time_point deadline;  ///< the hang detector fires after this
   const std::atomic<bool>* stop = nullptr;         ///< ring teardown

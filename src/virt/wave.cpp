@@ -380,6 +380,9 @@ void Wave::execute(const DecodedInstruction& decoded, std::uint32_t pc) {
     case 2: return alu2(in);
     case 3: return alu3(in);
     case 4: return sfu(in);
+    case 5:
+      if (in.opcode == Opcode::isam) return texture_fetch(in);
+      break;
     case 6: return memory(in);
     case 7:
       switch (in.opcode) {
@@ -636,6 +639,8 @@ void Wave::memory(const ir3::Instruction& in) {
       return global_access(in);
     case Opcode::ldl: case Opcode::ldlw: case Opcode::stl: case Opcode::stlw:
       return local_access(in);
+    case Opcode::ldib_b: case Opcode::stib_b:
+      return image_access(in);
     case Opcode::getfiberid:
       for (std::uint16_t lane : active_) write(in.dst, lane, 0, lane);
       return;
@@ -764,6 +769,123 @@ void Wave::atomic(const ir3::Instruction& in) {
       std::memcpy(group_.local_memory.data() + address, &updated, 4);
     }
     if (in.dst.kind != OperandKind::none) write(in.dst, lane, 0, old);
+  }
+}
+
+const ImageDescriptor& Wave::image(const std::vector<BoundImage>& slots, std::uint32_t slot, const char* kind) const {
+  if (slot >= slots.size()) {
+    fail(pc_now_, std::string(kind) + " slot " + std::to_string(slot) + " is beyond the " + std::to_string(slots.size()) +
+                      " that SP_CS_CONFIG declares");
+  }
+  if (!slots[slot].image) fail(pc_now_, std::string(kind) + " slot " + std::to_string(slot) + ": " + slots[slot].error);
+  return *slots[slot].image;
+}
+
+// Value <-> register conversion for typed access: texels travel as 32-bit values (f32 bits for
+// float formats, extended integers otherwise); 16-bit instruction types narrow them.
+namespace {
+std::uint32_t texel_to_register(std::uint32_t value, Type type, ComponentKind kind) {
+  const bool float_format = kind == ComponentKind::float_ || kind == ComponentKind::unorm_;
+  switch (type) {
+    case Type::f16: return float_format ? ir3::float_to_half(std::bit_cast<float>(value)) : value & 0xffff;
+    case Type::u16: case Type::s16: return value & 0xffff;
+    default: return value;
+  }
+}
+std::uint32_t register_to_texel(std::uint32_t value, Type type, ComponentKind kind) {
+  const bool float_format = kind == ComponentKind::float_ || kind == ComponentKind::unorm_;
+  switch (type) {
+    case Type::f16: return float_format ? std::bit_cast<std::uint32_t>(ir3::half_to_float(static_cast<std::uint16_t>(value))) : value;
+    case Type::s16: return static_cast<std::uint32_t>(sext(value, 16));
+    default: return value;
+  }
+}
+}  // namespace
+
+void Wave::image_access(const ir3::Instruction& in) {
+  // ldib.b / stib.b (Mesa ir3-cat6.xml #instruction-cat6-a6xx-ibo): src[0] the value registers,
+  // src[1] the coordinate, src[2] the IBO slot.
+  if (in.mem.bindless) fail(pc_now_, "bindless IBO access is not modelled");
+  const bool load = in.opcode == Opcode::ldib_b;
+  const bool half_regs = ir3::is_half(in.type);
+  const unsigned components = in.mem.size;
+  const ir3::Operand& data = in.src[0];
+  if (data.kind != OperandKind::gpr) fail(pc_now_, "the ldib/stib value must be registers");
+  half_regs ? check_half_range(data.reg, components) : check_full_range(data.reg, components);
+  if (in.src[1].kind == OperandKind::gpr) check_full_range(in.src[1].reg, in.mem.dim);
+  for (std::uint16_t lane : active_) {
+    const ImageDescriptor& ibo = image(dispatch_.uavs, read(in.src[2], lane, 0), "IBO");
+    std::array<std::uint32_t, 3> xyz{0, 0, 0};
+    for (unsigned i = 0; i < std::min(in.mem.dim, std::uint8_t{3}); ++i) {
+      ir3::Operand c = in.src[1];
+      if (c.kind == OperandKind::gpr) c.reg = static_cast<std::uint16_t>(c.reg + i);
+      xyz[i] = read(c, lane, 0);
+    }
+    xyz[0] += static_cast<std::uint32_t>(in.mem.offset);
+    if (!in.mem.typed) {
+      // Untyped: the buffer as an array of elements of the instruction's type, 1D.
+      const unsigned bytes = type_bytes(in.type);
+      const std::uint64_t size = std::uint64_t{ibo.width} * ibo.format.bytes();
+      for (unsigned c = 0; c < components; ++c) {
+        const std::uint64_t offset = (std::uint64_t{xyz[0]} + c) * bytes;
+        if (offset + bytes > size) {
+          if (load) half_regs ? write_half(data.reg + c, lane, 0) : write_full(data.reg + c, lane, 0);
+          continue;
+        }
+        std::uint32_t value = 0;
+        if (load) {
+          dispatch_.memory->read(ibo.base + offset, &value, bytes);
+          half_regs ? write_half(data.reg + c, lane, value) : write_full(data.reg + c, lane, value);
+        } else {
+          value = half_regs ? read_half(data.reg + c, lane) : read_full(data.reg + c, lane);
+          dispatch_.memory->write(ibo.base + offset, &value, bytes);
+        }
+      }
+      continue;
+    }
+    const auto address = ibo.texel_address(xyz[0], xyz[1], xyz[2]);
+    if (load) {
+      std::array<std::uint32_t, 4> texel{0, 0, 0, 0};
+      if (address) texel = read_texel(*dispatch_.memory, *address, ibo.format);
+      for (unsigned c = 0; c < components; ++c) {
+        const std::uint32_t value = texel_to_register(texel[c], in.type, ibo.format.kind);
+        half_regs ? write_half(data.reg + c, lane, value) : write_full(data.reg + c, lane, value);
+      }
+    } else if (address) {
+      std::array<std::uint32_t, 4> texel{0, 0, 0, 0};
+      for (unsigned c = 0; c < std::min(components, 4u); ++c) {
+        texel[c] = register_to_texel(half_regs ? read_half(data.reg + c, lane) : read_full(data.reg + c, lane), in.type,
+                                     ibo.format.kind);
+      }
+      write_texel(*dispatch_.memory, *address, ibo.format, texel);
+    }
+  }
+}
+
+void Wave::texture_fetch(const ir3::Instruction& in) {
+  // isam: an unfiltered fetch at integer texel coordinates from src[0] (x, y, z as the texture
+  // type needs), components chosen by wrmask into dst + component.
+  if (in.tex.s2en_bindless) fail(pc_now_, "s2en / bindless texture selection is not modelled");
+  if (in.src[1].kind != OperandKind::none && !(in.src[1].kind == OperandKind::immediate && in.src[1].value == 0)) {
+    fail(pc_now_, "isam with an offset is not modelled");
+  }
+  const ImageDescriptor& texture = image(dispatch_.textures, in.tex.tex, "texture");
+  const unsigned dims = texture.type == 3 ? 3 : texture.type == 1 ? 2 : 1;
+  const bool half_regs = ir3::is_half(in.type);
+  if (in.src[0].kind != OperandKind::gpr) fail(pc_now_, "the isam coordinate must be registers");
+  check_full_range(in.src[0].reg, dims);
+  const auto written = static_cast<unsigned>(std::bit_width(unsigned{in.tex.wrmask}));
+  half_regs ? check_half_range(in.dst.reg, written) : check_full_range(in.dst.reg, written);
+  for (std::uint16_t lane : active_) {
+    std::array<std::uint32_t, 3> xyz{0, 0, 0};
+    for (unsigned i = 0; i < dims; ++i) xyz[i] = read_full(in.src[0].reg + i, lane);
+    std::array<std::uint32_t, 4> texel{0, 0, 0, 0};
+    if (const auto address = texture.texel_address(xyz[0], xyz[1], xyz[2])) texel = read_texel(*dispatch_.memory, *address, texture.format);
+    for (unsigned c = 0; c < 4; ++c) {
+      if (!((in.tex.wrmask >> c) & 1)) continue;
+      const std::uint32_t value = texel_to_register(texel[c], in.type, texture.format.kind);
+      half_regs ? write_half(in.dst.reg + c, lane, value) : write_full(in.dst.reg + c, lane, value);
+    }
   }
 }
 

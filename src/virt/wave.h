@@ -65,6 +65,9 @@ class Wave {
   void global_access(const ir3::Instruction& in);
   void local_access(const ir3::Instruction& in);
   void atomic(const ir3::Instruction& in);
+  void image_access(const ir3::Instruction& in);
+  void texture_fetch(const ir3::Instruction& in);
+  const ImageDescriptor& image(const std::vector<BoundImage>& slots, std::uint32_t slot, const char* kind) const;
   std::uint64_t address64(const ir3::Operand& base, unsigned lane) const;
 
   const ComputeDispatch& dispatch_;

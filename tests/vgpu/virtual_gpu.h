@@ -33,12 +33,15 @@ struct Launch {
   std::uint32_t instr_size = 0;             ///< SP_CS_INSTR_SIZE, 128-byte groups
   std::vector<std::uint32_t> constants;     ///< loaded at c0.x, padded to whole vec4s
   std::uint32_t shared_size_field = 1;      ///< SP_CS_CNTL_1 SHARED_SIZE
+  std::vector<std::uint32_t> uavs;          ///< IBO descriptors, 16 dwords each (ST6_UAV)
+  std::vector<std::uint32_t> textures;      ///< texture descriptors, 16 dwords each (SB6_CS_TEX)
 };
 
 class VirtualGpu {
  public:
   static constexpr std::uint64_t kSize = 32ull << 20;
-  static constexpr std::uint64_t kCommands = 0, kCode = 1 << 20, kConstants = 2 << 20, kData = 4 << 20;
+  static constexpr std::uint64_t kCommands = 0, kCode = 1 << 20, kConstants = 2 << 20, kDescriptors = 3 << 20,
+                                   kData = 4 << 20;
 
   explicit VirtualGpu(std::uint64_t va_start = 0x100000000ull, std::chrono::milliseconds hang_timeout = std::chrono::seconds(20))
       : memory_(std::make_shared<virt::GpuMemory>(va_start, 1ull << 34)),
@@ -81,7 +84,20 @@ class VirtualGpu {
                     {"FULLREGFOOTPRINT", launch.full_footprint},
                     {"MERGEDREGS", launch.merged_registers}});
     write_register(cs, a6xx::SP_CS_CNTL_1, {{"SHARED_SIZE", launch.shared_size_field}});
-    write_register(cs, a6xx::SP_CS_CONFIG, {{"ENABLED", 1}});
+    const auto nuav = static_cast<std::uint32_t>(launch.uavs.size() / 16);
+    const auto ntex = static_cast<std::uint32_t>(launch.textures.size() / 16);
+    write_register(cs, a6xx::SP_CS_CONFIG, {{"ENABLED", 1}, {"NUAV", nuav}, {"NTEX", ntex}});
+    if (nuav != 0) {
+      std::memcpy(host(kDescriptors), launch.uavs.data(), launch.uavs.size() * 4);
+      pm4::load_state6_frag(cs, {pm4::StateType::ST6_UAV, pm4::StateBlock::SB6_CS_SHADER, 0, nuav}, GpuAddress(va(kDescriptors)));
+      write_register(cs, a6xx::SP_CS_UAV_BASE, va(kDescriptors));
+    }
+    if (ntex != 0) {
+      std::memcpy(host(kDescriptors + 0x8000), launch.textures.data(), launch.textures.size() * 4);
+      pm4::load_state6_frag(cs, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_TEX, 0, ntex},
+                            GpuAddress(va(kDescriptors + 0x8000)));
+      write_register(cs, a6xx::SP_CS_TEXMEMOBJ_BASE, va(kDescriptors + 0x8000));
+    }
     write_register(cs, a6xx::SP_CS_CONST_CONFIG, {{"CONSTLEN", constlen}, {"ENABLED", 1}});
     write_register(cs, a6xx::SP_CS_INSTR_SIZE, instr_size);
     write_register(cs, a6xx::SP_CS_BASE, va(kCode));

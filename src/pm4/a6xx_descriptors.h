@@ -23,12 +23,25 @@ inline constexpr std::uint32_t kSamplerDwords = 4;
 inline constexpr std::uint32_t kBorderColorBytes = 128;
 
 enum class Format : std::uint8_t {  // a6xx_format
+  FMT6_16_FLOAT = 23,
+  FMT6_16_UINT = 24,
+  FMT6_16_SINT = 25,
   FMT6_8_8_8_8_UNORM = 48,
+  FMT6_16_16_FLOAT = 69,
+  FMT6_16_16_UINT = 70,
+  FMT6_16_16_SINT = 71,
   FMT6_32_FLOAT = 74,
   FMT6_32_UINT = 75,
+  FMT6_32_SINT = 76,
   FMT6_16_16_16_16_FLOAT = 98,
+  FMT6_16_16_16_16_UINT = 99,
+  FMT6_16_16_16_16_SINT = 100,
+  FMT6_32_32_FLOAT = 103,
+  FMT6_32_32_UINT = 104,
+  FMT6_32_32_SINT = 105,
   FMT6_32_32_32_32_FLOAT = 130,
   FMT6_32_32_32_32_UINT = 131,
+  FMT6_32_32_32_32_SINT = 132,
 };
 enum class TexType : std::uint8_t { A6XX_TEX_1D = 0, A6XX_TEX_2D = 1, A6XX_TEX_CUBE = 2, A6XX_TEX_3D = 3, A6XX_TEX_BUFFER = 4 };
 enum class Swizzle : std::uint8_t { X = 0, Y = 1, Z = 2, W = 3, ZERO = 4, ONE = 5 };

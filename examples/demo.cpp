@@ -8,6 +8,8 @@
 #include <adreno/adreno.hpp>
 #include <adreno/program.hpp>
 
+#include "kernels.h"
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -17,57 +19,7 @@
 
 namespace {
 
-constexpr const char* kMulAdd = R"(
-@localsize 64, 1, 1
-@buf 65536 (c0.x)
-@buf 65536 (c0.z)
-@buf 65536 (c1.x)
-@invocationid(r0.x)
-@wgid(r48.x)
-    shl.b r0.y, r48.x, 6
-    mov.u32u32 r1.x, c0.x
-    mov.u32u32 r1.y, c0.y
-    mov.u32u32 r1.z, c0.z
-    mov.u32u32 r1.w, c0.w
-    mov.u32u32 r2.z, c1.x
-    mov.u32u32 r2.w, c1.y
-    mov.u32u32 r3.x, 3
-    add.u r0.y, r0.y, r0.x
-    (rpt2)nop
-    ldg.a.u32 r2.x, g[r1.z+(r0.y<<2)], 1
-    ldg.a.u32 r2.y, g[r2.z+(r0.y<<2)], 1
-    (sy)mad.u24 r3.y, r2.x, r3.x, r2.y
-    (rpt2)nop
-    stg.a.u32 g[r1.x+(r0.y<<2)], r3.y, 1
-    end
-)";
-
-constexpr const char* kReverse = R"(
-@localsize 128, 1, 1
-@buf 65536 (c0.x)
-@buf 65536 (c0.z)
-@invocationid(r0.x)
-@wgid(r48.x)
-    shl.b r0.y, r48.x, 7
-    shl.b r0.z, r0.x, 2
-    mov.u32u32 r1.x, c0.x
-    mov.u32u32 r1.y, c0.y
-    mov.u32u32 r1.z, c0.z
-    mov.u32u32 r1.w, c0.w
-    mov.u32u32 r3.x, 508
-    (rpt2)nop
-    add.u r0.y, r0.y, r0.x
-    sub.u r0.w, r3.x, r0.z
-    (rpt2)nop
-    ldg.a.u32 r2.x, g[r1.z+(r0.y<<2)], 1
-    (sy)stl.u32 l[r0.z], r2.x, 1
-    bar
-    ldl.u32 r2.y, l[r0.w], 1
-    (sy)stg.a.u32 g[r1.x+(r0.y<<2)], r2.y, 1
-    end
-)";
-
-constexpr std::uint32_t kGroups = 256;  // 16384 elements
+constexpr std::uint32_t kGroups = 256;  // 16384 elements, the size of mul_add.s and reverse.s buffers
 
 adreno::Buffer random_buffer(adreno::Device& device, std::mt19937& rng, std::size_t count, std::uint32_t mask) {
   adreno::Buffer buffer = device.allocate({.size = count * 4});
@@ -87,7 +39,7 @@ bool run(adreno::Device& device) {
 
   // 1. out = 3a + b over kGroups work groups of 64.
   const std::size_t count = std::size_t{kGroups} * 64;
-  adreno::Program mul_add = adreno::Program::from_ir3_assembly(device, kMulAdd);
+  adreno::Program mul_add = adreno::Program::from_ir3_assembly(device, kernels::mul_add);
   adreno::Buffer a = random_buffer(device, rng, count, 0xffffff), b = random_buffer(device, rng, count, ~0u);
   adreno::Buffer out = device.allocate({.size = count * 4});
   adreno::Arguments mul_add_args(mul_add);
@@ -96,7 +48,7 @@ bool run(adreno::Device& device) {
   queue.dispatch(mul_add, mul_add_args, {.groups = {kGroups, 1, 1}, .local_size = {64, 1, 1}, .wave_size = {}});
 
   // 2. reverse each group of 128 through local memory, once per wave size.
-  adreno::Program reverse = adreno::Program::from_ir3_assembly(device, kReverse);
+  adreno::Program reverse = adreno::Program::from_ir3_assembly(device, kernels::reverse);
   adreno::Buffer reversed64 = device.allocate({.size = count * 4}), reversed128 = device.allocate({.size = count * 4});
   adreno::Arguments reverse64_args(reverse), reverse128_args(reverse);
   reverse64_args.set_buffer(0, reversed64).set_buffer(1, b);

@@ -4,41 +4,17 @@
 #include <adreno/adreno.hpp>
 #include <adreno/program.hpp>
 
+#include "kernels.h"  // examples/kernels/vector_add.s
+
 #include <cstdio>
 #include <cstdlib>
 #include <random>
-
-// One invocation per element: i = work-group id * 64 + local id. Buffer addresses arrive in the
-// constant file (c0.xy = c, c0.zw = a, c1.xy = b), as Mesa's compiler lays out kernel arguments.
-constexpr const char* kVectorAdd = R"(
-@localsize 64, 1, 1
-@buf 4096 (c0.x)
-@buf 4096 (c0.z)
-@buf 4096 (c1.x)
-@invocationid(r0.x)
-@wgid(r48.x)
-    shl.b r0.y, r48.x, 6
-    mov.u32u32 r1.x, c0.x
-    mov.u32u32 r1.y, c0.y
-    mov.u32u32 r1.z, c0.z
-    mov.u32u32 r1.w, c0.w
-    mov.u32u32 r2.z, c1.x
-    mov.u32u32 r2.w, c1.y
-    add.u r0.y, r0.y, r0.x
-    (rpt2)nop
-    ldg.a.u32 r2.x, g[r1.z+(r0.y<<2)], 1
-    ldg.a.u32 r2.y, g[r2.z+(r0.y<<2)], 1
-    (sy)add.u r3.x, r2.x, r2.y
-    (rpt2)nop
-    stg.a.u32 g[r1.x+(r0.y<<2)], r3.x, 1
-    end
-)";
 
 int main() {
   try {
     const char* spec = std::getenv("ADRENO_DEVICE");
     adreno::Device device = adreno::Device::open(spec != nullptr && *spec != '\0' ? spec : "virtual-kgsl");
-    constexpr std::size_t kCount = 4096;
+    constexpr std::size_t kCount = 1024;  // the @buf size of vector_add.s
     adreno::Buffer c = device.allocate({.size = kCount * 4});
     adreno::Buffer a = device.allocate({.size = kCount * 4});
     adreno::Buffer b = device.allocate({.size = kCount * 4});
@@ -46,7 +22,7 @@ int main() {
     for (auto& v : a.cpu_view().as<std::uint32_t>()) v = rng();
     for (auto& v : b.cpu_view().as<std::uint32_t>()) v = rng();
 
-    adreno::Program program = adreno::Program::from_ir3_assembly(device, kVectorAdd);
+    adreno::Program program = adreno::Program::from_ir3_assembly(device, kernels::vector_add);
     adreno::Arguments arguments(program);
     arguments.set_buffer(0, c).set_buffer(1, a).set_buffer(2, b);
     adreno::Queue queue(device);

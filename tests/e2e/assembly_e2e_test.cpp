@@ -8,64 +8,21 @@
 #include "../core/virtual_device.h"
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <random>
 
 using namespace adreno;
 
 namespace {
 
-// out[i] = in_a[i] * 3 + in_b[i] (24-bit multiply), i = work-group id * 64 + local id.
-constexpr const char* kMulAdd = R"(
-@localsize 64, 1, 1
-@buf 16384 (c0.x)
-@buf 16384 (c0.z)
-@buf 16384 (c1.x)
-@invocationid(r0.x)
-@wgid(r48.x)
-    shl.b r0.y, r48.x, 6
-    (rpt2)nop
-    add.u r0.y, r0.y, r0.x
-    mov.u32u32 r1.x, c0.x
-    mov.u32u32 r1.y, c0.y
-    mov.u32u32 r1.z, c0.z
-    mov.u32u32 r1.w, c0.w
-    mov.u32u32 r2.z, c1.x
-    mov.u32u32 r2.w, c1.y
-    mov.u32u32 r3.x, 3
-    (rpt2)nop
-    ldg.a.u32 r2.x, g[r1.z+(r0.y<<2)], 1
-    ldg.a.u32 r2.y, g[r2.z+(r0.y<<2)], 1
-    (sy)mad.u24 r3.y, r2.x, r3.x, r2.y
-    (rpt2)nop
-    stg.a.u32 g[r1.x+(r0.y<<2)], r3.y, 1
-    end
-)";
-
-// Within each work group of 128, out[g*128 + i] = in[g*128 + 127 - i], through local memory.
-constexpr const char* kReverse = R"(
-@localsize 128, 1, 1
-@buf 8192 (c0.x)
-@buf 8192 (c0.z)
-@invocationid(r0.x)
-@wgid(r48.x)
-    shl.b r0.y, r48.x, 7
-    shl.b r0.z, r0.x, 2
-    mov.u32u32 r1.x, c0.x
-    mov.u32u32 r1.y, c0.y
-    mov.u32u32 r1.z, c0.z
-    mov.u32u32 r1.w, c0.w
-    mov.u32u32 r3.x, 508
-    (rpt2)nop
-    add.u r0.y, r0.y, r0.x
-    sub.u r0.w, r3.x, r0.z
-    (rpt2)nop
-    ldg.a.u32 r2.x, g[r1.z+(r0.y<<2)], 1
-    (sy)stl.u32 l[r0.z], r2.x, 1
-    bar
-    ldl.u32 r2.y, l[r0.w], 1
-    (sy)stg.a.u32 g[r1.x+(r0.y<<2)], r2.y, 1
-    end
-)";
+// The example kernels (examples/kernels/*.s): the same text the demo runs.
+std::string kernel_source(const std::string& name) {
+  std::ifstream in(std::filesystem::path(ADRENO_SOURCE_DIR) / "examples" / "kernels" / (name + ".s"));
+  REQUIRE(in);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
 
 std::vector<std::uint32_t> random_words(std::mt19937& rng, std::size_t count, std::uint32_t mask = ~0u) {
   std::vector<std::uint32_t> words(count);
@@ -84,7 +41,7 @@ Buffer upload(Device& device, const std::vector<std::uint32_t>& words) {
 TEST_CASE("an assembly kernel indexes by work group and local id across random grid sizes", "[virtual-gpu][e2e]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND());
   {
-    Program program = Program::from_ir3_assembly(*device, kMulAdd);
+    Program program = Program::from_ir3_assembly(*device, kernel_source("mul_add"));
     std::mt19937 rng(11);
     for (std::uint32_t groups : {1u, 3u, 17u, 64u}) {
       INFO(groups << " groups");
@@ -111,7 +68,7 @@ TEST_CASE("an assembly kernel indexes by work group and local id across random g
 TEST_CASE("local memory and a barrier reverse each work group, in 64- and 128-wide waves", "[virtual-gpu][e2e]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND());
   {
-    Program program = Program::from_ir3_assembly(*device, kReverse);
+    Program program = Program::from_ir3_assembly(*device, kernel_source("reverse"));
     std::mt19937 rng(12);
     for (WaveSize wave : {WaveSize::thread64, WaveSize::thread128}) {
       const std::uint32_t groups = 8;
@@ -134,7 +91,7 @@ TEST_CASE("local memory and a barrier reverse each work group, in 64- and 128-wi
 TEST_CASE("a barrier orders dependent dispatches on one queue", "[virtual-gpu][e2e]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND());
   {
-    Program program = Program::from_ir3_assembly(*device, kMulAdd);
+    Program program = Program::from_ir3_assembly(*device, kernel_source("mul_add"));
     std::mt19937 rng(13);
     const std::size_t count = 4 * 64;
     const auto x = random_words(rng, count, 0xfff), y = random_words(rng, count, 0xfff);

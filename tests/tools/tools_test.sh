@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# tools_test.sh TOOLS_DIR DEMO SCRATCH — runs each tool; fails on the first unexpected result.
+# tools_test.sh TOOLS_DIR DEMO SCRATCH — runs each tool and reports every unexpected result.
 set -uo pipefail
 tools=$1 demo=$2 scratch=$3
+kernels=$(cd "$(dirname "$0")/../../examples/kernels" && pwd)
 rm -rf "$scratch" && mkdir -p "$scratch"
 failures=0
 
@@ -55,41 +56,18 @@ printf 'mov.u32u32 r0.x, c0.x\nfrobnicate r0.x\n' > "$scratch/bad.s"
 expect "asm: a bad instruction names line and column" 1 "2:1" "$tools/adreno-asm" "$scratch/bad.s" -o "$scratch/bad.bin"
 
 # adreno-run
-cat > "$scratch/vadd.s" <<'ASM'
-@localsize 64, 1, 1
-@buf 1024 (c0.x)
-@buf 1024 (c0.z)
-@buf 1024 (c1.x)
-@invocationid(r0.x)
-@wgid(r48.x)
-    shl.b r0.y, r48.x, 6
-    mov.u32u32 r1.x, c0.x
-    mov.u32u32 r1.y, c0.y
-    mov.u32u32 r1.z, c0.z
-    mov.u32u32 r1.w, c0.w
-    mov.u32u32 r2.z, c1.x
-    mov.u32u32 r2.w, c1.y
-    add.u r0.y, r0.y, r0.x
-    (rpt2)nop
-    ldg.a.u32 r2.x, g[r1.z+(r0.y<<2)], 1
-    ldg.a.u32 r2.y, g[r2.z+(r0.y<<2)], 1
-    (sy)add.u r3.x, r2.x, r2.y
-    (rpt2)nop
-    stg.a.u32 g[r1.x+(r0.y<<2)], r3.x, 1
-    end
-ASM
-run_add=("$tools/adreno-run" --virtual "$scratch/vadd.s" -a buf:1024xu32 -a buf:1024xu32:iota -a buf:1024xu32:iota -g 16)
+run_add=("$tools/adreno-run" --virtual "$kernels/vector_add.s" -a buf:1024xu32 -a buf:1024xu32:iota -a buf:1024xu32:iota -g 16)
 expect "run: an assembly kernel, outputs printed" 0 "arg 0 \(1024 x u32\): 0 2 4 6 8 10" "${run_add[@]}" -p 0
 expect "run: GPU time per dispatch" 0 "GPU time [0-9.]+ us average" "${run_add[@]}" -r 3
-expect "run: 128-wide waves on virtual MSM" 0 "0 2 4 6" "$tools/adreno-run" -d virtual-msm "$scratch/vadd.s" \
+expect "run: 128-wide waves on virtual MSM" 0 "0 2 4 6" "$tools/adreno-run" -d virtual-msm "$kernels/vector_add.s" \
   -a buf:1024xu32 -a buf:1024xu32:iota -a buf:1024xu32:iota -g 16 --threadsize 128 -p 0
 expect "run: outputs saved to a file" 0 "GPU time" "${run_add[@]}" -o "0:$scratch/out.bin"
 [ "$(stat -c %s "$scratch/out.bin" 2>/dev/null)" = 4096 ] || { echo "FAIL: run: saved file size"; failures=$((failures + 1)); }
-expect "run: a wrong argument count is refused" 1 "takes 3 arguments; 1 given" "$tools/adreno-run" --virtual "$scratch/vadd.s" -a buf:16xu32
-expect "run: an unknown fill is refused" 1 "unknown fill" "$tools/adreno-run" --virtual "$scratch/vadd.s" \
+expect "run: a wrong argument count is refused" 1 "takes 3 arguments; 1 given" "$tools/adreno-run" --virtual "$kernels/vector_add.s" -a buf:16xu32
+expect "run: an unknown fill is refused" 1 "unknown fill" "$tools/adreno-run" --virtual "$kernels/vector_add.s" \
   -a buf:1024xu32:sparkles -a buf:1024xu32 -a buf:1024xu32
-expect "run: an unknown element type is refused" 1 "unknown element type" "$tools/adreno-run" --virtual "$scratch/vadd.s" -a buf:4xq7
-expect "run: an invalid wave size is refused" 1 "threadsize" "$tools/adreno-run" --virtual "$scratch/vadd.s" --threadsize 96
+expect "run: an unknown element type is refused" 1 "unknown element type" "$tools/adreno-run" --virtual "$kernels/vector_add.s" -a buf:4xq7
+expect "run: an invalid wave size is refused" 1 "threadsize" "$tools/adreno-run" --virtual "$kernels/vector_add.s" --threadsize 96
 expect "run: a local size other than the kernel's is refused" 1 "compiled for 64" "${run_add[@]}" -l 32
 expect "run: a missing kernel file is refused" 1 "cannot open" "$tools/adreno-run" --virtual "$scratch/none.s"
 

@@ -1,0 +1,11 @@
+# Writes OUTPUT, a header with each KERNEL_DIR/*.s as `kernels::<file name>`.
+file(GLOB SOURCES ${KERNEL_DIR}/*.s)
+list(SORT SOURCES)
+set(text "// Generated from examples/kernels/*.s by embed_kernels.cmake; edit those files.\n#pragma once\n\nnamespace kernels {\n")
+foreach(source IN LISTS SOURCES)
+  get_filename_component(name ${source} NAME_WE)
+  file(READ ${source} body)
+  string(APPEND text "inline constexpr const char* ${name} = R\"ir3(${body})ir3\";\n")
+endforeach()
+string(APPEND text "}  // namespace kernels\n")
+file(WRITE ${OUTPUT} "${text}")

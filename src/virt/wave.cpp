@@ -160,20 +160,20 @@ Wave::Wave(const ComputeDispatch& dispatch, WorkGroup& group, unsigned index, un
       uniform_pc_(dispatch.first_instruction) {
   std::fill(live_.begin(), live_.begin() + lanes_, 1);
   const auto& size = dispatch.local_size;
-  if (dispatch.local_id_regid != kNoRegid) {
-    check_full_range(dispatch.local_id_regid, 3);
-    for (unsigned lane = 0; lane < lanes_; ++lane) {
-      const unsigned fiber = first_fiber + lane;
-      write_full(dispatch.local_id_regid + 0, lane, fiber % size[0]);
-      write_full(dispatch.local_id_regid + 1, lane, fiber / size[0] % size[1]);
-      write_full(dispatch.local_id_regid + 2, lane, fiber / (size[0] * size[1]));
-    }
-  }
-  if (dispatch.work_group_id_regid != kNoRegid) {
-    if (dispatch.work_group_id_regid < kFirstSharedRegid) check_full_range(dispatch.work_group_id_regid, 3);
+  // System values, written as the hardware does before the first instruction.
+  auto preload = [&](std::uint16_t regid, unsigned count, auto value_of) {
+    if (regid == kNoRegid) return;
+    check_full_range(regid, count);
     for (unsigned lane = 0; lane < lanes_; ++lane)
-      for (unsigned c = 0; c < 3; ++c) write_full(dispatch.work_group_id_regid + c, lane, group.id[c]);
-  }
+      for (unsigned c = 0; c < count; ++c) write_full(regid + c, lane, value_of(first_fiber + lane, c));
+  };
+  preload(dispatch.local_id_regid, 3, [&](unsigned fiber, unsigned c) {
+    return c == 0 ? fiber % size[0] : c == 1 ? fiber / size[0] % size[1] : fiber / (size[0] * size[1]);
+  });
+  preload(dispatch.linear_local_id_regid, 1, [](unsigned fiber, unsigned) { return fiber; });
+  preload(dispatch.work_group_id_regid, 3, [&](unsigned, unsigned c) { return group.id[c]; });
+  preload(dispatch.work_group_size_regid, 3, [&](unsigned, unsigned c) { return size[c]; });
+  preload(dispatch.work_group_offset_regid, 3, [&](unsigned, unsigned c) { return group.id[c] * size[c]; });
 }
 
 void Wave::fail(std::uint32_t pc, const std::string& what) const {

@@ -30,6 +30,9 @@ struct Launch {
   std::uint32_t full_footprint = 0, half_footprint = 0;
   bool merged_registers = false;
   std::uint16_t local_id_regid = 0xfc, work_group_id_regid = 0xfc;
+  std::uint16_t work_group_size_regid = 0xfc, work_group_offset_regid = 0xfc, linear_local_id_regid = 0xfc;
+  std::uint32_t entry_offset = 0;  ///< SP_CS_PROGRAM_COUNTER_OFFSET, bytes
+  bool run_opencl = false;         ///< CP_RUN_OPENCL instead of CP_EXEC_CS
   std::uint32_t instr_size = 0;             ///< SP_CS_INSTR_SIZE, 128-byte groups
   std::vector<std::uint32_t> constants;     ///< loaded at c0.x, padded to whole vec4s
   std::uint32_t shared_size_field = 1;      ///< SP_CS_CNTL_1 SHARED_SIZE
@@ -111,10 +114,11 @@ class VirtualGpu {
     write_register(cs, a6xx::SP_CS_NDRANGE_5, launch.local_size[2] * launch.groups[2]);
     write_register(cs, a6xx::SP_CS_CONST_CONFIG_0,
                    {{"WGIDCONSTID", launch.work_group_id_regid},
-                    {"WGSIZECONSTID", 0xfc},
-                    {"WGOFFSETCONSTID", 0xfc},
+                    {"WGSIZECONSTID", launch.work_group_size_regid},
+                    {"WGOFFSETCONSTID", launch.work_group_offset_regid},
                     {"LOCALIDREGID", launch.local_id_regid}});
-    write_register(cs, a6xx::SP_CS_WGE_CNTL, {{"LINEARLOCALIDREGID", 0xfc}, {"THREADSIZE", pm4::raw(launch.thread_size)}});
+    write_register(cs, a6xx::SP_CS_WGE_CNTL, {{"LINEARLOCALIDREGID", launch.linear_local_id_regid}, {"THREADSIZE", pm4::raw(launch.thread_size)}});
+    write_register(cs, a6xx::SP_CS_PROGRAM_COUNTER_OFFSET, launch.entry_offset);
     if (!constants.empty()) {
       pm4::load_state6_frag(cs, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_SHADER, 0,
                                  static_cast<std::uint32_t>(constants.size() / 4)},
@@ -122,7 +126,11 @@ class VirtualGpu {
     }
     pm4::load_state6_frag(cs, {pm4::StateType::ST6_SHADER, pm4::StateBlock::SB6_CS_SHADER, 0, instr_size},
                           GpuAddress(va(kCode)));
-    pm4::exec_cs(cs, launch.groups[0], launch.groups[1], launch.groups[2]);
+    if (launch.run_opencl) {
+      pm4::run_opencl(cs);
+    } else {
+      pm4::exec_cs(cs, launch.groups[0], launch.groups[1], launch.groups[2]);
+    }
     auto ibs = cs.finish();
     return virt::IbSpan{ibs[0].gpu.value(), ibs[0].dwords};
   }

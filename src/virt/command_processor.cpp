@@ -412,6 +412,11 @@ ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::ar
   // gives (SHARED_SIZE + 1) KiB (tu_shader.cc tu6_emit_cs_config).
   d.shared_bytes = (value(a6xx::SP_CS_CNTL_1, "SHARED_SIZE") + 1) * 1024;
 
+  // Private memory: MEMSIZEPERITEM bytes per fiber. The model keeps it beside the registers, but
+  // hardware spills it to SP_CS_PVT_MEM_BASE, so that must be writable GPU memory.
+  d.private_bytes = value(a6xx::SP_CS_PVT_MEM_PARAM, "MEMSIZEPERITEM");
+  if (d.private_bytes != 0) memory_.translate(reg64(a6xx::SP_CS_PVT_MEM_BASE.offset), 1, true);
+
   // The program: SP_CS_INSTR_SIZE groups of 16 instructions at SP_CS_BASE.
   const std::uint64_t base = reg64(a6xx::SP_CS_BASE.offset);
   const std::uint32_t groups_of_16 = value(a6xx::SP_CS_INSTR_SIZE, "");

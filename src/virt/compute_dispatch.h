@@ -52,7 +52,8 @@ struct ComputeDispatch {
   std::uint16_t work_group_size_regid = kNoRegid;    ///< WGSIZECONSTID: local size x, y, z
   std::uint16_t work_group_offset_regid = kNoRegid;  ///< WGOFFSETCONSTID: global id of the group's first fiber
 
-  std::uint32_t shared_bytes = 0;  ///< local memory per work group
+  std::uint32_t shared_bytes = 0;   ///< local memory per work group
+  std::uint32_t private_bytes = 0;  ///< private memory per fiber (ldp/stp), SP_CS_PVT_MEM_PARAM
 
   std::vector<BoundImage> uavs;      ///< SP_CS_CONFIG NUAV slots loaded with ST6_UAV (ldib/stib)
   std::vector<BoundImage> textures;  ///< SP_CS_CONFIG NTEX slots loaded for SB6_CS_TEX (isam)

@@ -154,6 +154,7 @@ Wave::Wave(const ComputeDispatch& dispatch, WorkGroup& group, unsigned index, un
       a0_(stride_),
       a1_(stride_),
       p0_(std::size_t{4} * stride_),
+      private_(std::size_t{dispatch.private_bytes} * lanes),
       pc_(stride_),
       live_(stride_),
       next_pc_(stride_),
@@ -637,7 +638,7 @@ void Wave::memory(const ir3::Instruction& in) {
   switch (in.opcode) {
     case Opcode::ldg: case Opcode::ldg_a: case Opcode::stg: case Opcode::stg_a:
       return global_access(in);
-    case Opcode::ldl: case Opcode::ldlw: case Opcode::stl: case Opcode::stlw:
+    case Opcode::ldl: case Opcode::ldlw: case Opcode::stl: case Opcode::stlw: case Opcode::ldp: case Opcode::stp:
       return local_access(in);
     case Opcode::ldib_b: case Opcode::stib_b:
       return image_access(in);
@@ -693,7 +694,9 @@ void Wave::global_access(const ir3::Instruction& in) {
 }
 
 void Wave::local_access(const ir3::Instruction& in) {
-  const bool load = in.opcode == Opcode::ldl || in.opcode == Opcode::ldlw;
+  // l[] is the work group's local memory; p[] the fiber's private memory.
+  const bool is_private = in.opcode == Opcode::ldp || in.opcode == Opcode::stp;
+  const bool load = in.opcode == Opcode::ldl || in.opcode == Opcode::ldlw || in.opcode == Opcode::ldp;
   const unsigned bytes = type_bytes(in.type);
   const bool half_regs = ir3::is_half(in.type);
   const unsigned components = in.mem.size;
@@ -701,15 +704,17 @@ void Wave::local_access(const ir3::Instruction& in) {
   if (data.kind == OperandKind::gpr) {
     half_regs ? check_half_range(data.reg, components) : check_full_range(data.reg, components);
   }
-  auto& local = group_.local_memory;
+  const std::size_t size = is_private ? dispatch_.private_bytes : group_.local_memory.size();
   for (std::uint16_t lane : active_) {
+    std::uint8_t* memory = is_private ? private_.data() + std::size_t{lane} * size : group_.local_memory.data();
     const std::uint64_t address = std::uint64_t{read(in.src[0], lane, 0)} + static_cast<std::uint64_t>(static_cast<std::int64_t>(in.mem.offset));
-    if (address + std::uint64_t{components} * bytes > local.size()) {
-      fail(pc_now_, "local memory access at byte " + std::to_string(address) + " is outside the " +
-                        std::to_string(local.size()) + " bytes of SP_CS_CNTL_1 SHARED_SIZE");
+    if (address + std::uint64_t{components} * bytes > size) {
+      fail(pc_now_, std::string(is_private ? "private" : "local") + " memory access at byte " + std::to_string(address) +
+                        " is outside the " + std::to_string(size) + " bytes of " +
+                        (is_private ? "SP_CS_PVT_MEM_PARAM MEMSIZEPERITEM" : "SP_CS_CNTL_1 SHARED_SIZE"));
     }
     for (unsigned c = 0; c < components; ++c) {
-      std::uint8_t* at = local.data() + address + std::size_t{c} * bytes;
+      std::uint8_t* at = memory + address + std::size_t{c} * bytes;
       if (load) {
         std::uint32_t value = 0;
         std::memcpy(&value, at, bytes);

@@ -85,6 +85,7 @@ class Wave {
   std::array<std::uint16_t, 32> shared_half_{};
   std::vector<std::int32_t> a0_, a1_;
   std::vector<std::uint8_t> p0_;  // 4 components per lane
+  std::vector<std::uint8_t> private_;  // private_bytes per lane
 
   std::vector<std::uint32_t> pc_;    // per lane, meaningful while diverged
   std::vector<std::uint8_t> live_;   // lane has not ended

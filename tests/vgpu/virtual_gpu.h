@@ -36,6 +36,7 @@ struct Launch {
   std::uint32_t instr_size = 0;             ///< SP_CS_INSTR_SIZE, 128-byte groups
   std::vector<std::uint32_t> constants;     ///< loaded at c0.x, padded to whole vec4s
   std::uint32_t shared_size_field = 1;      ///< SP_CS_CNTL_1 SHARED_SIZE
+  std::uint32_t private_bytes = 0;          ///< SP_CS_PVT_MEM_PARAM MEMSIZEPERITEM (private memory at kPrivate)
   std::vector<std::uint32_t> uavs;          ///< IBO descriptors, 16 dwords each (ST6_UAV)
   std::vector<std::uint32_t> textures;      ///< texture descriptors, 16 dwords each (SB6_CS_TEX)
 };
@@ -44,7 +45,7 @@ class VirtualGpu {
  public:
   static constexpr std::uint64_t kSize = 32ull << 20;
   static constexpr std::uint64_t kCommands = 0, kCode = 1 << 20, kConstants = 2 << 20, kDescriptors = 3 << 20,
-                                   kData = 4 << 20;
+                                   kPrivate = 3 << 20 | 1 << 19, kData = 4 << 20;
 
   explicit VirtualGpu(std::uint64_t va_start = 0x100000000ull, std::chrono::milliseconds hang_timeout = std::chrono::seconds(20))
       : memory_(std::make_shared<virt::GpuMemory>(va_start, 1ull << 34)),
@@ -119,6 +120,8 @@ class VirtualGpu {
                     {"LOCALIDREGID", launch.local_id_regid}});
     write_register(cs, a6xx::SP_CS_WGE_CNTL, {{"LINEARLOCALIDREGID", launch.linear_local_id_regid}, {"THREADSIZE", pm4::raw(launch.thread_size)}});
     write_register(cs, a6xx::SP_CS_PROGRAM_COUNTER_OFFSET, launch.entry_offset);
+    write_register(cs, a6xx::SP_CS_PVT_MEM_PARAM, {{"MEMSIZEPERITEM", launch.private_bytes}});
+    write_register(cs, a6xx::SP_CS_PVT_MEM_BASE, launch.private_bytes ? va(kPrivate) : 0);
     if (!constants.empty()) {
       pm4::load_state6_frag(cs, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_SHADER, 0,
                                  static_cast<std::uint32_t>(constants.size() / 4)},

@@ -58,6 +58,12 @@ bool compare(unsigned cond, auto a, auto b) {
   }
 }
 
+std::uint32_t reverse_bits(std::uint32_t x) {
+  std::uint32_t v = 0;
+  for (unsigned i = 0; i < 32; ++i) v |= ((x >> i) & 1) << (31 - i);
+  return v;
+}
+
 enum class Domain { floating, integer, bitwise };
 
 Domain cat2_domain(Opcode op) {
@@ -464,6 +470,37 @@ void Wave::move(const ir3::Instruction& in) {
     for (std::uint16_t lane : active_) write(in.dst, lane, r, convert(read(in.src[0], lane, r), in.src_type, in.type));
 }
 
+void Wave::gather(const ir3::Operand& op, unsigned rpt, Lanes& out) const {
+  const std::size_t n = active_.size();
+  const unsigned regid = op.reg + (op.repeat ? rpt : 0);
+  if (op.kind == OperandKind::gpr && regid < kFirstSharedRegid && (!op.half || !dispatch_.merged_registers)) {
+    if (op.half) {
+      const std::uint16_t* row = &half_[std::size_t{regid} * stride_];
+      for (std::size_t i = 0; i < n; ++i) out[i] = row[active_[i]];
+    } else {
+      const std::uint32_t* row = &full_[std::size_t{regid} * stride_];
+      for (std::size_t i = 0; i < n; ++i) out[i] = row[active_[i]];
+    }
+    return;
+  }
+  if (op.kind == OperandKind::constant || op.kind == OperandKind::immediate) {
+    std::fill_n(out.begin(), n, read(op, active_[0], rpt));  // the same for every lane
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) out[i] = read(op, active_[i], rpt);
+}
+
+void Wave::scatter(const ir3::Operand& op, unsigned rpt, const Lanes& values) {
+  const std::size_t n = active_.size();
+  const unsigned regid = op.reg + rpt;
+  if (op.kind == OperandKind::gpr && !op.half && regid < kFirstSharedRegid) {
+    std::uint32_t* row = &full_[std::size_t{regid} * stride_];
+    for (std::size_t i = 0; i < n; ++i) row[active_[i]] = values[i];
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) write(op, active_[i], rpt, values[i]);
+}
+
 void Wave::alu2(const ir3::Instruction& in) {
   const Domain domain = cat2_domain(in.opcode);
   const bool two = ir3::info(in.opcode).form != ir3::Form::alu_1src;
@@ -473,78 +510,95 @@ void Wave::alu2(const ir3::Instruction& in) {
   const unsigned bits = half ? 16 : 32;
   const std::uint32_t mask = mask_of(bits);
   const bool compare_op = ir3::info(in.opcode).form == ir3::Form::alu_cmp;
+  const std::size_t n = active_.size();
 
-  auto f = [&](float x) { return from_float(x, half); };
-  auto op = [&](std::uint32_t a, std::uint32_t b) -> std::uint32_t {
-    const float fa = domain == Domain::floating ? to_float(a, half) : 0.0f;
-    const float fb = domain == Domain::floating && two ? to_float(b, half) : 0.0f;
-    const std::int32_t sa = sext(a, bits), sb = sext(b, bits);
-    const unsigned shift = b & (bits - 1);  // the shifters use the low bits of the amount
+  Lanes a, b, r;
+  // The opcode is chosen once per instruction; the lambdas inline into one loop per case.
+  auto each = [&](auto f) {
+    for (std::size_t i = 0; i < n; ++i) r[i] = f(a[i], b[i]);
+  };
+  auto each_float = [&](auto f) {
+    each([&](std::uint32_t x, std::uint32_t y) { return from_float(f(to_float(x, half), two ? to_float(y, half) : 0.0f), half); });
+  };
+  auto s = [&](std::uint32_t x) { return sext(x, bits); };
+  for (unsigned rpt = 0; rpt <= in.repeat; ++rpt) {
+    gather(in.src[0], rpt, a);
+    if (in.src[0].abs || in.src[0].neg)
+      for (std::size_t i = 0; i < n; ++i) a[i] = modify(a[i], in.src[0], domain, bits);
+    if (two) {
+      gather(in.src[1], rpt, b);
+      if (in.src[1].abs || in.src[1].neg)
+        for (std::size_t i = 0; i < n; ++i) b[i] = modify(b[i], in.src[1], domain, bits);
+    }
     switch (in.opcode) {
-      case Opcode::add_f: return f(fa + fb);
-      case Opcode::min_f: return f(std::fmin(fa, fb));
-      case Opcode::max_f: return f(std::fmax(fa, fb));
-      case Opcode::mul_f: return f(fa * fb);
-      case Opcode::sign_f: return f(fa > 0 ? 1.0f : fa < 0 ? -1.0f : fa);
-      case Opcode::cmps_f: return compare(in.cond, fa, fb);
-      case Opcode::absneg_f: return a;
-      case Opcode::floor_f: return f(std::floor(fa));
-      case Opcode::ceil_f: return f(std::ceil(fa));
-      case Opcode::rndne_f: return f(std::nearbyint(fa));
-      case Opcode::rndaz_f: return f(std::round(fa));
-      case Opcode::trunc_f: return f(std::trunc(fa));
-      case Opcode::add_u: case Opcode::add_s: return (a + b) & mask;
-      case Opcode::sub_u: case Opcode::sub_s: return (a - b) & mask;
-      case Opcode::cmps_u: return compare(in.cond, a, b);
-      case Opcode::cmps_s: return compare(in.cond, sa, sb);
-      case Opcode::min_u: return std::min(a, b);
-      case Opcode::max_u: return std::max(a, b);
-      case Opcode::min_s: return static_cast<std::uint32_t>(std::min(sa, sb)) & mask;
-      case Opcode::max_s: return static_cast<std::uint32_t>(std::max(sa, sb)) & mask;
-      case Opcode::absneg_s: return a;
-      case Opcode::and_b: return a & b;
-      case Opcode::or_b: return a | b;
-      case Opcode::xor_b: return a ^ b;
-      case Opcode::not_b: return ~a & mask;
-      case Opcode::mul_u24: return static_cast<std::uint32_t>(std::uint64_t{a & 0xffffff} * (b & 0xffffff)) & mask;
+      case Opcode::add_f: each_float([](float x, float y) { return x + y; }); break;
+      case Opcode::min_f: each_float([](float x, float y) { return std::fmin(x, y); }); break;
+      case Opcode::max_f: each_float([](float x, float y) { return std::fmax(x, y); }); break;
+      case Opcode::mul_f: each_float([](float x, float y) { return x * y; }); break;
+      case Opcode::sign_f: each_float([](float x, float) { return x > 0 ? 1.0f : x < 0 ? -1.0f : x; }); break;
+      case Opcode::floor_f: each_float([](float x, float) { return std::floor(x); }); break;
+      case Opcode::ceil_f: each_float([](float x, float) { return std::ceil(x); }); break;
+      case Opcode::rndne_f: each_float([](float x, float) { return std::nearbyint(x); }); break;
+      case Opcode::rndaz_f: each_float([](float x, float) { return std::round(x); }); break;
+      case Opcode::trunc_f: each_float([](float x, float) { return std::trunc(x); }); break;
+      case Opcode::absneg_f: case Opcode::absneg_s: each([](std::uint32_t x, std::uint32_t) { return x; }); break;
+      case Opcode::cmps_f:
+        each([&](std::uint32_t x, std::uint32_t y) { return std::uint32_t{compare(in.cond, to_float(x, half), to_float(y, half))}; });
+        break;
+      case Opcode::add_u: case Opcode::add_s: each([&](std::uint32_t x, std::uint32_t y) { return (x + y) & mask; }); break;
+      case Opcode::sub_u: case Opcode::sub_s: each([&](std::uint32_t x, std::uint32_t y) { return (x - y) & mask; }); break;
+      case Opcode::cmps_u: each([&](std::uint32_t x, std::uint32_t y) { return std::uint32_t{compare(in.cond, x, y)}; }); break;
+      case Opcode::cmps_s: each([&](std::uint32_t x, std::uint32_t y) { return std::uint32_t{compare(in.cond, s(x), s(y))}; }); break;
+      case Opcode::min_u: each([](std::uint32_t x, std::uint32_t y) { return std::min(x, y); }); break;
+      case Opcode::max_u: each([](std::uint32_t x, std::uint32_t y) { return std::max(x, y); }); break;
+      case Opcode::min_s: each([&](std::uint32_t x, std::uint32_t y) { return static_cast<std::uint32_t>(std::min(s(x), s(y))) & mask; }); break;
+      case Opcode::max_s: each([&](std::uint32_t x, std::uint32_t y) { return static_cast<std::uint32_t>(std::max(s(x), s(y))) & mask; }); break;
+      case Opcode::and_b: each([](std::uint32_t x, std::uint32_t y) { return x & y; }); break;
+      case Opcode::or_b: each([](std::uint32_t x, std::uint32_t y) { return x | y; }); break;
+      case Opcode::xor_b: each([](std::uint32_t x, std::uint32_t y) { return x ^ y; }); break;
+      case Opcode::not_b: each([&](std::uint32_t x, std::uint32_t) { return ~x & mask; }); break;
+      case Opcode::mul_u24:
+        each([&](std::uint32_t x, std::uint32_t y) { return static_cast<std::uint32_t>(std::uint64_t{x & 0xffffff} * (y & 0xffffff)) & mask; });
+        break;
       case Opcode::mul_s24:
-        return static_cast<std::uint32_t>(std::int64_t{sext(a & 0xffffff, 24)} * sext(b & 0xffffff, 24)) & mask;
+        each([&](std::uint32_t x, std::uint32_t y) {
+          return static_cast<std::uint32_t>(std::int64_t{sext(x & 0xffffff, 24)} * sext(y & 0xffffff, 24)) & mask;
+        });
+        break;
       // Mesa ir3_nir_imul.py: umul_low is the product of the low 16 bits of each source.
-      case Opcode::mull_u: return (a & 0xffff) * (b & 0xffff) & mask;
-      case Opcode::bfrev_b: {
-        std::uint32_t v = 0;
-        for (unsigned i = 0; i < bits; ++i) v |= ((a >> i) & 1) << (bits - 1 - i);
-        return v;
-      }
-      case Opcode::clz_b: return static_cast<std::uint32_t>(std::min(std::countl_zero(a << (32 - bits)), static_cast<int>(bits)));
-      case Opcode::clz_s: {
+      case Opcode::mull_u: each([&](std::uint32_t x, std::uint32_t y) { return (x & 0xffff) * (y & 0xffff) & mask; }); break;
+      case Opcode::bfrev_b:
+        each([&](std::uint32_t x, std::uint32_t) { return reverse_bits(x) >> (32 - bits); });
+        break;
+      case Opcode::clz_b:
+        each([&](std::uint32_t x, std::uint32_t) { return static_cast<std::uint32_t>(std::min(std::countl_zero(x << (32 - bits)), static_cast<int>(bits))); });
+        break;
+      case Opcode::clz_s:
         // Leading bits equal to the sign bit (Mesa: ifind_msb = 31 - clz.s).
-        const std::uint32_t v = sa < 0 ? ~a & mask : a;
-        const int n = std::countl_zero(v << (32 - bits));
-        return static_cast<std::uint32_t>(std::min(n, static_cast<int>(bits)));
-      }
-      case Opcode::shl_b: return (a << shift) & mask;
-      case Opcode::shr_b: return a >> shift;
-      case Opcode::ashr_b: return static_cast<std::uint32_t>(sa >> shift) & mask;
-      case Opcode::getbit_b: return (a >> shift) & 1;
-      case Opcode::cbits_b: return static_cast<std::uint32_t>(std::popcount(a));
+        each([&](std::uint32_t x, std::uint32_t) {
+          const std::uint32_t v = s(x) < 0 ? ~x & mask : x;
+          return static_cast<std::uint32_t>(std::min(std::countl_zero(v << (32 - bits)), static_cast<int>(bits)));
+        });
+        break;
+      // The shifters use the low bits of the amount (NIR's shift semantics, which Mesa emits as is).
+      case Opcode::shl_b: each([&](std::uint32_t x, std::uint32_t y) { return (x << (y & (bits - 1))) & mask; }); break;
+      case Opcode::shr_b: each([&](std::uint32_t x, std::uint32_t y) { return x >> (y & (bits - 1)); }); break;
+      case Opcode::ashr_b:
+        each([&](std::uint32_t x, std::uint32_t y) { return static_cast<std::uint32_t>(s(x) >> (y & (bits - 1))) & mask; });
+        break;
+      case Opcode::getbit_b: each([&](std::uint32_t x, std::uint32_t y) { return (x >> (y & (bits - 1))) & 1; }); break;
+      case Opcode::cbits_b: each([](std::uint32_t x, std::uint32_t) { return static_cast<std::uint32_t>(std::popcount(x)); }); break;
       default:
         fail(pc_now_, std::string(ir3::info(in.opcode).name) + " is not modelled by the virtual shader processor");
     }
-  };
-
-  for (unsigned r = 0; r <= in.repeat; ++r) {
-    for (std::uint16_t lane : active_) {
-      const std::uint32_t a = modify(read(in.src[0], lane, r), in.src[0], domain, bits);
-      const std::uint32_t b = two ? modify(read(in.src[1], lane, r), in.src[1], domain, bits) : 0;
-      std::uint32_t result = op(a, b);
-      if (!compare_op && domain == Domain::floating) {
-        float value = to_float(result, half);
+    if (!compare_op && domain == Domain::floating && (in.sat || in.dst.half != half)) {
+      for (std::size_t i = 0; i < n; ++i) {
+        float value = to_float(r[i], half);
         if (in.sat) value = std::clamp(value, 0.0f, 1.0f);
-        if (in.dst.half != half || in.sat) result = from_float(value, in.dst.half);
+        r[i] = from_float(value, in.dst.half);
       }
-      write(in.dst, lane, r, result);
     }
+    scatter(in.dst, rpt, r);
   }
 }
 

@@ -38,7 +38,8 @@ class Wave {
   std::uint64_t fiber_instructions() const noexcept { return fiber_instructions_; }
 
  private:
-  struct Lanes;
+  /// One value per executing lane, indexed by position in active_.
+  using Lanes = std::array<std::uint32_t, 128>;
   void execute(const DecodedInstruction& decoded, std::uint32_t pc);
   [[noreturn]] void fail(std::uint32_t pc, const std::string& what) const;
 
@@ -52,6 +53,9 @@ class Wave {
   /// Raw bits of a source: 32 bits, or 16 for a half operand.
   std::uint32_t read(const ir3::Operand& operand, unsigned lane, unsigned rpt) const;
   void write(const ir3::Operand& operand, unsigned lane, unsigned rpt, std::uint32_t value);
+  /// Operand values of every executing lane, read or written in one pass.
+  void gather(const ir3::Operand& operand, unsigned rpt, Lanes& out) const;
+  void scatter(const ir3::Operand& operand, unsigned rpt, const Lanes& values);
   void check_full_range(unsigned regid, unsigned count) const;
   void check_half_range(unsigned regid, unsigned count) const;
 

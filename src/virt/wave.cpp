@@ -730,18 +730,34 @@ void Wave::global_access(const ir3::Instruction& in) {
     } else {
       address += static_cast<std::uint64_t>(static_cast<std::int64_t>(in.mem.offset));
     }
+    // One translation per lane when the access lies in one mapping (the common case); the
+    // byte-wise path handles accesses that span mappings and reports the faulting address.
+    const std::size_t length = std::size_t{components} * bytes;
+    std::byte* host = nullptr;
+    try {
+      host = dispatch_.memory->translate(address, length, !load);
+    } catch (const GpuFault&) {
+    }
     for (unsigned c = 0; c < components; ++c) {
       const std::uint64_t at = address + std::uint64_t{c} * bytes;
       if (load) {
         std::uint32_t value = 0;
-        dispatch_.memory->read(at, &value, bytes);
+        if (host) {
+          std::memcpy(&value, host + std::size_t{c} * bytes, bytes);
+        } else {
+          dispatch_.memory->read(at, &value, bytes);
+        }
         if (in.type == Type::s16) value = static_cast<std::uint32_t>(sext(value, 16)) & 0xffff;
         half_regs ? write_half(data.reg + c, lane, value) : write_full(data.reg + c, lane, value);
       } else {
         ir3::Operand component = data;
         if (component.kind == OperandKind::gpr) component.reg = static_cast<std::uint16_t>(component.reg + c);
         const std::uint32_t value = read(component, lane, 0);
-        dispatch_.memory->write(at, &value, bytes);
+        if (host) {
+          std::memcpy(host + std::size_t{c} * bytes, &value, bytes);
+        } else {
+          dispatch_.memory->write(at, &value, bytes);
+        }
       }
     }
   }

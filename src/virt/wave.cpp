@@ -330,11 +330,17 @@ Wave::Stop Wave::run() {
       }
     }
     std::uint32_t pc = uniform_pc_;
-    active_.clear();
     if (!diverged_) {
-      for (unsigned lane = 0; lane < lanes_; ++lane)
-        if (live_[lane]) active_.push_back(static_cast<std::uint16_t>(lane));
+      // Converged: the executing lanes are the live ones, unchanged until a lane ends or splits.
+      if (!active_is_live_) {
+        active_.clear();
+        for (unsigned lane = 0; lane < lanes_; ++lane)
+          if (live_[lane]) active_.push_back(static_cast<std::uint16_t>(lane));
+        active_is_live_ = true;
+      }
     } else {
+      active_is_live_ = false;
+      active_.clear();
       std::uint32_t low = std::numeric_limits<std::uint32_t>::max(), high = 0;
       for (unsigned lane = 0; lane < lanes_; ++lane) {
         if (!live_[lane]) continue;
@@ -355,9 +361,21 @@ Wave::Stop Wave::run() {
       throw GpuFault(FaultKind::hang, program_.address() + std::uint64_t{pc} * 8,
                      "shader ran past the end of its SP_CS_INSTR_SIZE program without reaching `end`");
     }
-    for (std::uint16_t lane : active_) next_pc_[lane] = pc + 1;
-    execute(program_[pc], pc);
+    const DecodedInstruction& decoded = program_[pc];
     fiber_instructions_ += active_.size();
+    if (decoded.illegal.empty() && ir3::info(decoded.instruction.opcode).category != 0) {
+      // Not a flow instruction: every executing lane moves on to the next one.
+      execute(decoded, pc);
+      if (!diverged_) {
+        uniform_pc_ = pc + 1;
+      } else {
+        for (std::uint16_t lane : active_) pc_[lane] = pc + 1;
+      }
+      if (at_barrier_) return Stop::barrier;
+      continue;
+    }
+    for (std::uint16_t lane : active_) next_pc_[lane] = pc + 1;
+    execute(decoded, pc);
 
     // Commit where each lane goes next; lanes that ended are no longer live.
     bool same = true;
@@ -366,6 +384,7 @@ Wave::Stop Wave::run() {
     if (!diverged_ && same) {
       uniform_pc_ = first;
     } else {
+      active_is_live_ = false;
       if (!diverged_) {
         for (unsigned lane = 0; lane < lanes_; ++lane) pc_[lane] = pc;
         diverged_ = true;
@@ -419,6 +438,7 @@ void Wave::branch(const ir3::Instruction& in, std::uint32_t pc) {
       return;
     case Opcode::end:
       for (std::uint16_t lane : active_) live_[lane] = 0;
+      active_is_live_ = false;
       return;
     case Opcode::jump:
       for (std::uint16_t lane : active_) next_pc_[lane] = target;

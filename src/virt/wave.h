@@ -97,6 +97,7 @@ class Wave {
   std::vector<std::uint32_t> next_pc_;  // where each active lane goes after it (indexed by lane)
   std::uint32_t uniform_pc_ = 0;
   bool diverged_ = false;
+  bool active_is_live_ = false;  // active_ lists exactly the live lanes
   bool at_barrier_ = false;
   std::uint64_t fiber_instructions_ = 0;
   std::uint32_t pc_now_ = 0;

@@ -486,8 +486,13 @@ void Wave::move(const ir3::Instruction& in) {
   }
   if (in.opcode != Opcode::mov) fail(pc_now_, std::string(ir3::info(in.opcode).name) + " is not modelled by the virtual shader processor");
   if (in.round != 0) fail(pc_now_, "cat1 rounding mode " + std::to_string(in.round) + " is not modelled");
-  for (unsigned r = 0; r <= in.repeat; ++r)
-    for (std::uint16_t lane : active_) write(in.dst, lane, r, convert(read(in.src[0], lane, r), in.src_type, in.type));
+  Lanes values;
+  for (unsigned rpt = 0; rpt <= in.repeat; ++rpt) {
+    gather(in.src[0], rpt, values);
+    if (in.src_type != in.type)
+      for (std::size_t i = 0; i < active_.size(); ++i) values[i] = convert(values[i], in.src_type, in.type);
+    scatter(in.dst, rpt, values);
+  }
 }
 
 void Wave::gather(const ir3::Operand& op, unsigned rpt, Lanes& out) const {
@@ -629,53 +634,62 @@ void Wave::alu3(const ir3::Instruction& in) {
   const std::uint32_t mask = mask_of(bits);
   const bool floating = in.opcode == Opcode::mad_f16 || in.opcode == Opcode::mad_f32;
   const Domain domain = floating ? Domain::floating : info.form == ir3::Form::tri_alt ? Domain::bitwise : Domain::integer;
+  const std::size_t n = active_.size();
 
-  for (unsigned r = 0; r <= in.repeat; ++r) {
-    for (std::uint16_t lane : active_) {
-      // sel takes its condition as read, without modifiers applied to the value operands.
-      const std::uint32_t a = modify(read(in.src[0], lane, r), in.src[0], domain, bits);
-      const std::uint32_t b = modify(read(in.src[1], lane, r), in.src[1], domain, bits);
-      const std::uint32_t c = modify(read(in.src[2], lane, r), in.src[2], domain, bits);
-      const unsigned shift = a & (bits - 1);
-      std::uint32_t result = 0;
-      switch (in.opcode) {
-        case Opcode::mad_f16:
-        case Opcode::mad_f32: {
-          // Modelled unfused: the product is rounded to the operand precision, then the sum.
-          const float product = to_float(from_float(to_float(a, half) * to_float(b, half), half), half);
-          float value = product + to_float(c, half);
-          if (in.sat) value = std::clamp(value, 0.0f, 1.0f);
-          result = from_float(value, half);
-          if (in.dst.half != half) result = from_float(value, in.dst.half);
-          break;
-        }
-        case Opcode::mad_u16: result = ((a & 0xffff) * (b & 0xffff) + c) & mask; break;
-        case Opcode::mad_s16:
-          result = static_cast<std::uint32_t>(sext(a, 16) * sext(b, 16) + static_cast<std::int32_t>(c)) & mask;
-          break;
-        // Mesa nir_opcodes.py imadsh_mix16: the high half of src0 times the low half of src1,
-        // shifted up 16, plus src2.
-        case Opcode::madsh_m16: result = (((a >> 16) * (b & 0xffff)) << 16) + c; break;
-        case Opcode::mad_u24:
-          result = static_cast<std::uint32_t>(std::uint64_t{a & 0xffffff} * (b & 0xffffff)) + c;
-          break;
-        case Opcode::mad_s24:
-          result = static_cast<std::uint32_t>(std::int64_t{sext(a & 0xffffff, 24)} * sext(b & 0xffffff, 24)) + c;
-          break;
-        // sel: src1 chooses src0 (true) or src2 (false).
-        case Opcode::sel_b16: case Opcode::sel_b32: result = b ? a : c; break;
-        case Opcode::sel_f16: case Opcode::sel_f32: result = to_float(b, half) != 0.0f ? a : c; break;
-        // Mesa ir3-cat3.xml: shrm (src2 >> src1) & src3, shlm, shrg (| src3), shlg, andg.
-        case Opcode::shrm: result = (b >> shift) & c; break;
-        case Opcode::shlm: result = ((b << shift) & mask) & c; break;
-        case Opcode::shrg: result = (b >> shift) | c; break;
-        case Opcode::shlg: result = ((b << shift) & mask) | c; break;
-        case Opcode::andg: result = (b & a) | c; break;
-        default:
-          fail(pc_now_, std::string(info.name) + " is not modelled by the virtual shader processor");
-      }
-      write(in.dst, lane, r, result & (in.dst.half ? 0xffffu : 0xffffffffu));
+  Lanes a, b, c, r;
+  auto each = [&](auto f) {
+    for (std::size_t i = 0; i < n; ++i) r[i] = f(a[i], b[i], c[i]);
+  };
+  using U = std::uint32_t;
+  for (unsigned rpt = 0; rpt <= in.repeat; ++rpt) {
+    Lanes* operands[] = {&a, &b, &c};
+    for (unsigned k = 0; k < 3; ++k) {
+      gather(in.src[k], rpt, *operands[k]);
+      if (in.src[k].abs || in.src[k].neg)
+        for (std::size_t i = 0; i < n; ++i) (*operands[k])[i] = modify((*operands[k])[i], in.src[k], domain, bits);
     }
+    switch (in.opcode) {
+      case Opcode::mad_f16:
+      case Opcode::mad_f32:
+        // Modelled unfused: the product is rounded to the operand precision, then the sum.
+        each([&](U x, U y, U z) {
+          const float product = to_float(from_float(to_float(x, half) * to_float(y, half), half), half);
+          float value = product + to_float(z, half);
+          if (in.sat) value = std::clamp(value, 0.0f, 1.0f);
+          return from_float(value, in.dst.half);
+        });
+        break;
+      case Opcode::mad_u16: each([&](U x, U y, U z) { return ((x & 0xffff) * (y & 0xffff) + z) & mask; }); break;
+      case Opcode::mad_s16:
+        each([&](U x, U y, U z) { return static_cast<U>(sext(x, 16) * sext(y, 16) + static_cast<std::int32_t>(z)) & mask; });
+        break;
+      // Mesa nir_opcodes.py imadsh_mix16: the high half of src0 times the low half of src1,
+      // shifted up 16, plus src2.
+      case Opcode::madsh_m16: each([](U x, U y, U z) { return (((x >> 16) * (y & 0xffff)) << 16) + z; }); break;
+      case Opcode::mad_u24:
+        each([](U x, U y, U z) { return static_cast<U>(std::uint64_t{x & 0xffffff} * (y & 0xffffff)) + z; });
+        break;
+      case Opcode::mad_s24:
+        each([](U x, U y, U z) { return static_cast<U>(std::int64_t{sext(x & 0xffffff, 24)} * sext(y & 0xffffff, 24)) + z; });
+        break;
+      // sel: src1 chooses src0 (true) or src2 (false).
+      case Opcode::sel_b16: case Opcode::sel_b32: each([](U x, U y, U z) { return y ? x : z; }); break;
+      case Opcode::sel_f16: case Opcode::sel_f32:
+        each([&](U x, U y, U z) { return to_float(y, half) != 0.0f ? x : z; });
+        break;
+      // Mesa ir3-cat3.xml: shrm (src2 >> src1) & src3, shlm, shrg (| src3), shlg, andg.
+      case Opcode::shrm: each([&](U x, U y, U z) { return (y >> (x & (bits - 1))) & z; }); break;
+      case Opcode::shlm: each([&](U x, U y, U z) { return ((y << (x & (bits - 1))) & mask) & z; }); break;
+      case Opcode::shrg: each([&](U x, U y, U z) { return (y >> (x & (bits - 1))) | z; }); break;
+      case Opcode::shlg: each([&](U x, U y, U z) { return ((y << (x & (bits - 1))) & mask) | z; }); break;
+      case Opcode::andg: each([](U x, U y, U z) { return (y & x) | z; }); break;
+      default:
+        fail(pc_now_, std::string(info.name) + " is not modelled by the virtual shader processor");
+    }
+    if (in.dst.half) {
+      for (std::size_t i = 0; i < n; ++i) r[i] &= 0xffff;
+    }
+    scatter(in.dst, rpt, r);
   }
 }
 

@@ -22,8 +22,11 @@ constexpr const pm4::Field& kNgroupsZ = pm4::payload_entry(Opcode::CP_EXEC_CS, "
 // The a6xx constant file holds 1024 vec4s on the CS side (SP_CS_CONST_CONFIG CONSTLEN is 8 bits
 // of vec4 quads, so a program can name up to 1020).
 constexpr std::uint32_t kConstantVec4s = 1024;
-// SP_CS_CONFIG NUAV / NTEX / NSAMP bound the descriptor slots.
-constexpr std::uint32_t kUavSlots = 128, kTextureSlots = 256, kSamplerSlots = 32;
+// Descriptor slots: as many as SP_CS_CONFIG NUAV / NTEX / NSAMP can declare.
+constexpr auto slots_of(std::string_view field) {
+  return static_cast<std::uint32_t>(pm4::a6xx::SP_CS_CONFIG.field(field).max_value() + 1);
+}
+constexpr std::uint32_t kUavSlots = slots_of("NUAV"), kTextureSlots = slots_of("NTEX"), kSamplerSlots = slots_of("NSAMP");
 
 // a6xx runs the ringbuffer, IB1 and IB2; a third level does not exist before a7xx.
 constexpr int kMaxIbLevel = 2;

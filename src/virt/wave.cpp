@@ -309,7 +309,7 @@ std::uint32_t Wave::read(const ir3::Operand& op, unsigned lane, unsigned rpt) co
 
 void Wave::write(const ir3::Operand& op, unsigned lane, unsigned rpt, std::uint32_t value) {
   if (op.kind == OperandKind::relative_gpr) {
-    const int regid = relative(op, lane, rpt);
+    const int regid = a0_[lane] + op.value + static_cast<int>(rpt);  // (rptN) always advances the destination
     if (regid < 0) fail(pc_now_, "relative register index " + std::to_string(regid) + " is negative");
     op.half ? check_half_range(static_cast<unsigned>(regid), 1) : check_full_range(static_cast<unsigned>(regid), 1);
     return op.half ? write_half(static_cast<unsigned>(regid), lane, value) : write_full(static_cast<unsigned>(regid), lane, value);

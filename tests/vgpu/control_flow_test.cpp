@@ -235,3 +235,20 @@ TEST_CASE("private memory keeps each fiber's own values and is bounded by MEMSIZ
     CHECK_THAT(fault.what(), Catch::Contains("MEMSIZEPERITEM"));
   }
 }
+
+TEST_CASE("a0.x-relative registers select a register per lane", "[virtual-gpu][ir3][control]") {
+  const auto out = run_per_fiber(R"(
+      mov.u32u32 r1.x, 10
+      mov.u32u32 r1.y, 20
+      mov.u32u32 r1.z, 30
+      mov.u32u32 r1.w, 40
+      and.b r0.y, r0.x, 3
+      cov.u32s16 hr0.x, r0.y
+      mova a0.x, hr0.x
+      mov.u32u32 r3.x, r<a0.x + 4>
+  )", 64, pm4::ThreadSize::THREAD64);
+  for (std::uint32_t i = 0; i < 64; ++i) {
+    INFO("fiber " << i);
+    REQUIRE(out[i] == 10 * (i % 4 + 1));
+  }
+}

@@ -320,10 +320,10 @@ void Wave::write(const ir3::Operand& op, unsigned lane, unsigned rpt, std::uint3
 
 Wave::Stop Wave::run() {
   at_barrier_ = false;
-  std::uint32_t since_check = 0;
   for (;;) {
-    if (++since_check == 4096) {
-      since_check = 0;
+    // The count survives barriers, so a loop around a barrier still meets the hang detector.
+    if (++since_watchdog_ == 4096) {
+      since_watchdog_ = 0;
       if (std::chrono::steady_clock::now() > dispatch_.deadline || (dispatch_.stop && dispatch_.stop->load(std::memory_order_relaxed))) {
         throw GpuFault(FaultKind::hang, program_.address() + std::uint64_t{pc_now_} * 8,
                        "shader still running at instruction " + std::to_string(pc_now_) + " when the hang detector fired");

@@ -100,6 +100,7 @@ class Wave {
   bool active_is_live_ = false;  // active_ lists exactly the live lanes
   bool at_barrier_ = false;
   std::uint64_t fiber_instructions_ = 0;
+  std::uint32_t since_watchdog_ = 0;  // instructions since the hang detector last looked
   std::uint32_t pc_now_ = 0;
 };
 

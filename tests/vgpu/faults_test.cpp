@@ -86,6 +86,14 @@ TEST_CASE("an endless loop is reported as a hang by the watchdog", "[virtual-gpu
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
 }
 
+TEST_CASE("an endless loop around a barrier is reported as a hang", "[virtual-gpu][faults]") {
+  VirtualGpu gpu(0x100000000ull, std::chrono::milliseconds(200));
+  const ir3::Program program = ir3::assemble("spin:\nbar\njump #spin\nend\n");
+  Launch launch = launch_for(program);
+  launch.local_size = {256, 1, 1};
+  CHECK(fault_of(gpu, program, launch) == FaultKind::hang);
+}
+
 TEST_CASE("a program without end is reported as a hang when it runs off its instructions", "[virtual-gpu][faults]") {
   VirtualGpu gpu;
   const ir3::Program program = ir3::assemble("add.u r0.x, r0.x, 1\nnop\nnop\n");

@@ -661,7 +661,7 @@ void Wave::alu3(const ir3::Instruction& in) {
         break;
       case Opcode::mad_u16: each([&](U x, U y, U z) { return ((x & 0xffff) * (y & 0xffff) + z) & mask; }); break;
       case Opcode::mad_s16:
-        each([&](U x, U y, U z) { return static_cast<U>(sext(x, 16) * sext(y, 16) + static_cast<std::int32_t>(z)) & mask; });
+        each([&](U x, U y, U z) { return static_cast<U>(std::int64_t{sext(x, 16)} * sext(y, 16) + z) & mask; });
         break;
       // Mesa nir_opcodes.py imadsh_mix16: the high half of src0 times the low half of src1,
       // shifted up 16, plus src2.

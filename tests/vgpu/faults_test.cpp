@@ -164,3 +164,18 @@ TEST_CASE("register state the virtual GPU cannot honour refuses the dispatch", "
   CHECK(fault_of(gpu, program, launch, &message) == FaultKind::shader_error);
   CHECK_THAT(message, Catch::Contains("1024"));
 }
+
+TEST_CASE("SP_UPDATE_CNTL drops loaded constants: a later dispatch must load its own", "[virtual-gpu][faults][cp]") {
+  // The first dispatch loads c0 and reads it; the second declares the same CONSTLEN but loads
+  // nothing after its SP_UPDATE_CNTL invalidation, so reading c0 is a shader error.
+  VirtualGpu gpu;
+  const ir3::Program program = ir3::assemble(kStoreToC0);
+  gpu.run(program.words, store_launch(program, gpu.va(VirtualGpu::kData)));
+  CHECK(gpu.get<std::uint32_t>(VirtualGpu::kData, 1)[0] == 42);
+
+  Launch unloaded = launch_for(program);
+  unloaded.constlen = 4;
+  std::string message;
+  CHECK(fault_of(gpu, program, unloaded, &message) == FaultKind::shader_error);
+  CHECK_THAT(message, Catch::Contains("never loaded"));
+}

@@ -35,6 +35,7 @@ struct Launch {
   bool run_opencl = false;         ///< CP_RUN_OPENCL instead of CP_EXEC_CS
   std::uint32_t instr_size = 0;             ///< SP_CS_INSTR_SIZE, 128-byte groups
   std::vector<std::uint32_t> constants;     ///< loaded at c0.x, padded to whole vec4s
+  std::uint32_t constlen = 0;               ///< SP_CS_CONST_CONFIG CONSTLEN when more than the loaded vec4s
   std::uint32_t shared_size_field = 1;      ///< SP_CS_CNTL_1 SHARED_SIZE
   std::uint32_t private_bytes = 0;          ///< SP_CS_PVT_MEM_PARAM MEMSIZEPERITEM (private memory at kPrivate)
   std::vector<std::uint32_t> uavs;          ///< IBO descriptors, 16 dwords each (ST6_UAV)
@@ -79,7 +80,7 @@ class VirtualGpu {
     pm4::CommandStream cs(chunks);
     using pm4::write_register;
     const std::uint32_t instr_size = launch.instr_size ? launch.instr_size : static_cast<std::uint32_t>((code.size() + 15) / 16);
-    const auto constlen = static_cast<std::uint32_t>((constants.size() / 4 + 3) / 4 * 4);
+    const auto constlen = std::max(launch.constlen, static_cast<std::uint32_t>((constants.size() / 4 + 3) / 4 * 4));
     write_register(cs, a6xx::SP_UPDATE_CNTL, {{"CS_STATE", 1}, {"CS_UAV", 1}});
     write_register(cs, a6xx::SP_UPDATE_CNTL, 0);
     write_register(cs, a6xx::SP_CS_CNTL_0,

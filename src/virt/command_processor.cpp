@@ -22,8 +22,11 @@ constexpr const pm4::Field& kNgroupsZ = pm4::payload_entry(Opcode::CP_EXEC_CS, "
 // The a6xx constant file holds 1024 vec4s on the CS side (SP_CS_CONST_CONFIG CONSTLEN is 8 bits
 // of vec4 quads, so a program can name up to 1020).
 constexpr std::uint32_t kConstantVec4s = 1024;
-// SP_CS_CONFIG NUAV / NTEX / NSAMP bound the descriptor slots.
-constexpr std::uint32_t kUavSlots = 128, kTextureSlots = 256, kSamplerSlots = 32;
+// Descriptor slots: as many as SP_CS_CONFIG NUAV / NTEX / NSAMP can declare.
+constexpr auto slots_of(std::string_view field) {
+  return static_cast<std::uint32_t>(pm4::a6xx::SP_CS_CONFIG.field(field).max_value() + 1);
+}
+constexpr std::uint32_t kUavSlots = slots_of("NUAV"), kTextureSlots = slots_of("NTEX"), kSamplerSlots = slots_of("NSAMP");
 
 // a6xx runs the ringbuffer, IB1 and IB2; a third level does not exist before a7xx.
 constexpr int kMaxIbLevel = 2;
@@ -388,16 +391,16 @@ ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::ar
   d.half_footprint = value(a6xx::SP_CS_CNTL_0, "HALFREGFOOTPRINT");
   d.merged_registers = value(a6xx::SP_CS_CNTL_0, "MERGEDREGS") != 0;
 
-  // Where the system values land: SP_CS_CONST_CONFIG_0 (HLSQ_CS_CNTL_0), as computerator,
-  // Turnip and tinygrad program it. Work-group size and offset registers, and the linear local
-  // id, are not modelled: they must say "none" (regid 63.x).
+  // Where the system values land: SP_CS_CONST_CONFIG_0 (HLSQ_CS_CNTL_0) and SP_CS_WGE_CNTL, as
+  // computerator, Turnip and tinygrad program them. Despite the CONSTID names these are register
+  // ids on a6xx (the fixtures put the work-group id in r48.x); Mesa's programs use only the work-
+  // group and local ids. The size and offset vectors follow the field names: the Qualcomm
+  // compiler's programs (tinygrad's 0x00ccc0cf) read them, and this model is unverified there.
   d.work_group_id_regid = static_cast<std::uint16_t>(value(a6xx::SP_CS_CONST_CONFIG_0, "WGIDCONSTID"));
+  d.work_group_size_regid = static_cast<std::uint16_t>(value(a6xx::SP_CS_CONST_CONFIG_0, "WGSIZECONSTID"));
+  d.work_group_offset_regid = static_cast<std::uint16_t>(value(a6xx::SP_CS_CONST_CONFIG_0, "WGOFFSETCONSTID"));
   d.local_id_regid = static_cast<std::uint16_t>(value(a6xx::SP_CS_CONST_CONFIG_0, "LOCALIDREGID"));
-  if (value(a6xx::SP_CS_CONST_CONFIG_0, "WGSIZECONSTID") != kNoRegid ||
-      value(a6xx::SP_CS_CONST_CONFIG_0, "WGOFFSETCONSTID") != kNoRegid ||
-      value(a6xx::SP_CS_WGE_CNTL, "LINEARLOCALIDREGID") != kNoRegid) {
-    refuse("WGSIZECONSTID, WGOFFSETCONSTID and LINEARLOCALIDREGID are not modelled and must be 0xfc");
-  }
+  d.linear_local_id_regid = static_cast<std::uint16_t>(value(a6xx::SP_CS_WGE_CNTL, "LINEARLOCALIDREGID"));
 
   d.local_size = {value(a6xx::SP_CS_NDRANGE_0, "LOCALSIZEX") + 1, value(a6xx::SP_CS_NDRANGE_0, "LOCALSIZEY") + 1,
                   value(a6xx::SP_CS_NDRANGE_0, "LOCALSIZEZ") + 1};
@@ -412,6 +415,11 @@ ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::ar
   // gives (SHARED_SIZE + 1) KiB (tu_shader.cc tu6_emit_cs_config).
   d.shared_bytes = (value(a6xx::SP_CS_CNTL_1, "SHARED_SIZE") + 1) * 1024;
 
+  // Private memory: MEMSIZEPERITEM bytes per fiber. The model keeps it beside the registers, but
+  // hardware spills it to SP_CS_PVT_MEM_BASE, so that must be writable GPU memory.
+  d.private_bytes = value(a6xx::SP_CS_PVT_MEM_PARAM, "MEMSIZEPERITEM");
+  if (d.private_bytes != 0) memory_.translate(reg64(a6xx::SP_CS_PVT_MEM_BASE.offset), 1, true);
+
   // The program: SP_CS_INSTR_SIZE groups of 16 instructions at SP_CS_BASE.
   const std::uint64_t base = reg64(a6xx::SP_CS_BASE.offset);
   const std::uint32_t groups_of_16 = value(a6xx::SP_CS_INSTR_SIZE, "");
@@ -420,8 +428,15 @@ ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::ar
   if (cs_.shader_source && *cs_.shader_source != base) {
     refuse("CS code was loaded from " + hex(*cs_.shader_source) + " but SP_CS_BASE is " + hex(base));
   }
-  if (regs_.at(a6xx::SP_CS_PROGRAM_COUNTER_OFFSET.offset) != 0) refuse("SP_CS_PROGRAM_COUNTER_OFFSET is not modelled");
   std::vector<std::uint64_t> words(std::size_t{groups_of_16} * 16);
+  // Execution starts SP_CS_PROGRAM_COUNTER_OFFSET bytes into the program (Qualcomm binaries put
+  // their entry point there; tinygrad ops_qcom.py writes prg_offset).
+  const std::uint32_t entry = regs_.at(a6xx::SP_CS_PROGRAM_COUNTER_OFFSET.offset);
+  if (entry % 8 != 0 || entry / 8 >= words.size()) {
+    refuse("SP_CS_PROGRAM_COUNTER_OFFSET " + std::to_string(entry) + " is not an instruction of the " +
+           std::to_string(words.size() * 8) + "-byte program");
+  }
+  d.first_instruction = entry / 8;
   memory_.read(base, words.data(), words.size() * 8);
   d.program = programs_.get(base, std::move(words));
 

@@ -30,7 +30,7 @@ struct BoundImage {
 struct ComputeDispatch {
   const GpuMemory* memory = nullptr;
   std::shared_ptr<const ShaderProgram> program;
-  std::uint32_t first_instruction = 0;  ///< SP_CS_PROGRAM_COUNTER_OFFSET, in instructions
+  std::uint32_t first_instruction = 0;  ///< SP_CS_PROGRAM_COUNTER_OFFSET / 8
 
   /// The constant file as loaded, CONSTLEN vec4s; a vec4 never loaded reads as a shader error.
   std::vector<std::uint32_t> constants;
@@ -44,10 +44,16 @@ struct ComputeDispatch {
   unsigned half_footprint = 0;  ///< vec4 half registers per fiber (HALFREGFOOTPRINT, split file)
   bool merged_registers = false;
 
-  std::uint16_t local_id_regid = kNoRegid;       ///< LOCALIDREGID: x, y, z land in 3 components
-  std::uint16_t work_group_id_regid = kNoRegid;  ///< WGIDCONSTID: a register id on a6xx
+  // Where the hardware writes system values before the first instruction: register ids
+  // (4 * register + component; kNoRegid for none). Vectors fill three consecutive components.
+  std::uint16_t local_id_regid = kNoRegid;           ///< LOCALIDREGID: local id x, y, z
+  std::uint16_t linear_local_id_regid = kNoRegid;    ///< LINEARLOCALIDREGID: fiber index in the group
+  std::uint16_t work_group_id_regid = kNoRegid;      ///< WGIDCONSTID: work-group id x, y, z
+  std::uint16_t work_group_size_regid = kNoRegid;    ///< WGSIZECONSTID: local size x, y, z
+  std::uint16_t work_group_offset_regid = kNoRegid;  ///< WGOFFSETCONSTID: global id of the group's first fiber
 
-  std::uint32_t shared_bytes = 0;  ///< local memory per work group
+  std::uint32_t shared_bytes = 0;   ///< local memory per work group
+  std::uint32_t private_bytes = 0;  ///< private memory per fiber (ldp/stp), SP_CS_PVT_MEM_PARAM
 
   std::vector<BoundImage> uavs;      ///< SP_CS_CONFIG NUAV slots loaded with ST6_UAV (ldib/stib)
   std::vector<BoundImage> textures;  ///< SP_CS_CONFIG NTEX slots loaded for SB6_CS_TEX (isam)

@@ -58,6 +58,12 @@ bool compare(unsigned cond, auto a, auto b) {
   }
 }
 
+std::uint32_t reverse_bits(std::uint32_t x) {
+  std::uint32_t v = 0;
+  for (unsigned i = 0; i < 32; ++i) v |= ((x >> i) & 1) << (31 - i);
+  return v;
+}
+
 enum class Domain { floating, integer, bitwise };
 
 Domain cat2_domain(Opcode op) {
@@ -154,26 +160,27 @@ Wave::Wave(const ComputeDispatch& dispatch, WorkGroup& group, unsigned index, un
       a0_(stride_),
       a1_(stride_),
       p0_(std::size_t{4} * stride_),
+      private_(std::size_t{dispatch.private_bytes} * lanes),
       pc_(stride_),
       live_(stride_),
       next_pc_(stride_),
       uniform_pc_(dispatch.first_instruction) {
   std::fill(live_.begin(), live_.begin() + lanes_, 1);
   const auto& size = dispatch.local_size;
-  if (dispatch.local_id_regid != kNoRegid) {
-    check_full_range(dispatch.local_id_regid, 3);
-    for (unsigned lane = 0; lane < lanes_; ++lane) {
-      const unsigned fiber = first_fiber + lane;
-      write_full(dispatch.local_id_regid + 0, lane, fiber % size[0]);
-      write_full(dispatch.local_id_regid + 1, lane, fiber / size[0] % size[1]);
-      write_full(dispatch.local_id_regid + 2, lane, fiber / (size[0] * size[1]));
-    }
-  }
-  if (dispatch.work_group_id_regid != kNoRegid) {
-    if (dispatch.work_group_id_regid < kFirstSharedRegid) check_full_range(dispatch.work_group_id_regid, 3);
+  // System values, written as the hardware does before the first instruction.
+  auto preload = [&](std::uint16_t regid, unsigned count, auto value_of) {
+    if (regid == kNoRegid) return;
+    check_full_range(regid, count);
     for (unsigned lane = 0; lane < lanes_; ++lane)
-      for (unsigned c = 0; c < 3; ++c) write_full(dispatch.work_group_id_regid + c, lane, group.id[c]);
-  }
+      for (unsigned c = 0; c < count; ++c) write_full(regid + c, lane, value_of(first_fiber + lane, c));
+  };
+  preload(dispatch.local_id_regid, 3, [&](unsigned fiber, unsigned c) {
+    return c == 0 ? fiber % size[0] : c == 1 ? fiber / size[0] % size[1] : fiber / (size[0] * size[1]);
+  });
+  preload(dispatch.linear_local_id_regid, 1, [](unsigned fiber, unsigned) { return fiber; });
+  preload(dispatch.work_group_id_regid, 3, [&](unsigned, unsigned c) { return group.id[c]; });
+  preload(dispatch.work_group_size_regid, 3, [&](unsigned, unsigned c) { return size[c]; });
+  preload(dispatch.work_group_offset_regid, 3, [&](unsigned, unsigned c) { return group.id[c] * size[c]; });
 }
 
 void Wave::fail(std::uint32_t pc, const std::string& what) const {
@@ -302,7 +309,7 @@ std::uint32_t Wave::read(const ir3::Operand& op, unsigned lane, unsigned rpt) co
 
 void Wave::write(const ir3::Operand& op, unsigned lane, unsigned rpt, std::uint32_t value) {
   if (op.kind == OperandKind::relative_gpr) {
-    const int regid = relative(op, lane, rpt);
+    const int regid = a0_[lane] + op.value + static_cast<int>(rpt);  // (rptN) always advances the destination
     if (regid < 0) fail(pc_now_, "relative register index " + std::to_string(regid) + " is negative");
     op.half ? check_half_range(static_cast<unsigned>(regid), 1) : check_full_range(static_cast<unsigned>(regid), 1);
     return op.half ? write_half(static_cast<unsigned>(regid), lane, value) : write_full(static_cast<unsigned>(regid), lane, value);
@@ -313,21 +320,27 @@ void Wave::write(const ir3::Operand& op, unsigned lane, unsigned rpt, std::uint3
 
 Wave::Stop Wave::run() {
   at_barrier_ = false;
-  std::uint32_t since_check = 0;
   for (;;) {
-    if (++since_check == 4096) {
-      since_check = 0;
+    // The count survives barriers, so a loop around a barrier still meets the hang detector.
+    if (++since_watchdog_ == 4096) {
+      since_watchdog_ = 0;
       if (std::chrono::steady_clock::now() > dispatch_.deadline || (dispatch_.stop && dispatch_.stop->load(std::memory_order_relaxed))) {
         throw GpuFault(FaultKind::hang, program_.address() + std::uint64_t{pc_now_} * 8,
                        "shader still running at instruction " + std::to_string(pc_now_) + " when the hang detector fired");
       }
     }
     std::uint32_t pc = uniform_pc_;
-    active_.clear();
     if (!diverged_) {
-      for (unsigned lane = 0; lane < lanes_; ++lane)
-        if (live_[lane]) active_.push_back(static_cast<std::uint16_t>(lane));
+      // Converged: the executing lanes are the live ones, unchanged until a lane ends or splits.
+      if (!active_is_live_) {
+        active_.clear();
+        for (unsigned lane = 0; lane < lanes_; ++lane)
+          if (live_[lane]) active_.push_back(static_cast<std::uint16_t>(lane));
+        active_is_live_ = true;
+      }
     } else {
+      active_is_live_ = false;
+      active_.clear();
       std::uint32_t low = std::numeric_limits<std::uint32_t>::max(), high = 0;
       for (unsigned lane = 0; lane < lanes_; ++lane) {
         if (!live_[lane]) continue;
@@ -348,9 +361,21 @@ Wave::Stop Wave::run() {
       throw GpuFault(FaultKind::hang, program_.address() + std::uint64_t{pc} * 8,
                      "shader ran past the end of its SP_CS_INSTR_SIZE program without reaching `end`");
     }
-    for (std::uint16_t lane : active_) next_pc_[lane] = pc + 1;
-    execute(program_[pc], pc);
+    const DecodedInstruction& decoded = program_[pc];
     fiber_instructions_ += active_.size();
+    if (decoded.illegal.empty() && ir3::info(decoded.instruction.opcode).category != 0) {
+      // Not a flow instruction: every executing lane moves on to the next one.
+      execute(decoded, pc);
+      if (!diverged_) {
+        uniform_pc_ = pc + 1;
+      } else {
+        for (std::uint16_t lane : active_) pc_[lane] = pc + 1;
+      }
+      if (at_barrier_) return Stop::barrier;
+      continue;
+    }
+    for (std::uint16_t lane : active_) next_pc_[lane] = pc + 1;
+    execute(decoded, pc);
 
     // Commit where each lane goes next; lanes that ended are no longer live.
     bool same = true;
@@ -359,6 +384,7 @@ Wave::Stop Wave::run() {
     if (!diverged_ && same) {
       uniform_pc_ = first;
     } else {
+      active_is_live_ = false;
       if (!diverged_) {
         for (unsigned lane = 0; lane < lanes_; ++lane) pc_[lane] = pc;
         diverged_ = true;
@@ -412,6 +438,7 @@ void Wave::branch(const ir3::Instruction& in, std::uint32_t pc) {
       return;
     case Opcode::end:
       for (std::uint16_t lane : active_) live_[lane] = 0;
+      active_is_live_ = false;
       return;
     case Opcode::jump:
       for (std::uint16_t lane : active_) next_pc_[lane] = target;
@@ -459,8 +486,44 @@ void Wave::move(const ir3::Instruction& in) {
   }
   if (in.opcode != Opcode::mov) fail(pc_now_, std::string(ir3::info(in.opcode).name) + " is not modelled by the virtual shader processor");
   if (in.round != 0) fail(pc_now_, "cat1 rounding mode " + std::to_string(in.round) + " is not modelled");
-  for (unsigned r = 0; r <= in.repeat; ++r)
-    for (std::uint16_t lane : active_) write(in.dst, lane, r, convert(read(in.src[0], lane, r), in.src_type, in.type));
+  Lanes values;
+  for (unsigned rpt = 0; rpt <= in.repeat; ++rpt) {
+    gather(in.src[0], rpt, values);
+    if (in.src_type != in.type)
+      for (std::size_t i = 0; i < active_.size(); ++i) values[i] = convert(values[i], in.src_type, in.type);
+    scatter(in.dst, rpt, values);
+  }
+}
+
+void Wave::gather(const ir3::Operand& op, unsigned rpt, Lanes& out) const {
+  const std::size_t n = active_.size();
+  const unsigned regid = op.reg + (op.repeat ? rpt : 0);
+  if (op.kind == OperandKind::gpr && regid < kFirstSharedRegid && (!op.half || !dispatch_.merged_registers)) {
+    if (op.half) {
+      const std::uint16_t* row = &half_[std::size_t{regid} * stride_];
+      for (std::size_t i = 0; i < n; ++i) out[i] = row[active_[i]];
+    } else {
+      const std::uint32_t* row = &full_[std::size_t{regid} * stride_];
+      for (std::size_t i = 0; i < n; ++i) out[i] = row[active_[i]];
+    }
+    return;
+  }
+  if (op.kind == OperandKind::constant || op.kind == OperandKind::immediate) {
+    std::fill_n(out.begin(), n, read(op, active_[0], rpt));  // the same for every lane
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) out[i] = read(op, active_[i], rpt);
+}
+
+void Wave::scatter(const ir3::Operand& op, unsigned rpt, const Lanes& values) {
+  const std::size_t n = active_.size();
+  const unsigned regid = op.reg + rpt;
+  if (op.kind == OperandKind::gpr && !op.half && regid < kFirstSharedRegid) {
+    std::uint32_t* row = &full_[std::size_t{regid} * stride_];
+    for (std::size_t i = 0; i < n; ++i) row[active_[i]] = values[i];
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) write(op, active_[i], rpt, values[i]);
 }
 
 void Wave::alu2(const ir3::Instruction& in) {
@@ -472,78 +535,95 @@ void Wave::alu2(const ir3::Instruction& in) {
   const unsigned bits = half ? 16 : 32;
   const std::uint32_t mask = mask_of(bits);
   const bool compare_op = ir3::info(in.opcode).form == ir3::Form::alu_cmp;
+  const std::size_t n = active_.size();
 
-  auto f = [&](float x) { return from_float(x, half); };
-  auto op = [&](std::uint32_t a, std::uint32_t b) -> std::uint32_t {
-    const float fa = domain == Domain::floating ? to_float(a, half) : 0.0f;
-    const float fb = domain == Domain::floating && two ? to_float(b, half) : 0.0f;
-    const std::int32_t sa = sext(a, bits), sb = sext(b, bits);
-    const unsigned shift = b & (bits - 1);  // the shifters use the low bits of the amount
+  Lanes a, b, r;
+  // The opcode is chosen once per instruction; the lambdas inline into one loop per case.
+  auto each = [&](auto f) {
+    for (std::size_t i = 0; i < n; ++i) r[i] = f(a[i], b[i]);
+  };
+  auto each_float = [&](auto f) {
+    each([&](std::uint32_t x, std::uint32_t y) { return from_float(f(to_float(x, half), two ? to_float(y, half) : 0.0f), half); });
+  };
+  auto s = [&](std::uint32_t x) { return sext(x, bits); };
+  for (unsigned rpt = 0; rpt <= in.repeat; ++rpt) {
+    gather(in.src[0], rpt, a);
+    if (in.src[0].abs || in.src[0].neg)
+      for (std::size_t i = 0; i < n; ++i) a[i] = modify(a[i], in.src[0], domain, bits);
+    if (two) {
+      gather(in.src[1], rpt, b);
+      if (in.src[1].abs || in.src[1].neg)
+        for (std::size_t i = 0; i < n; ++i) b[i] = modify(b[i], in.src[1], domain, bits);
+    }
     switch (in.opcode) {
-      case Opcode::add_f: return f(fa + fb);
-      case Opcode::min_f: return f(std::fmin(fa, fb));
-      case Opcode::max_f: return f(std::fmax(fa, fb));
-      case Opcode::mul_f: return f(fa * fb);
-      case Opcode::sign_f: return f(fa > 0 ? 1.0f : fa < 0 ? -1.0f : fa);
-      case Opcode::cmps_f: return compare(in.cond, fa, fb);
-      case Opcode::absneg_f: return a;
-      case Opcode::floor_f: return f(std::floor(fa));
-      case Opcode::ceil_f: return f(std::ceil(fa));
-      case Opcode::rndne_f: return f(std::nearbyint(fa));
-      case Opcode::rndaz_f: return f(std::round(fa));
-      case Opcode::trunc_f: return f(std::trunc(fa));
-      case Opcode::add_u: case Opcode::add_s: return (a + b) & mask;
-      case Opcode::sub_u: case Opcode::sub_s: return (a - b) & mask;
-      case Opcode::cmps_u: return compare(in.cond, a, b);
-      case Opcode::cmps_s: return compare(in.cond, sa, sb);
-      case Opcode::min_u: return std::min(a, b);
-      case Opcode::max_u: return std::max(a, b);
-      case Opcode::min_s: return static_cast<std::uint32_t>(std::min(sa, sb)) & mask;
-      case Opcode::max_s: return static_cast<std::uint32_t>(std::max(sa, sb)) & mask;
-      case Opcode::absneg_s: return a;
-      case Opcode::and_b: return a & b;
-      case Opcode::or_b: return a | b;
-      case Opcode::xor_b: return a ^ b;
-      case Opcode::not_b: return ~a & mask;
-      case Opcode::mul_u24: return static_cast<std::uint32_t>(std::uint64_t{a & 0xffffff} * (b & 0xffffff)) & mask;
+      case Opcode::add_f: each_float([](float x, float y) { return x + y; }); break;
+      case Opcode::min_f: each_float([](float x, float y) { return std::fmin(x, y); }); break;
+      case Opcode::max_f: each_float([](float x, float y) { return std::fmax(x, y); }); break;
+      case Opcode::mul_f: each_float([](float x, float y) { return x * y; }); break;
+      case Opcode::sign_f: each_float([](float x, float) { return x > 0 ? 1.0f : x < 0 ? -1.0f : x; }); break;
+      case Opcode::floor_f: each_float([](float x, float) { return std::floor(x); }); break;
+      case Opcode::ceil_f: each_float([](float x, float) { return std::ceil(x); }); break;
+      case Opcode::rndne_f: each_float([](float x, float) { return std::nearbyint(x); }); break;
+      case Opcode::rndaz_f: each_float([](float x, float) { return std::round(x); }); break;
+      case Opcode::trunc_f: each_float([](float x, float) { return std::trunc(x); }); break;
+      case Opcode::absneg_f: case Opcode::absneg_s: each([](std::uint32_t x, std::uint32_t) { return x; }); break;
+      case Opcode::cmps_f:
+        each([&](std::uint32_t x, std::uint32_t y) { return std::uint32_t{compare(in.cond, to_float(x, half), to_float(y, half))}; });
+        break;
+      case Opcode::add_u: case Opcode::add_s: each([&](std::uint32_t x, std::uint32_t y) { return (x + y) & mask; }); break;
+      case Opcode::sub_u: case Opcode::sub_s: each([&](std::uint32_t x, std::uint32_t y) { return (x - y) & mask; }); break;
+      case Opcode::cmps_u: each([&](std::uint32_t x, std::uint32_t y) { return std::uint32_t{compare(in.cond, x, y)}; }); break;
+      case Opcode::cmps_s: each([&](std::uint32_t x, std::uint32_t y) { return std::uint32_t{compare(in.cond, s(x), s(y))}; }); break;
+      case Opcode::min_u: each([](std::uint32_t x, std::uint32_t y) { return std::min(x, y); }); break;
+      case Opcode::max_u: each([](std::uint32_t x, std::uint32_t y) { return std::max(x, y); }); break;
+      case Opcode::min_s: each([&](std::uint32_t x, std::uint32_t y) { return static_cast<std::uint32_t>(std::min(s(x), s(y))) & mask; }); break;
+      case Opcode::max_s: each([&](std::uint32_t x, std::uint32_t y) { return static_cast<std::uint32_t>(std::max(s(x), s(y))) & mask; }); break;
+      case Opcode::and_b: each([](std::uint32_t x, std::uint32_t y) { return x & y; }); break;
+      case Opcode::or_b: each([](std::uint32_t x, std::uint32_t y) { return x | y; }); break;
+      case Opcode::xor_b: each([](std::uint32_t x, std::uint32_t y) { return x ^ y; }); break;
+      case Opcode::not_b: each([&](std::uint32_t x, std::uint32_t) { return ~x & mask; }); break;
+      case Opcode::mul_u24:
+        each([&](std::uint32_t x, std::uint32_t y) { return static_cast<std::uint32_t>(std::uint64_t{x & 0xffffff} * (y & 0xffffff)) & mask; });
+        break;
       case Opcode::mul_s24:
-        return static_cast<std::uint32_t>(std::int64_t{sext(a & 0xffffff, 24)} * sext(b & 0xffffff, 24)) & mask;
+        each([&](std::uint32_t x, std::uint32_t y) {
+          return static_cast<std::uint32_t>(std::int64_t{sext(x & 0xffffff, 24)} * sext(y & 0xffffff, 24)) & mask;
+        });
+        break;
       // Mesa ir3_nir_imul.py: umul_low is the product of the low 16 bits of each source.
-      case Opcode::mull_u: return (a & 0xffff) * (b & 0xffff) & mask;
-      case Opcode::bfrev_b: {
-        std::uint32_t v = 0;
-        for (unsigned i = 0; i < bits; ++i) v |= ((a >> i) & 1) << (bits - 1 - i);
-        return v;
-      }
-      case Opcode::clz_b: return static_cast<std::uint32_t>(std::min(std::countl_zero(a << (32 - bits)), static_cast<int>(bits)));
-      case Opcode::clz_s: {
+      case Opcode::mull_u: each([&](std::uint32_t x, std::uint32_t y) { return (x & 0xffff) * (y & 0xffff) & mask; }); break;
+      case Opcode::bfrev_b:
+        each([&](std::uint32_t x, std::uint32_t) { return reverse_bits(x) >> (32 - bits); });
+        break;
+      case Opcode::clz_b:
+        each([&](std::uint32_t x, std::uint32_t) { return static_cast<std::uint32_t>(std::min(std::countl_zero(x << (32 - bits)), static_cast<int>(bits))); });
+        break;
+      case Opcode::clz_s:
         // Leading bits equal to the sign bit (Mesa: ifind_msb = 31 - clz.s).
-        const std::uint32_t v = sa < 0 ? ~a & mask : a;
-        const int n = std::countl_zero(v << (32 - bits));
-        return static_cast<std::uint32_t>(std::min(n, static_cast<int>(bits)));
-      }
-      case Opcode::shl_b: return (a << shift) & mask;
-      case Opcode::shr_b: return a >> shift;
-      case Opcode::ashr_b: return static_cast<std::uint32_t>(sa >> shift) & mask;
-      case Opcode::getbit_b: return (a >> shift) & 1;
-      case Opcode::cbits_b: return static_cast<std::uint32_t>(std::popcount(a));
+        each([&](std::uint32_t x, std::uint32_t) {
+          const std::uint32_t v = s(x) < 0 ? ~x & mask : x;
+          return static_cast<std::uint32_t>(std::min(std::countl_zero(v << (32 - bits)), static_cast<int>(bits)));
+        });
+        break;
+      // The shifters use the low bits of the amount (NIR's shift semantics, which Mesa emits as is).
+      case Opcode::shl_b: each([&](std::uint32_t x, std::uint32_t y) { return (x << (y & (bits - 1))) & mask; }); break;
+      case Opcode::shr_b: each([&](std::uint32_t x, std::uint32_t y) { return x >> (y & (bits - 1)); }); break;
+      case Opcode::ashr_b:
+        each([&](std::uint32_t x, std::uint32_t y) { return static_cast<std::uint32_t>(s(x) >> (y & (bits - 1))) & mask; });
+        break;
+      case Opcode::getbit_b: each([&](std::uint32_t x, std::uint32_t y) { return (x >> (y & (bits - 1))) & 1; }); break;
+      case Opcode::cbits_b: each([](std::uint32_t x, std::uint32_t) { return static_cast<std::uint32_t>(std::popcount(x)); }); break;
       default:
         fail(pc_now_, std::string(ir3::info(in.opcode).name) + " is not modelled by the virtual shader processor");
     }
-  };
-
-  for (unsigned r = 0; r <= in.repeat; ++r) {
-    for (std::uint16_t lane : active_) {
-      const std::uint32_t a = modify(read(in.src[0], lane, r), in.src[0], domain, bits);
-      const std::uint32_t b = two ? modify(read(in.src[1], lane, r), in.src[1], domain, bits) : 0;
-      std::uint32_t result = op(a, b);
-      if (!compare_op && domain == Domain::floating) {
-        float value = to_float(result, half);
+    if (!compare_op && domain == Domain::floating && (in.sat || in.dst.half != half)) {
+      for (std::size_t i = 0; i < n; ++i) {
+        float value = to_float(r[i], half);
         if (in.sat) value = std::clamp(value, 0.0f, 1.0f);
-        if (in.dst.half != half || in.sat) result = from_float(value, in.dst.half);
+        r[i] = from_float(value, in.dst.half);
       }
-      write(in.dst, lane, r, result);
     }
+    scatter(in.dst, rpt, r);
   }
 }
 
@@ -554,53 +634,62 @@ void Wave::alu3(const ir3::Instruction& in) {
   const std::uint32_t mask = mask_of(bits);
   const bool floating = in.opcode == Opcode::mad_f16 || in.opcode == Opcode::mad_f32;
   const Domain domain = floating ? Domain::floating : info.form == ir3::Form::tri_alt ? Domain::bitwise : Domain::integer;
+  const std::size_t n = active_.size();
 
-  for (unsigned r = 0; r <= in.repeat; ++r) {
-    for (std::uint16_t lane : active_) {
-      // sel takes its condition as read, without modifiers applied to the value operands.
-      const std::uint32_t a = modify(read(in.src[0], lane, r), in.src[0], domain, bits);
-      const std::uint32_t b = modify(read(in.src[1], lane, r), in.src[1], domain, bits);
-      const std::uint32_t c = modify(read(in.src[2], lane, r), in.src[2], domain, bits);
-      const unsigned shift = a & (bits - 1);
-      std::uint32_t result = 0;
-      switch (in.opcode) {
-        case Opcode::mad_f16:
-        case Opcode::mad_f32: {
-          // Modelled unfused: the product is rounded to the operand precision, then the sum.
-          const float product = to_float(from_float(to_float(a, half) * to_float(b, half), half), half);
-          float value = product + to_float(c, half);
-          if (in.sat) value = std::clamp(value, 0.0f, 1.0f);
-          result = from_float(value, half);
-          if (in.dst.half != half) result = from_float(value, in.dst.half);
-          break;
-        }
-        case Opcode::mad_u16: result = ((a & 0xffff) * (b & 0xffff) + c) & mask; break;
-        case Opcode::mad_s16:
-          result = static_cast<std::uint32_t>(sext(a, 16) * sext(b, 16) + static_cast<std::int32_t>(c)) & mask;
-          break;
-        // Mesa nir_opcodes.py imadsh_mix16: the high half of src0 times the low half of src1,
-        // shifted up 16, plus src2.
-        case Opcode::madsh_m16: result = (((a >> 16) * (b & 0xffff)) << 16) + c; break;
-        case Opcode::mad_u24:
-          result = static_cast<std::uint32_t>(std::uint64_t{a & 0xffffff} * (b & 0xffffff)) + c;
-          break;
-        case Opcode::mad_s24:
-          result = static_cast<std::uint32_t>(std::int64_t{sext(a & 0xffffff, 24)} * sext(b & 0xffffff, 24)) + c;
-          break;
-        // sel: src1 chooses src0 (true) or src2 (false).
-        case Opcode::sel_b16: case Opcode::sel_b32: result = b ? a : c; break;
-        case Opcode::sel_f16: case Opcode::sel_f32: result = to_float(b, half) != 0.0f ? a : c; break;
-        // Mesa ir3-cat3.xml: shrm (src2 >> src1) & src3, shlm, shrg (| src3), shlg, andg.
-        case Opcode::shrm: result = (b >> shift) & c; break;
-        case Opcode::shlm: result = ((b << shift) & mask) & c; break;
-        case Opcode::shrg: result = (b >> shift) | c; break;
-        case Opcode::shlg: result = ((b << shift) & mask) | c; break;
-        case Opcode::andg: result = (b & a) | c; break;
-        default:
-          fail(pc_now_, std::string(info.name) + " is not modelled by the virtual shader processor");
-      }
-      write(in.dst, lane, r, result & (in.dst.half ? 0xffffu : 0xffffffffu));
+  Lanes a, b, c, r;
+  auto each = [&](auto f) {
+    for (std::size_t i = 0; i < n; ++i) r[i] = f(a[i], b[i], c[i]);
+  };
+  using U = std::uint32_t;
+  for (unsigned rpt = 0; rpt <= in.repeat; ++rpt) {
+    Lanes* operands[] = {&a, &b, &c};
+    for (unsigned k = 0; k < 3; ++k) {
+      gather(in.src[k], rpt, *operands[k]);
+      if (in.src[k].abs || in.src[k].neg)
+        for (std::size_t i = 0; i < n; ++i) (*operands[k])[i] = modify((*operands[k])[i], in.src[k], domain, bits);
     }
+    switch (in.opcode) {
+      case Opcode::mad_f16:
+      case Opcode::mad_f32:
+        // Modelled unfused: the product is rounded to the operand precision, then the sum.
+        each([&](U x, U y, U z) {
+          const float product = to_float(from_float(to_float(x, half) * to_float(y, half), half), half);
+          float value = product + to_float(z, half);
+          if (in.sat) value = std::clamp(value, 0.0f, 1.0f);
+          return from_float(value, in.dst.half);
+        });
+        break;
+      case Opcode::mad_u16: each([&](U x, U y, U z) { return ((x & 0xffff) * (y & 0xffff) + z) & mask; }); break;
+      case Opcode::mad_s16:
+        each([&](U x, U y, U z) { return static_cast<U>(std::int64_t{sext(x, 16)} * sext(y, 16) + z) & mask; });
+        break;
+      // Mesa nir_opcodes.py imadsh_mix16: the high half of src0 times the low half of src1,
+      // shifted up 16, plus src2.
+      case Opcode::madsh_m16: each([](U x, U y, U z) { return (((x >> 16) * (y & 0xffff)) << 16) + z; }); break;
+      case Opcode::mad_u24:
+        each([](U x, U y, U z) { return static_cast<U>(std::uint64_t{x & 0xffffff} * (y & 0xffffff)) + z; });
+        break;
+      case Opcode::mad_s24:
+        each([](U x, U y, U z) { return static_cast<U>(std::int64_t{sext(x & 0xffffff, 24)} * sext(y & 0xffffff, 24)) + z; });
+        break;
+      // sel: src1 chooses src0 (true) or src2 (false).
+      case Opcode::sel_b16: case Opcode::sel_b32: each([](U x, U y, U z) { return y ? x : z; }); break;
+      case Opcode::sel_f16: case Opcode::sel_f32:
+        each([&](U x, U y, U z) { return to_float(y, half) != 0.0f ? x : z; });
+        break;
+      // Mesa ir3-cat3.xml: shrm (src2 >> src1) & src3, shlm, shrg (| src3), shlg, andg.
+      case Opcode::shrm: each([&](U x, U y, U z) { return (y >> (x & (bits - 1))) & z; }); break;
+      case Opcode::shlm: each([&](U x, U y, U z) { return ((y << (x & (bits - 1))) & mask) & z; }); break;
+      case Opcode::shrg: each([&](U x, U y, U z) { return (y >> (x & (bits - 1))) | z; }); break;
+      case Opcode::shlg: each([&](U x, U y, U z) { return ((y << (x & (bits - 1))) & mask) | z; }); break;
+      case Opcode::andg: each([](U x, U y, U z) { return (y & x) | z; }); break;
+      default:
+        fail(pc_now_, std::string(info.name) + " is not modelled by the virtual shader processor");
+    }
+    if (in.dst.half) {
+      for (std::size_t i = 0; i < n; ++i) r[i] &= 0xffff;
+    }
+    scatter(in.dst, rpt, r);
   }
 }
 
@@ -637,7 +726,7 @@ void Wave::memory(const ir3::Instruction& in) {
   switch (in.opcode) {
     case Opcode::ldg: case Opcode::ldg_a: case Opcode::stg: case Opcode::stg_a:
       return global_access(in);
-    case Opcode::ldl: case Opcode::ldlw: case Opcode::stl: case Opcode::stlw:
+    case Opcode::ldl: case Opcode::ldlw: case Opcode::stl: case Opcode::stlw: case Opcode::ldp: case Opcode::stp:
       return local_access(in);
     case Opcode::ldib_b: case Opcode::stib_b:
       return image_access(in);
@@ -675,25 +764,43 @@ void Wave::global_access(const ir3::Instruction& in) {
     } else {
       address += static_cast<std::uint64_t>(static_cast<std::int64_t>(in.mem.offset));
     }
+    // One translation per lane when the access lies in one mapping (the common case); the
+    // byte-wise path handles accesses that span mappings and reports the faulting address.
+    const std::size_t length = std::size_t{components} * bytes;
+    std::byte* host = nullptr;
+    try {
+      host = dispatch_.memory->translate(address, length, !load);
+    } catch (const GpuFault&) {
+    }
     for (unsigned c = 0; c < components; ++c) {
       const std::uint64_t at = address + std::uint64_t{c} * bytes;
       if (load) {
         std::uint32_t value = 0;
-        dispatch_.memory->read(at, &value, bytes);
+        if (host) {
+          std::memcpy(&value, host + std::size_t{c} * bytes, bytes);
+        } else {
+          dispatch_.memory->read(at, &value, bytes);
+        }
         if (in.type == Type::s16) value = static_cast<std::uint32_t>(sext(value, 16)) & 0xffff;
         half_regs ? write_half(data.reg + c, lane, value) : write_full(data.reg + c, lane, value);
       } else {
         ir3::Operand component = data;
         if (component.kind == OperandKind::gpr) component.reg = static_cast<std::uint16_t>(component.reg + c);
         const std::uint32_t value = read(component, lane, 0);
-        dispatch_.memory->write(at, &value, bytes);
+        if (host) {
+          std::memcpy(host + std::size_t{c} * bytes, &value, bytes);
+        } else {
+          dispatch_.memory->write(at, &value, bytes);
+        }
       }
     }
   }
 }
 
 void Wave::local_access(const ir3::Instruction& in) {
-  const bool load = in.opcode == Opcode::ldl || in.opcode == Opcode::ldlw;
+  // l[] is the work group's local memory; p[] the fiber's private memory.
+  const bool is_private = in.opcode == Opcode::ldp || in.opcode == Opcode::stp;
+  const bool load = in.opcode == Opcode::ldl || in.opcode == Opcode::ldlw || in.opcode == Opcode::ldp;
   const unsigned bytes = type_bytes(in.type);
   const bool half_regs = ir3::is_half(in.type);
   const unsigned components = in.mem.size;
@@ -701,15 +808,17 @@ void Wave::local_access(const ir3::Instruction& in) {
   if (data.kind == OperandKind::gpr) {
     half_regs ? check_half_range(data.reg, components) : check_full_range(data.reg, components);
   }
-  auto& local = group_.local_memory;
+  const std::size_t size = is_private ? dispatch_.private_bytes : group_.local_memory.size();
   for (std::uint16_t lane : active_) {
+    std::uint8_t* memory = is_private ? private_.data() + std::size_t{lane} * size : group_.local_memory.data();
     const std::uint64_t address = std::uint64_t{read(in.src[0], lane, 0)} + static_cast<std::uint64_t>(static_cast<std::int64_t>(in.mem.offset));
-    if (address + std::uint64_t{components} * bytes > local.size()) {
-      fail(pc_now_, "local memory access at byte " + std::to_string(address) + " is outside the " +
-                        std::to_string(local.size()) + " bytes of SP_CS_CNTL_1 SHARED_SIZE");
+    if (address + std::uint64_t{components} * bytes > size) {
+      fail(pc_now_, std::string(is_private ? "private" : "local") + " memory access at byte " + std::to_string(address) +
+                        " is outside the " + std::to_string(size) + " bytes of " +
+                        (is_private ? "SP_CS_PVT_MEM_PARAM MEMSIZEPERITEM" : "SP_CS_CNTL_1 SHARED_SIZE"));
     }
     for (unsigned c = 0; c < components; ++c) {
-      std::uint8_t* at = local.data() + address + std::size_t{c} * bytes;
+      std::uint8_t* at = memory + address + std::size_t{c} * bytes;
       if (load) {
         std::uint32_t value = 0;
         std::memcpy(&value, at, bytes);

@@ -38,7 +38,8 @@ class Wave {
   std::uint64_t fiber_instructions() const noexcept { return fiber_instructions_; }
 
  private:
-  struct Lanes;
+  /// One value per executing lane, indexed by position in active_.
+  using Lanes = std::array<std::uint32_t, 128>;
   void execute(const DecodedInstruction& decoded, std::uint32_t pc);
   [[noreturn]] void fail(std::uint32_t pc, const std::string& what) const;
 
@@ -52,6 +53,9 @@ class Wave {
   /// Raw bits of a source: 32 bits, or 16 for a half operand.
   std::uint32_t read(const ir3::Operand& operand, unsigned lane, unsigned rpt) const;
   void write(const ir3::Operand& operand, unsigned lane, unsigned rpt, std::uint32_t value);
+  /// Operand values of every executing lane, read or written in one pass.
+  void gather(const ir3::Operand& operand, unsigned rpt, Lanes& out) const;
+  void scatter(const ir3::Operand& operand, unsigned rpt, const Lanes& values);
   void check_full_range(unsigned regid, unsigned count) const;
   void check_half_range(unsigned regid, unsigned count) const;
 
@@ -85,6 +89,7 @@ class Wave {
   std::array<std::uint16_t, 32> shared_half_{};
   std::vector<std::int32_t> a0_, a1_;
   std::vector<std::uint8_t> p0_;  // 4 components per lane
+  std::vector<std::uint8_t> private_;  // private_bytes per lane
 
   std::vector<std::uint32_t> pc_;    // per lane, meaningful while diverged
   std::vector<std::uint8_t> live_;   // lane has not ended
@@ -92,8 +97,10 @@ class Wave {
   std::vector<std::uint32_t> next_pc_;  // where each active lane goes after it (indexed by lane)
   std::uint32_t uniform_pc_ = 0;
   bool diverged_ = false;
+  bool active_is_live_ = false;  // active_ lists exactly the live lanes
   bool at_barrier_ = false;
   std::uint64_t fiber_instructions_ = 0;
+  std::uint32_t since_watchdog_ = 0;  // instructions since the hang detector last looked
   std::uint32_t pc_now_ = 0;
 };
 

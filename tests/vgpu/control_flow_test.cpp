@@ -194,3 +194,61 @@ TEST_CASE("multi-group dispatches of random shapes give every fiber its ids once
               }
   }
 }
+
+TEST_CASE("private memory keeps each fiber's own values and is bounded by MEMSIZEPERITEM", "[virtual-gpu][ir3][private]") {
+  // Each fiber stores lid + k at p[4k] for k = 0..3, then reads them back in reverse and sums.
+  const ir3::Program program = ir3::assemble(std::string(kOutputAddress) + R"(
+    add.u r1.x, r0.x, 0
+    add.u r1.y, r0.x, 1
+    add.u r1.z, r0.x, 2
+    add.u r1.w, r0.x, 3
+    mov.u32u32 r0.y, 0
+    stp.u32 p[r0.y], r1.x, 4
+    ldp.u32 r3.y, p[r0.y+12], 1
+    ldp.u32 r3.z, p[r0.y+4], 1
+    (sy)shl.b r3.x, r3.y, 8
+    or.b r3.x, r3.x, r3.z
+    stg.u32 g[r2.x], r3.x, 1
+    end
+  )");
+  VirtualGpu gpu;
+  Launch launch = launch_for(program);
+  launch.local_size = {100, 1, 1};
+  launch.local_id_regid = ir3::regid(0, 0);
+  launch.private_bytes = 512;
+  launch.constants = {split(gpu.va(VirtualGpu::kData))[0], split(gpu.va(VirtualGpu::kData))[1], 0, 0};
+  gpu.run(program.words, launch);
+  const auto out = gpu.get<std::uint32_t>(VirtualGpu::kData, 100);
+  for (std::uint32_t i = 0; i < 100; ++i) {
+    INFO("fiber " << i);
+    REQUIRE(out[i] == ((i + 3) << 8 | (i + 1)));
+  }
+
+  const ir3::Program outside = ir3::assemble("mov.u32u32 r0.y, 0\nldp.u32 r1.x, p[r0.y+512], 1\nend\n");
+  Launch outside_launch = launch_for(outside);
+  outside_launch.private_bytes = 512;
+  try {
+    gpu.run(outside.words, outside_launch);
+    FAIL("no fault");
+  } catch (const virt::GpuFault& fault) {
+    CHECK(fault.kind() == virt::FaultKind::shader_error);
+    CHECK_THAT(fault.what(), Catch::Contains("MEMSIZEPERITEM"));
+  }
+}
+
+TEST_CASE("a0.x-relative registers select a register per lane", "[virtual-gpu][ir3][control]") {
+  const auto out = run_per_fiber(R"(
+      mov.u32u32 r1.x, 10
+      mov.u32u32 r1.y, 20
+      mov.u32u32 r1.z, 30
+      mov.u32u32 r1.w, 40
+      and.b r0.y, r0.x, 3
+      cov.u32s16 hr0.x, r0.y
+      mova a0.x, hr0.x
+      mov.u32u32 r3.x, r<a0.x + 4>
+  )", 64, pm4::ThreadSize::THREAD64);
+  for (std::uint32_t i = 0; i < 64; ++i) {
+    INFO("fiber " << i);
+    REQUIRE(out[i] == 10 * (i % 4 + 1));
+  }
+}

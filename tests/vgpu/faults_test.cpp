@@ -86,6 +86,14 @@ TEST_CASE("an endless loop is reported as a hang by the watchdog", "[virtual-gpu
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
 }
 
+TEST_CASE("an endless loop around a barrier is reported as a hang", "[virtual-gpu][faults]") {
+  VirtualGpu gpu(0x100000000ull, std::chrono::milliseconds(200));
+  const ir3::Program program = ir3::assemble("spin:\nbar\njump #spin\nend\n");
+  Launch launch = launch_for(program);
+  launch.local_size = {256, 1, 1};
+  CHECK(fault_of(gpu, program, launch) == FaultKind::hang);
+}
+
 TEST_CASE("a program without end is reported as a hang when it runs off its instructions", "[virtual-gpu][faults]") {
   VirtualGpu gpu;
   const ir3::Program program = ir3::assemble("add.u r0.x, r0.x, 1\nnop\nnop\n");
@@ -155,4 +163,19 @@ TEST_CASE("register state the virtual GPU cannot honour refuses the dispatch", "
   std::string message;
   CHECK(fault_of(gpu, program, launch, &message) == FaultKind::shader_error);
   CHECK_THAT(message, Catch::Contains("1024"));
+}
+
+TEST_CASE("SP_UPDATE_CNTL drops loaded constants: a later dispatch must load its own", "[virtual-gpu][faults][cp]") {
+  // The first dispatch loads c0 and reads it; the second declares the same CONSTLEN but loads
+  // nothing after its SP_UPDATE_CNTL invalidation, so reading c0 is a shader error.
+  VirtualGpu gpu;
+  const ir3::Program program = ir3::assemble(kStoreToC0);
+  gpu.run(program.words, store_launch(program, gpu.va(VirtualGpu::kData)));
+  CHECK(gpu.get<std::uint32_t>(VirtualGpu::kData, 1)[0] == 42);
+
+  Launch unloaded = launch_for(program);
+  unloaded.constlen = 4;
+  std::string message;
+  CHECK(fault_of(gpu, program, unloaded, &message) == FaultKind::shader_error);
+  CHECK_THAT(message, Catch::Contains("never loaded"));
 }

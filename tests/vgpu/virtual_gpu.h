@@ -30,9 +30,14 @@ struct Launch {
   std::uint32_t full_footprint = 0, half_footprint = 0;
   bool merged_registers = false;
   std::uint16_t local_id_regid = 0xfc, work_group_id_regid = 0xfc;
+  std::uint16_t work_group_size_regid = 0xfc, work_group_offset_regid = 0xfc, linear_local_id_regid = 0xfc;
+  std::uint32_t entry_offset = 0;  ///< SP_CS_PROGRAM_COUNTER_OFFSET, bytes
+  bool run_opencl = false;         ///< CP_RUN_OPENCL instead of CP_EXEC_CS
   std::uint32_t instr_size = 0;             ///< SP_CS_INSTR_SIZE, 128-byte groups
   std::vector<std::uint32_t> constants;     ///< loaded at c0.x, padded to whole vec4s
+  std::uint32_t constlen = 0;               ///< SP_CS_CONST_CONFIG CONSTLEN when more than the loaded vec4s
   std::uint32_t shared_size_field = 1;      ///< SP_CS_CNTL_1 SHARED_SIZE
+  std::uint32_t private_bytes = 0;          ///< SP_CS_PVT_MEM_PARAM MEMSIZEPERITEM (private memory at kPrivate)
   std::vector<std::uint32_t> uavs;          ///< IBO descriptors, 16 dwords each (ST6_UAV)
   std::vector<std::uint32_t> textures;      ///< texture descriptors, 16 dwords each (SB6_CS_TEX)
 };
@@ -41,7 +46,7 @@ class VirtualGpu {
  public:
   static constexpr std::uint64_t kSize = 32ull << 20;
   static constexpr std::uint64_t kCommands = 0, kCode = 1 << 20, kConstants = 2 << 20, kDescriptors = 3 << 20,
-                                   kData = 4 << 20;
+                                   kPrivate = 3 << 20 | 1 << 19, kData = 4 << 20;
 
   explicit VirtualGpu(std::uint64_t va_start = 0x100000000ull, std::chrono::milliseconds hang_timeout = std::chrono::seconds(20))
       : memory_(std::make_shared<virt::GpuMemory>(va_start, 1ull << 34)),
@@ -75,7 +80,7 @@ class VirtualGpu {
     pm4::CommandStream cs(chunks);
     using pm4::write_register;
     const std::uint32_t instr_size = launch.instr_size ? launch.instr_size : static_cast<std::uint32_t>((code.size() + 15) / 16);
-    const auto constlen = static_cast<std::uint32_t>((constants.size() / 4 + 3) / 4 * 4);
+    const auto constlen = std::max(launch.constlen, static_cast<std::uint32_t>((constants.size() / 4 + 3) / 4 * 4));
     write_register(cs, a6xx::SP_UPDATE_CNTL, {{"CS_STATE", 1}, {"CS_UAV", 1}});
     write_register(cs, a6xx::SP_UPDATE_CNTL, 0);
     write_register(cs, a6xx::SP_CS_CNTL_0,
@@ -111,10 +116,13 @@ class VirtualGpu {
     write_register(cs, a6xx::SP_CS_NDRANGE_5, launch.local_size[2] * launch.groups[2]);
     write_register(cs, a6xx::SP_CS_CONST_CONFIG_0,
                    {{"WGIDCONSTID", launch.work_group_id_regid},
-                    {"WGSIZECONSTID", 0xfc},
-                    {"WGOFFSETCONSTID", 0xfc},
+                    {"WGSIZECONSTID", launch.work_group_size_regid},
+                    {"WGOFFSETCONSTID", launch.work_group_offset_regid},
                     {"LOCALIDREGID", launch.local_id_regid}});
-    write_register(cs, a6xx::SP_CS_WGE_CNTL, {{"LINEARLOCALIDREGID", 0xfc}, {"THREADSIZE", pm4::raw(launch.thread_size)}});
+    write_register(cs, a6xx::SP_CS_WGE_CNTL, {{"LINEARLOCALIDREGID", launch.linear_local_id_regid}, {"THREADSIZE", pm4::raw(launch.thread_size)}});
+    write_register(cs, a6xx::SP_CS_PROGRAM_COUNTER_OFFSET, launch.entry_offset);
+    write_register(cs, a6xx::SP_CS_PVT_MEM_PARAM, {{"MEMSIZEPERITEM", launch.private_bytes}});
+    write_register(cs, a6xx::SP_CS_PVT_MEM_BASE, launch.private_bytes ? va(kPrivate) : 0);
     if (!constants.empty()) {
       pm4::load_state6_frag(cs, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_SHADER, 0,
                                  static_cast<std::uint32_t>(constants.size() / 4)},
@@ -122,7 +130,11 @@ class VirtualGpu {
     }
     pm4::load_state6_frag(cs, {pm4::StateType::ST6_SHADER, pm4::StateBlock::SB6_CS_SHADER, 0, instr_size},
                           GpuAddress(va(kCode)));
-    pm4::exec_cs(cs, launch.groups[0], launch.groups[1], launch.groups[2]);
+    if (launch.run_opencl) {
+      pm4::run_opencl(cs);
+    } else {
+      pm4::exec_cs(cs, launch.groups[0], launch.groups[1], launch.groups[2]);
+    }
     auto ibs = cs.finish();
     return virt::IbSpan{ibs[0].gpu.value(), ibs[0].dwords};
   }

@@ -4,7 +4,9 @@
 // never silently skipped.
 #pragma once
 
+#include "virt/compute_dispatch.h"
 #include "virt/gpu_memory.h"
+#include "virt/shader_program.h"
 
 #include <array>
 #include <atomic>
@@ -30,6 +32,9 @@ class CommandProcessor {
 
   /// Runs the IBs in order; throws GpuFault on a CP error, page fault or hang.
   void execute(std::span<const IbSpan> ibs);
+
+  /// Shader instructions executed so far, counted once per fiber (a performance counter).
+  std::uint64_t fiber_instructions() const noexcept { return fiber_instructions_; }
 
   /// Register file (type-4 writes land here); registers are 18-bit offsets.
   std::uint32_t reg(std::uint32_t offset) const { return regs_.at(offset); }
@@ -58,6 +63,16 @@ class CommandProcessor {
   void op_wait_mem_gte(const Packet&);
   void op_reg_to_mem(const Packet&);
   void op_mem_to_mem(const Packet&);
+  void op_load_state6(const Packet&);
+  void op_exec_cs(const Packet&);
+  void op_run_opencl(const Packet&);
+
+  /// A type-4 write; SP_UPDATE_CNTL invalidates the state loaded for the stages it names.
+  void write_register(std::uint32_t offset, std::uint32_t value);
+  std::uint64_t reg64(std::uint32_t offset) const { return regs_.at(offset) | (std::uint64_t{regs_.at(offset + 1)} << 32); }
+  /// The dispatch the compute registers and loaded state describe; `groups` from the packet.
+  ComputeDispatch compute_dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups);
+  void dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups);
 
   static const std::array<Handler, 128>& handlers();
 
@@ -66,6 +81,18 @@ class CommandProcessor {
   const std::atomic<bool>& stop_;
   std::vector<std::uint32_t> regs_;
   std::optional<IbSpan> chain_;  // set by CP_INDIRECT_BUFFER_CHAIN: where the current IB continues
+
+  // Compute state loaded with CP_LOAD_STATE6 (the SP/HLSQ state caches), until SP_UPDATE_CNTL
+  // invalidates it.
+  struct LoadedState {
+    std::vector<std::uint32_t> constants;       // kConstantVec4s vec4s
+    std::vector<std::uint8_t> constant_loaded;  // per vec4
+    std::optional<std::uint64_t> shader_source;  // where ST6_SHADER preloaded CS code from
+    std::vector<std::vector<std::uint32_t>> uav, texture, sampler;  // descriptors per slot
+  };
+  LoadedState cs_;
+  ShaderProgramCache programs_;
+  std::uint64_t fiber_instructions_ = 0;
 };
 
 }  // namespace adreno::virt

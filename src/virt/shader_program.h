@@ -1,0 +1,56 @@
+// A compute program as the shader processor runs it: the words at SP_CS_BASE decoded once, with
+// the register ranges each instruction touches worked out ahead of time, so that executing an
+// instruction for a wave is a table lookup and a footprint compare, never a decode.
+#pragma once
+
+#include "ir3/instruction.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace adreno::virt {
+
+struct DecodedInstruction {
+  ir3::Instruction instruction;
+  /// Empty when the word decodes; otherwise why it does not (executing it is a shader error,
+  /// but a program may carry undecodable words it never reaches, e.g. data after `end`).
+  std::string illegal;
+  /// Highest full / half regid below the shared file that a direct operand reaches, counting
+  /// (rptN); -1 if none. Compared against the dispatch's footprint before the instruction runs.
+  int max_full_regid = -1;
+  int max_half_regid = -1;
+};
+
+class ShaderProgram {
+ public:
+  ShaderProgram(std::uint64_t address, std::vector<std::uint64_t> words);
+
+  std::uint64_t address() const noexcept { return address_; }
+  std::span<const std::uint64_t> words() const noexcept { return words_; }
+  std::size_t size() const noexcept { return code_.size(); }
+  const DecodedInstruction& operator[](std::size_t index) const noexcept { return code_[index]; }
+
+ private:
+  std::uint64_t address_;
+  std::vector<std::uint64_t> words_;
+  std::vector<DecodedInstruction> code_;
+};
+
+/// Programs by GPU address and size. A hit still compares the words, because a buffer can be
+/// rewritten with another program at the same address; a compare is far cheaper than a decode.
+class ShaderProgramCache {
+ public:
+  std::shared_ptr<const ShaderProgram> get(std::uint64_t address, std::vector<std::uint64_t> words);
+
+ private:
+  std::mutex mutex_;
+  std::map<std::pair<std::uint64_t, std::size_t>, std::shared_ptr<const ShaderProgram>> programs_;
+};
+
+}  // namespace adreno::virt

@@ -1,0 +1,158 @@
+// [virtual-gpu] What a dispatch cannot do: touch unmapped or read-only memory, run forever,
+// leave its declared register footprint, read constants nobody loaded, or use state the virtual
+// GPU does not model. Each is a typed GpuFault; on a ring it marks that context faulted while
+// another context on the same GPU keeps working.
+#include "virtual_gpu.h"
+
+#include "virt/ring.h"
+
+#include <catch2/catch.hpp>
+
+using namespace vgpu_test;
+using adreno::virt::FaultKind;
+using adreno::virt::GpuFault;
+using adreno::virt::Ring;
+
+namespace {
+
+std::array<std::uint32_t, 2> split(std::uint64_t v) { return {static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v >> 32)}; }
+
+// Stores 42 at the address in c0.xy.
+const char* const kStoreToC0 = R"(
+  mov.u32u32 r0.x, c0.x
+  mov.u32u32 r0.y, c0.y
+  mov.u32u32 r1.x, 42
+  stg.u32 g[r0.x], r1.x, 1
+  end
+)";
+
+Launch store_launch(const ir3::Program& program, std::uint64_t address) {
+  Launch launch = launch_for(program);
+  launch.constants = {split(address)[0], split(address)[1], 0, 0};
+  return launch;
+}
+
+FaultKind fault_of(VirtualGpu& gpu, const ir3::Program& program, const Launch& launch, std::string* message = nullptr) {
+  try {
+    gpu.run(program.words, launch);
+  } catch (const GpuFault& fault) {
+    if (message) *message = fault.what();
+    return fault.kind();
+  }
+  FAIL("the dispatch did not fault");
+  return FaultKind::cp_error;
+}
+
+}  // namespace
+
+TEST_CASE("a store to an unmapped address faults its context; another context keeps working", "[virtual-gpu][faults]") {
+  VirtualGpu gpu;
+  const ir3::Program program = ir3::assemble(kStoreToC0);
+  Ring guilty(gpu.memory(), std::chrono::seconds(5));
+  Ring innocent(gpu.memory(), std::chrono::seconds(5));
+
+  const virt::IbSpan bad = gpu.record(program.words, store_launch(program, 0x40000000ull));  // below the VA range
+  const auto bad_seqno = guilty.submit({bad});
+  REQUIRE(guilty.wait(bad_seqno, std::chrono::seconds(10)) == Ring::WaitResult::faulted);
+  REQUIRE(guilty.fault());
+  CHECK(guilty.fault()->kind == FaultKind::page_fault);
+  CHECK(guilty.fault()->address == 0x40000000ull);
+
+  // The same program into mapped memory on the other context: it retires and stores.
+  const std::uint64_t target = VirtualGpu::kData + 0x40;
+  const virt::IbSpan good = gpu.record(program.words, store_launch(program, gpu.va(target)));
+  const auto good_seqno = innocent.submit({good});
+  REQUIRE(innocent.wait(good_seqno, std::chrono::seconds(10)) == Ring::WaitResult::retired);
+  CHECK(gpu.get<std::uint32_t>(target, 1)[0] == 42);
+  CHECK_FALSE(innocent.fault());
+}
+
+TEST_CASE("a store to read-only memory is a page fault", "[virtual-gpu][faults]") {
+  VirtualGpu gpu;
+  auto read_only = virt::Backing::create(4096);
+  const std::uint64_t va = *gpu.memory()->map(read_only, 0, 4096, /*gpu_writable=*/false);
+  const ir3::Program program = ir3::assemble(kStoreToC0);
+  std::string message;
+  CHECK(fault_of(gpu, program, store_launch(program, va), &message) == FaultKind::page_fault);
+}
+
+TEST_CASE("an endless loop is reported as a hang by the watchdog", "[virtual-gpu][faults]") {
+  VirtualGpu gpu(0x100000000ull, std::chrono::milliseconds(200));
+  const ir3::Program program = ir3::assemble("spin:\nadd.u r0.x, r0.x, 1\njump #spin\nend\n");
+  Launch launch = launch_for(program);
+  launch.local_size = {64, 1, 1};
+  const auto start = std::chrono::steady_clock::now();
+  CHECK(fault_of(gpu, program, launch) == FaultKind::hang);
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
+}
+
+TEST_CASE("a program without end is reported as a hang when it runs off its instructions", "[virtual-gpu][faults]") {
+  VirtualGpu gpu;
+  const ir3::Program program = ir3::assemble("add.u r0.x, r0.x, 1\nnop\nnop\n");
+  std::string message;
+  CHECK(fault_of(gpu, program, launch_for(program), &message) == FaultKind::hang);
+  CHECK_THAT(message, Catch::Contains("end"));
+}
+
+TEST_CASE("a register outside the declared footprint is a shader error", "[virtual-gpu][faults]") {
+  VirtualGpu gpu;
+  const ir3::Program program = ir3::assemble("add.u r5.x, r0.x, 1\nend\n");
+  Launch launch = launch_for(program);
+  REQUIRE(launch.full_footprint == 6);
+  launch.full_footprint = 5;  // one vec4 short of r5
+  std::string message;
+  CHECK(fault_of(gpu, program, launch, &message) == FaultKind::shader_error);
+  CHECK_THAT(message, Catch::Contains("FULLREGFOOTPRINT"));
+
+  const ir3::Program half = ir3::assemble("add.f hr2.x, hr0.x, hr0.y\nend\n");
+  Launch half_launch = launch_for(half);
+  half_launch.half_footprint = 2;
+  CHECK(fault_of(gpu, half, half_launch, &message) == FaultKind::shader_error);
+  CHECK_THAT(message, Catch::Contains("HALFREGFOOTPRINT"));
+}
+
+TEST_CASE("a merged register file aliases two half registers onto one full register", "[virtual-gpu][ir3]") {
+  // hr2.x and hr2.y are the low and high halves of r1.x (Mesa ir3: with mergedregs hrN.c is half
+  // of full regid (4N + c) / 2).
+  VirtualGpu gpu;
+  const ir3::Program program = ir3::assemble(R"(
+    mov.u16u16 hr2.x, 0x1234
+    mov.u16u16 hr2.y, 0xabcd
+    mov.u32u32 r0.x, c0.x
+    mov.u32u32 r0.y, c0.y
+    stg.u32 g[r0.x], r1.x, 1
+    end
+  )", ir3::RegisterFile::merged);
+  Launch launch = store_launch(program, gpu.va(VirtualGpu::kData));
+  REQUIRE(launch.merged_registers);
+  gpu.run(program.words, launch);
+  CHECK(gpu.get<std::uint32_t>(VirtualGpu::kData, 1)[0] == 0xabcd1234u);
+}
+
+TEST_CASE("a constant outside CONSTLEN or never loaded is a shader error", "[virtual-gpu][faults]") {
+  VirtualGpu gpu;
+  const ir3::Program program = ir3::assemble("mov.u32u32 r0.x, c9.x\nend\n");
+  Launch launch = launch_for(program);
+  launch.constants.assign(16, 0);  // c0..c3 loaded, CONSTLEN 4
+  std::string message;
+  CHECK(fault_of(gpu, program, launch, &message) == FaultKind::shader_error);
+  CHECK_THAT(message, Catch::Contains("CONSTLEN"));
+}
+
+TEST_CASE("an instruction the virtual shader processor does not model is a shader error", "[virtual-gpu][faults]") {
+  VirtualGpu gpu;
+  const ir3::Program program = ir3::assemble("shb r0.x, r0.y, r0.z\nend\n");
+  std::string message;
+  CHECK(fault_of(gpu, program, launch_for(program), &message) == FaultKind::shader_error);
+  CHECK_THAT(message, Catch::Contains("shb"));
+}
+
+TEST_CASE("register state the virtual GPU cannot honour refuses the dispatch", "[virtual-gpu][faults][cp]") {
+  VirtualGpu gpu;
+  const ir3::Program program = ir3::assemble("end\n");
+  Launch launch = launch_for(program);
+  launch.local_size = {33, 33, 1};  // 1089 fibers
+  std::string message;
+  CHECK(fault_of(gpu, program, launch, &message) == FaultKind::shader_error);
+  CHECK_THAT(message, Catch::Contains("1024"));
+}

@@ -1,0 +1,154 @@
+// A virtual GPU for shader-processor tests: one address space, a command processor, and a
+// launcher that programs a compute dispatch the way Mesa's computerator (a6xx.cc cs_program_emit
+// / emit_grid), Turnip (tu6_emit_cs_config) and tinygrad (ops_qcom.py exec) do, with the pm4
+// builders and register database. The CP sees only the PM4 bytes this writes.
+#pragma once
+
+#include "ir3/assembler.h"
+#include "pm4/a6xx_registers.h"
+#include "pm4/command_stream.h"
+#include "pm4/packets.h"
+#include "virt/command_processor.h"
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+namespace vgpu_test {
+
+using namespace adreno;
+namespace a6xx = pm4::a6xx;
+
+/// What a dispatch needs besides the code; register values follow the program's metadata.
+struct Launch {
+  std::array<std::uint32_t, 3> local_size{1, 1, 1};
+  std::array<std::uint32_t, 3> groups{1, 1, 1};
+  pm4::ThreadSize thread_size = pm4::ThreadSize::THREAD64;
+  std::uint32_t full_footprint = 0, half_footprint = 0;
+  bool merged_registers = false;
+  std::uint16_t local_id_regid = 0xfc, work_group_id_regid = 0xfc;
+  std::uint32_t instr_size = 0;             ///< SP_CS_INSTR_SIZE, 128-byte groups
+  std::vector<std::uint32_t> constants;     ///< loaded at c0.x, padded to whole vec4s
+  std::uint32_t shared_size_field = 1;      ///< SP_CS_CNTL_1 SHARED_SIZE
+};
+
+class VirtualGpu {
+ public:
+  static constexpr std::uint64_t kSize = 32ull << 20;
+  static constexpr std::uint64_t kCommands = 0, kCode = 1 << 20, kConstants = 2 << 20, kData = 4 << 20;
+
+  explicit VirtualGpu(std::uint64_t va_start = 0x100000000ull, std::chrono::milliseconds hang_timeout = std::chrono::seconds(20))
+      : memory_(std::make_shared<virt::GpuMemory>(va_start, 1ull << 34)),
+        backing_(virt::Backing::create(kSize)),
+        va_(*memory_->map(backing_, 0, kSize, true)),
+        cp_(*memory_, hang_timeout, stop_) {}
+
+  std::shared_ptr<virt::GpuMemory> memory() const { return memory_; }
+  std::uint64_t va(std::uint64_t offset) const { return va_ + offset; }
+  std::byte* host(std::uint64_t offset) const { return backing_->host() + offset; }
+
+  template <typename T>
+  void put(std::uint64_t offset, const std::vector<T>& values) {
+    std::memcpy(host(offset), values.data(), values.size() * sizeof(T));
+  }
+  template <typename T>
+  std::vector<T> get(std::uint64_t offset, std::size_t count) const {
+    std::vector<T> out(count);
+    std::memcpy(out.data(), host(offset), count * sizeof(T));
+    return out;
+  }
+
+  /// Writes the dispatch's PM4 (code at kCode, constants at kConstants) and returns the IB.
+  virt::IbSpan record(std::span<const std::uint64_t> code, const Launch& launch) {
+    std::memcpy(host(kCode), code.data(), code.size_bytes());
+    std::vector<std::uint32_t> constants = launch.constants;
+    constants.resize((constants.size() + 3) / 4 * 4);
+    std::memcpy(host(kConstants), constants.data(), constants.size() * 4);
+
+    Chunks chunks(*this);
+    pm4::CommandStream cs(chunks);
+    using pm4::write_register;
+    const std::uint32_t instr_size = launch.instr_size ? launch.instr_size : static_cast<std::uint32_t>((code.size() + 15) / 16);
+    const auto constlen = static_cast<std::uint32_t>((constants.size() / 4 + 3) / 4 * 4);
+    write_register(cs, a6xx::SP_UPDATE_CNTL, {{"CS_STATE", 1}, {"CS_UAV", 1}});
+    write_register(cs, a6xx::SP_UPDATE_CNTL, 0);
+    write_register(cs, a6xx::SP_CS_CNTL_0,
+                   {{"THREADSIZE", pm4::raw(launch.thread_size)},
+                    {"HALFREGFOOTPRINT", launch.half_footprint},
+                    {"FULLREGFOOTPRINT", launch.full_footprint},
+                    {"MERGEDREGS", launch.merged_registers}});
+    write_register(cs, a6xx::SP_CS_CNTL_1, {{"SHARED_SIZE", launch.shared_size_field}});
+    write_register(cs, a6xx::SP_CS_CONFIG, {{"ENABLED", 1}});
+    write_register(cs, a6xx::SP_CS_CONST_CONFIG, {{"CONSTLEN", constlen}, {"ENABLED", 1}});
+    write_register(cs, a6xx::SP_CS_INSTR_SIZE, instr_size);
+    write_register(cs, a6xx::SP_CS_BASE, va(kCode));
+    write_register(cs, a6xx::SP_CS_NDRANGE_0,
+                   {{"KERNELDIM", 3},
+                    {"LOCALSIZEX", launch.local_size[0] - 1},
+                    {"LOCALSIZEY", launch.local_size[1] - 1},
+                    {"LOCALSIZEZ", launch.local_size[2] - 1}});
+    write_register(cs, a6xx::SP_CS_NDRANGE_1, launch.local_size[0] * launch.groups[0]);
+    write_register(cs, a6xx::SP_CS_NDRANGE_3, launch.local_size[1] * launch.groups[1]);
+    write_register(cs, a6xx::SP_CS_NDRANGE_5, launch.local_size[2] * launch.groups[2]);
+    write_register(cs, a6xx::SP_CS_CONST_CONFIG_0,
+                   {{"WGIDCONSTID", launch.work_group_id_regid},
+                    {"WGSIZECONSTID", 0xfc},
+                    {"WGOFFSETCONSTID", 0xfc},
+                    {"LOCALIDREGID", launch.local_id_regid}});
+    write_register(cs, a6xx::SP_CS_WGE_CNTL, {{"LINEARLOCALIDREGID", 0xfc}, {"THREADSIZE", pm4::raw(launch.thread_size)}});
+    if (!constants.empty()) {
+      pm4::load_state6_frag(cs, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_SHADER, 0,
+                                 static_cast<std::uint32_t>(constants.size() / 4)},
+                            GpuAddress(va(kConstants)));
+    }
+    pm4::load_state6_frag(cs, {pm4::StateType::ST6_SHADER, pm4::StateBlock::SB6_CS_SHADER, 0, instr_size},
+                          GpuAddress(va(kCode)));
+    pm4::exec_cs(cs, launch.groups[0], launch.groups[1], launch.groups[2]);
+    auto ibs = cs.finish();
+    return virt::IbSpan{ibs[0].gpu.value(), ibs[0].dwords};
+  }
+
+  /// Records and runs one dispatch on the command processor; a GpuFault propagates.
+  void run(std::span<const std::uint64_t> code, const Launch& launch) {
+    const virt::IbSpan ib = record(code, launch);
+    cp_.execute(std::span(&ib, 1));
+  }
+
+ private:
+  // Hands the command stream the command area of the one backing buffer.
+  struct Chunks : pm4::ChunkSource {
+    explicit Chunks(VirtualGpu& gpu) : gpu(gpu) {}
+    pm4::Chunk acquire(std::uint32_t min_dwords) override {
+      if (used) throw std::runtime_error("test command area exhausted");
+      used = true;
+      const std::uint32_t dwords = std::max<std::uint32_t>(min_dwords, (kCode - kCommands) / 4);
+      return {CpuView(gpu.host(kCommands), dwords * 4ull), GpuAddress(gpu.va(kCommands)), dwords, 0};
+    }
+    VirtualGpu& gpu;
+    bool used = false;
+  };
+
+  std::shared_ptr<virt::GpuMemory> memory_;
+  std::shared_ptr<virt::Backing> backing_;
+  std::uint64_t va_;
+  std::atomic<bool> stop_{false};
+  virt::CommandProcessor cp_;
+};
+
+/// A launch whose footprint and instruction size come from the assembler's metadata.
+inline Launch launch_for(const ir3::Program& program) {
+  Launch launch;
+  launch.full_footprint = program.info.full_footprint_vec4();
+  launch.half_footprint = program.info.half_footprint_vec4();
+  launch.merged_registers = program.info.register_file == ir3::RegisterFile::merged;
+  launch.local_size = program.launch.local_size;
+  launch.local_id_regid = program.launch.local_id_regid;
+  launch.work_group_id_regid = program.launch.work_group_id_regid;
+  launch.instr_size = program.info.instrlen;
+  return launch;
+}
+
+}  // namespace vgpu_test

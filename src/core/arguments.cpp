@@ -56,11 +56,12 @@ std::size_t Arguments::Impl::index_of(std::string_view name) const {
               fmt::format("program '{}' has no argument named '{}'", program_->info().name, name));
 }
 
-const ProgramArgument& Arguments::Impl::argument(std::size_t index, ProgramArgument::Kind kind, const char* operation) const {
-  const auto& arguments = program_->info().arguments;
+const ProgramArgument& Arguments::Impl::argument(const ProgramInfo& info, std::size_t index, ProgramArgument::Kind kind,
+                                                 const char* operation) {
+  const auto& arguments = info.arguments;
   if (index >= arguments.size())
     throw Error(Errc::invalid_argument, operation,
-                fmt::format("argument {} does not exist; program '{}' has {}", index, program_->info().name, arguments.size()));
+                fmt::format("argument {} does not exist; program '{}' has {}", index, info.name, arguments.size()));
   const ProgramArgument& argument = arguments[index];
   if (argument.kind != kind)
     throw Error(Errc::invalid_argument, operation,
@@ -68,12 +69,26 @@ const ProgramArgument& Arguments::Impl::argument(std::size_t index, ProgramArgum
   return argument;
 }
 
-void Arguments::Impl::set_buffer(std::size_t index, const BufferView& buffer) {
+const ProgramArgument& Arguments::Impl::buffer_argument(const ProgramInfo& info, std::size_t index) {
   constexpr const char* kOperation = "set buffer argument";
-  const ProgramArgument& arg = argument(index, ProgramArgument::Kind::constant, kOperation);
+  const ProgramArgument& arg = argument(info, index, ProgramArgument::Kind::constant, kOperation);
   if (arg.size_bytes != 8 || arg.const_byte % 4 != 0)
     throw Error(Errc::invalid_argument, kOperation,
                 fmt::format("{} is a {}-byte scalar, not a 64-bit buffer address", describe(index, arg), arg.size_bytes));
+  return arg;
+}
+
+const ProgramArgument& Arguments::Impl::scalar_argument(const ProgramInfo& info, std::size_t index, std::size_t bytes) {
+  constexpr const char* kOperation = "set scalar argument";
+  const ProgramArgument& arg = argument(info, index, ProgramArgument::Kind::constant, kOperation);
+  if (bytes == 0 || bytes > arg.size_bytes)
+    throw Error(Errc::invalid_argument, kOperation,
+                fmt::format("{} holds {} bytes; got {}", describe(index, arg), arg.size_bytes, bytes));
+  return arg;
+}
+
+void Arguments::Impl::set_buffer(std::size_t index, const BufferView& buffer) {
+  const ProgramArgument& arg = buffer_argument(program_->info(), index);
   const GpuAddress address = buffer.gpu_address();
   constants_[arg.const_byte / 4] = address.lo();
   constants_[arg.const_byte / 4 + 1] = address.hi();
@@ -82,11 +97,7 @@ void Arguments::Impl::set_buffer(std::size_t index, const BufferView& buffer) {
 }
 
 void Arguments::Impl::set_bytes(std::size_t index, std::span<const std::byte> bytes) {
-  constexpr const char* kOperation = "set scalar argument";
-  const ProgramArgument& arg = argument(index, ProgramArgument::Kind::constant, kOperation);
-  if (bytes.empty() || bytes.size() > arg.size_bytes)
-    throw Error(Errc::invalid_argument, kOperation,
-                fmt::format("{} holds {} bytes; got {}", describe(index, arg), arg.size_bytes, bytes.size()));
+  const ProgramArgument& arg = scalar_argument(program_->info(), index, bytes.size());
   std::byte* at = reinterpret_cast<std::byte*>(constants_.data()) + arg.const_byte;
   std::memset(at, 0, arg.size_bytes);
   std::memcpy(at, bytes.data(), bytes.size());
@@ -96,7 +107,7 @@ void Arguments::Impl::set_bytes(std::size_t index, std::span<const std::byte> by
 void Arguments::Impl::set_image(std::size_t index, const ImageDesc& image, bool storage) {
   const char* operation = storage ? "set storage image argument" : "set texture argument";
   const ProgramArgument& arg =
-      argument(index, storage ? ProgramArgument::Kind::storage_image : ProgramArgument::Kind::texture, operation);
+      argument(program_->info(), index, storage ? ProgramArgument::Kind::storage_image : ProgramArgument::Kind::texture, operation);
   std::vector<std::uint32_t>& table = storage ? storage_images_ : textures_;
   write_image_descriptor(std::span<std::uint32_t, 16>(table.data() + std::size_t{arg.slot} * d::kTextureDwords, 16), image,
                          storage, operation, describe(index, arg));
@@ -104,7 +115,7 @@ void Arguments::Impl::set_image(std::size_t index, const ImageDesc& image, bool 
 }
 
 void Arguments::Impl::set_sampler(std::size_t index, const SamplerDesc& sampler) {
-  const ProgramArgument& arg = argument(index, ProgramArgument::Kind::sampler, "set sampler argument");
+  const ProgramArgument& arg = argument(program_->info(), index, ProgramArgument::Kind::sampler, "set sampler argument");
   write_sampler_descriptor(std::span<std::uint32_t, 4>(samplers_.data() + std::size_t{arg.slot} * d::kSamplerDwords, 4), sampler);
   bindings_[index] = Binding{nullptr, false, true};
 }

@@ -39,8 +39,14 @@ class Arguments::Impl {
   void set_sampler(std::size_t index, const SamplerDesc& sampler);
   std::size_t index_of(std::string_view name) const;
 
+  /// The program's argument `index` when it takes a 64-bit buffer address (set_buffer), or a
+  /// scalar of at least `bytes` bytes (set_bytes); throws Error(invalid_argument) naming it otherwise.
+  static const ProgramArgument& buffer_argument(const ProgramInfo& info, std::size_t index);
+  static const ProgramArgument& scalar_argument(const ProgramInfo& info, std::size_t index, std::size_t bytes);
+
  private:
-  const ProgramArgument& argument(std::size_t index, ProgramArgument::Kind kind, const char* operation) const;
+  static const ProgramArgument& argument(const ProgramInfo& info, std::size_t index, ProgramArgument::Kind kind,
+                                         const char* operation);
 
   std::shared_ptr<const Program::Impl> program_;
   std::vector<std::uint32_t> constants_;

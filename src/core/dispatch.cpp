@@ -16,13 +16,12 @@
 //    dword index into WGSIZECONSTID, which names a register, not a constant).
 //
 // Where the data lives: the constant file image and the descriptor tables of one dispatch are
-// copied into the queue's UploadArea, laid out as [constants | textures | IBOs | samplers |
-// border colour], each part 64-byte aligned, and loaded with CP_LOAD_STATE6_FRAG (SS6_INDIRECT).
+// copied into GPU memory (the queue's UploadArea, or a graph's own memory) laid out as
+// DispatchDataLayout says, and loaded with CP_LOAD_STATE6_FRAG (SS6_INDIRECT).
 #include <adreno/error.hpp>
 #include <adreno/queue.hpp>
 
-#include "core/arguments_impl.h"
-#include "core/program_impl.h"
+#include "core/dispatch_encoder.h"
 #include "core/queue_impl.h"
 #include "pm4/a6xx_descriptors.h"
 #include "pm4/a6xx_registers.h"
@@ -79,49 +78,52 @@ std::uint32_t shared_size_field(std::uint32_t shared_bytes) {
 
 }  // namespace
 
-void Queue::dispatch(const Program& program, const Arguments& arguments, const Launch& launch) {
-  impl_->check_not_lost();
-  const Program::Impl& prog = *program.impl();
-  const ProgramInfo& info = prog.info();
-  const Arguments::Impl& args = arguments.impl();
-  if (&args.program() != &prog)
-    invalid(fmt::format("the arguments belong to program '{}', not '{}'", args.program().info().name, info.name));
-  if (&prog.device() != &impl_->device()) invalid(fmt::format("program '{}' was loaded on another device", info.name));
-  const GpuPart& part = prog.part();
+void validate_dispatch(const Device::Impl& device, const Program::Impl& program, const Arguments::Impl& arguments,
+                       const Launch& launch) {
+  const ProgramInfo& info = program.info();
+  if (&arguments.program() != &program)
+    invalid(fmt::format("the arguments belong to program '{}', not '{}'", arguments.program().info().name, info.name));
+  if (&program.device() != &device) invalid(fmt::format("program '{}' was loaded on another device", info.name));
   validate_launch(info, launch);
-  if (const auto unset = args.first_unset()) {
+  if (const auto unset = arguments.first_unset()) {
     const std::string& name = info.arguments[*unset].name;
     invalid(fmt::format("argument {}{} of program '{}' is not set", *unset, name.empty() ? "" : " ('" + name + "')", info.name));
   }
+}
 
-  // Constants and descriptors, copied through the upload area's CPU view.
-  const std::uint32_t constlen = (info.constlen_vec4 + 3) & ~3u;  // CONSTLEN counts 4-vec4 units
-  const std::uint64_t constants_bytes = align64(std::uint64_t{constlen} * 16);
-  const std::uint64_t textures_at = constants_bytes;
-  const std::uint64_t images_at = textures_at + align64(args.textures().size_bytes());
-  const std::uint64_t samplers_at = images_at + align64(args.storage_images().size_bytes());
-  const std::uint64_t border_at = samplers_at + align64(args.samplers().size_bytes());
-  const std::uint64_t total = border_at + (info.samplers != 0 ? d::kBorderColorBytes : 0);
-  const UploadArea::Space space = impl_->uploads().allocate(*impl_, total);
-  std::memset(space.cpu.data(), 0, total);
-  std::memcpy(space.cpu.data(), args.constants().data(), args.constants().size_bytes());
+DispatchDataLayout dispatch_data_layout(const ProgramInfo& info, const Arguments::Impl& arguments) {
+  DispatchDataLayout layout;
+  layout.constlen = (info.constlen_vec4 + 3) & ~3u;  // CONSTLEN counts 4-vec4 units
+  layout.textures_at = align64(std::uint64_t{layout.constlen} * 16);
+  layout.images_at = layout.textures_at + align64(arguments.textures().size_bytes());
+  layout.samplers_at = layout.images_at + align64(arguments.storage_images().size_bytes());
+  layout.border_at = layout.samplers_at + align64(arguments.samplers().size_bytes());
+  layout.bytes = layout.border_at + (info.samplers != 0 ? d::kBorderColorBytes : 0);
+  return layout;
+}
+
+void write_dispatch_data(CpuView data, const DispatchDataLayout& layout, const Program::Impl& program,
+                         const Arguments::Impl& arguments, const Launch& launch) {
+  const ProgramInfo& info = program.info();
+  std::byte* const at = data.data();
+  std::memset(at, 0, layout.bytes);
+  std::memcpy(at, arguments.constants().data(), arguments.constants().size_bytes());
   if (info.local_size_const_dword != kUnusedRegid)
-    std::memcpy(space.cpu.data() + std::size_t{info.local_size_const_dword} * 4, launch.local_size, 12);
-  std::memcpy(space.cpu.data() + textures_at, args.textures().data(), args.textures().size_bytes());
-  std::memcpy(space.cpu.data() + images_at, args.storage_images().data(), args.storage_images().size_bytes());
-  std::memcpy(space.cpu.data() + samplers_at, args.samplers().data(), args.samplers().size_bytes());
+    std::memcpy(at + std::size_t{info.local_size_const_dword} * 4, launch.local_size, 12);
+  std::memcpy(at + layout.textures_at, arguments.textures().data(), arguments.textures().size_bytes());
+  std::memcpy(at + layout.images_at, arguments.storage_images().data(), arguments.storage_images().size_bytes());
+  std::memcpy(at + layout.samplers_at, arguments.samplers().data(), arguments.samplers().size_bytes());
+}
 
-  // Every buffer object the stream reaches, for the kernel's BO table and use tracking.
-  impl_->reference(prog.code(), false);
-  if (prog.private_memory()) impl_->reference(prog.private_memory(), true);
-  for (const Arguments::Impl::Binding& binding : args.bindings())
-    if (binding.memory) impl_->reference(binding.memory, binding.gpu_writes);
-
+void emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const DispatchDataLayout& layout, GpuAddress data,
+                   const Launch& launch) {
+  const ProgramInfo& info = prog.info();
+  const GpuPart& part = prog.part();
+  const std::uint32_t constlen = layout.constlen;
   const bool exec_cs = info.launch == LaunchPacket::exec_cs;
   const auto thread_size = raw(launch.wave_size.value_or(info.wave_size) == WaveSize::thread128 ? pm4::ThreadSize::THREAD128
                                                                                                 : pm4::ThreadSize::THREAD64);
   const auto isam = raw(info.opencl_isa_mode ? pm4::IsamMode::ISAMMODE_CL : pm4::IsamMode::ISAMMODE_GL);
-  pm4::CommandStream& cs = impl_->stream();
 
   pm4::set_marker(cs, pm4::Marker::RM6_COMPUTE);
   // Invalidate the cached compute state and IBOs so this program's state is loaded.
@@ -190,22 +192,22 @@ void Queue::dispatch(const Program& program, const Arguments& arguments, const L
 
   // Constants and descriptors.
   if (constlen != 0)
-    pm4::load_state6_frag(cs, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_SHADER, 0, constlen}, space.gpu);
+    pm4::load_state6_frag(cs, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_SHADER, 0, constlen}, data);
   if (info.textures != 0) {
     pm4::load_state6_frag(cs, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_TEX, 0, info.textures},
-                          space.gpu + textures_at);
-    pm4::write_register(cs, r::SP_CS_TEXMEMOBJ_BASE, (space.gpu + textures_at).value());
+                          data + layout.textures_at);
+    pm4::write_register(cs, r::SP_CS_TEXMEMOBJ_BASE, (data + layout.textures_at).value());
   }
   if (info.samplers != 0) {
     pm4::load_state6_frag(cs, {pm4::StateType::ST6_SHADER, pm4::StateBlock::SB6_CS_TEX, 0, info.samplers},
-                          space.gpu + samplers_at);
-    pm4::write_register(cs, r::SP_CS_SAMPLER_BASE, (space.gpu + samplers_at).value());
-    pm4::write_register(cs, r::TPL1_CS_BORDER_COLOR_BASE, (space.gpu + border_at).value());
+                          data + layout.samplers_at);
+    pm4::write_register(cs, r::SP_CS_SAMPLER_BASE, (data + layout.samplers_at).value());
+    pm4::write_register(cs, r::TPL1_CS_BORDER_COLOR_BASE, (data + layout.border_at).value());
   }
   if (info.storage_images != 0) {
     pm4::load_state6_frag(cs, {pm4::StateType::ST6_UAV, pm4::StateBlock::SB6_CS_SHADER, 0, info.storage_images},
-                          space.gpu + images_at);
-    pm4::write_register(cs, r::SP_CS_UAV_BASE, (space.gpu + images_at).value());
+                          data + layout.images_at);
+    pm4::write_register(cs, r::SP_CS_UAV_BASE, (data + layout.images_at).value());
   }
   pm4::write_register(cs, r::SP_CS_USIZE, info.storage_images);
 
@@ -213,6 +215,27 @@ void Queue::dispatch(const Program& program, const Arguments& arguments, const L
     pm4::exec_cs(cs, launch.groups[0], launch.groups[1], launch.groups[2]);
   else
     pm4::run_opencl(cs);
+}
+
+
+void Queue::dispatch(const Program& program, const Arguments& arguments, const Launch& launch) {
+  impl_->check_not_lost();
+  const Program::Impl& prog = *program.impl();
+  const Arguments::Impl& args = arguments.impl();
+  validate_dispatch(impl_->device(), prog, args, launch);
+
+  // Constants and descriptors, copied through the upload area's CPU view.
+  const DispatchDataLayout layout = dispatch_data_layout(prog.info(), args);
+  const UploadArea::Space space = impl_->uploads().allocate(*impl_, layout.bytes);
+  write_dispatch_data(space.cpu, layout, prog, args, launch);
+
+  // Every buffer object the stream reaches, for the kernel's BO table and use tracking.
+  impl_->reference(prog.code(), false);
+  if (prog.private_memory()) impl_->reference(prog.private_memory(), true);
+  for (const Arguments::Impl::Binding& binding : args.bindings())
+    if (binding.memory) impl_->reference(binding.memory, binding.gpu_writes);
+
+  emit_dispatch(impl_->stream(), prog, layout, space.gpu, launch);
 }
 
 }  // namespace adreno

@@ -3,6 +3,7 @@
 
 #include "core/log.h"
 #include "core/queue_impl.h"
+#include "core/sync_commands.h"
 #include "pm4/a6xx_registers.h"
 #include "pm4/packets.h"
 #include "pm4/rd.h"
@@ -197,21 +198,14 @@ void Queue::signal(const Signal& signal, std::uint64_t value) {
   impl_->check_not_lost();
   const auto& memory = signal.impl()->memory();
   const GpuAddress address = signal.impl()->gpu_address();
-  pm4::CommandStream& cs = impl_->stream();
-  // The high dword first (only its own write is visible early: the value can look smaller, never
-  // larger), then the low dword with the cache flush that makes prior results visible.
-  pm4::wait_for_idle(cs);
-  const std::uint32_t high[] = {static_cast<std::uint32_t>(value >> 32)};
-  pm4::mem_write(cs, address + 4, high);
-  pm4::event_write(cs, pm4::EventType::CACHE_FLUSH_TS, address, static_cast<std::uint32_t>(value));
+  emit_signal(impl_->stream(), address, value);
   impl_->reference(memory, true);
   impl_->note_signal(signal.impl(), value);
 }
 
 void Queue::wait(const Signal& signal, std::uint64_t value) {
   impl_->check_not_lost();
-  pm4::CommandStream& cs = impl_->stream();
-  pm4::wait_mem(cs, pm4::CondFunction::WRITE_GE, signal.impl()->gpu_address(), static_cast<std::uint32_t>(value));
+  emit_wait(impl_->stream(), signal.impl()->gpu_address(), value);
   impl_->reference(signal.impl()->memory(), false);
 }
 
@@ -236,13 +230,7 @@ void Queue::write(const BufferView& destination, std::span<const std::uint32_t> 
 
 void Queue::barrier() {
   impl_->check_not_lost();
-  pm4::CommandStream& cs = impl_->stream();
-  // Write back and invalidate the GPU caches, then drain: the sequence tinygrad's QCOM backend
-  // uses for a memory barrier (ops_qcom.py, _cache_flush with write_back, invalidate, memsync, sync).
-  pm4::event_write(cs, pm4::EventType::CACHE_FLUSH_TS, impl_->scratch(), 0);
-  pm4::event_write(cs, pm4::EventType::CACHE_INVALIDATE);
-  pm4::wait_mem_writes(cs);
-  pm4::wait_for_idle(cs);
+  emit_barrier(impl_->stream(), impl_->scratch());
 }
 
 std::uint64_t Queue::submit() { return impl_->submit(); }

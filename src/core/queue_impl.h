@@ -30,6 +30,10 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   pm4::CommandStream& stream();
   /// Lists `block` for the kernel and for use tracking at the next submit.
   void reference(const std::shared_ptr<MemoryBlock>& block, bool write);
+  /// As reference(), without looking for an earlier entry of the same block: for callers that
+  /// list many blocks at once (graph replays), whose cost must not grow with the list already
+  /// there. submit() lists each kernel object once all the same.
+  void append_reference(std::shared_ptr<MemoryBlock> block, bool write) { references_.push_back(Reference{std::move(block), write}); }
 
   std::uint64_t submit();
   /// The fence of the latest submission (0 before the first).

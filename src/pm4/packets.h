@@ -71,26 +71,30 @@ inline void event_write(CommandStream& cs, EventType event) {
 }
 
 /// CP_EVENT_WRITE that writes `value` (or, with `timestamp`, the GPU timestamp) to `address`
-/// when the event completes (e.g. CACHE_FLUSH_TS for fences).
-inline void event_write(CommandStream& cs, EventType event, GpuAddress address, std::uint32_t value,
-                        bool timestamp = false, bool irq = false) {
+/// when the event completes (e.g. CACHE_FLUSH_TS for fences). Returns the packet's header:
+/// the value is at [4], for callers that patch it later.
+inline std::uint32_t* event_write(CommandStream& cs, EventType event, GpuAddress address, std::uint32_t value,
+                                  bool timestamp = false, bool irq = false) {
   using namespace packet_field;
-  cs.packet(Opcode::CP_EVENT_WRITE, kEvent.pack(raw(event)) | kEventTimestamp.pack(timestamp) | kEventIrq.pack(irq),
+  return cs.packet(Opcode::CP_EVENT_WRITE, kEvent.pack(raw(event)) | kEventTimestamp.pack(timestamp) | kEventIrq.pack(irq),
             address.lo(), address.hi(), value);
 }
 
-inline void mem_write(CommandStream& cs, GpuAddress address, std::span<const std::uint32_t> values) {
+/// CP_MEM_WRITE of `values` to `address`. Returns where the values were written in the stream.
+inline std::span<std::uint32_t> mem_write(CommandStream& cs, GpuAddress address, std::span<const std::uint32_t> values) {
   std::span<std::uint32_t> out = cs.packet_payload(Opcode::CP_MEM_WRITE, 2 + static_cast<std::uint32_t>(values.size()));
   out[0] = address.lo();
   out[1] = address.hi();
   std::copy(values.begin(), values.end(), out.begin() + 2);
+  return out.subspan(2);
 }
 
-/// CP_WAIT_REG_MEM polling memory: waits until (*address & mask) <function> reference.
-inline void wait_mem(CommandStream& cs, CondFunction function, GpuAddress address, std::uint32_t reference,
+/// CP_WAIT_REG_MEM polling memory: waits until (*address & mask) <function> reference. Returns
+/// the packet's header: the reference is at [4], for callers that patch it later.
+inline std::uint32_t* wait_mem(CommandStream& cs, CondFunction function, GpuAddress address, std::uint32_t reference,
                      std::uint32_t mask = 0xffffffff, std::uint32_t delay_loop_cycles = 16) {
   using namespace packet_field;
-  cs.packet(Opcode::CP_WAIT_REG_MEM, kFunction.pack(raw(function)) | kPoll.pack(raw(PollType::POLL_MEMORY)),
+  return cs.packet(Opcode::CP_WAIT_REG_MEM, kFunction.pack(raw(function)) | kPoll.pack(raw(PollType::POLL_MEMORY)),
             address.lo(), address.hi(), reference, mask, delay_loop_cycles);
 }
 

@@ -1,0 +1,118 @@
+// Graphs: work recorded once, replayed many times.
+//
+// A Graph records a sequence of dispatches, signals and waits, then build() lays it out once —
+// the command buffer and every dispatch's constants and descriptors — in the graph's own GPU
+// memory. replay() calls that command buffer from a queue. Between replays, set_buffer(),
+// set_bytes() and set_value() change a dispatch's buffer addresses and scalars, or a signal's or
+// wait's value; the next replay writes just those dwords in place, so its cost grows with the
+// number of values changed, not with the size of the graph.
+//
+// Dependencies come from how each dispatch accesses its buffer arguments (Access; read_write
+// unless told otherwise). A barrier goes only before a dispatch that depends on one since the
+// previous barrier: independent dispatches of one dependency level run back to back.
+//
+// Contracts:
+//  * The graph holds its programs and signals, but only weak references to bound buffers: a
+//    replay with a bound buffer freed is refused (Error(invalid_argument) naming the dispatch
+//    and argument). A replay lists every bound buffer, the graph's memory and the programs'
+//    code for the kernel.
+//  * Patched buffers must alias as the recorded ones did (the barriers were placed for those).
+//  * One instance: a replay that has values to patch first waits until the GPU finished the
+//    previous replay of this graph — submitting the queue that holds it if it was not submitted
+//    yet. To overlap host and GPU, build two graphs and alternate between them.
+//  * A graph is used by one thread at a time.
+#pragma once
+
+#include <adreno/buffer.hpp>
+#include <adreno/device.hpp>
+#include <adreno/program.hpp>
+#include <adreno/queue.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <type_traits>
+
+namespace adreno {
+
+/// How a dispatch uses a buffer argument.
+enum class Access { read, write, read_write };
+
+/// A dispatch recorded in a graph (numbered in recording order).
+enum class GraphDispatch : std::uint32_t {};
+/// A signal or wait recorded in a graph (numbered in recording order).
+enum class GraphSync : std::uint32_t {};
+
+struct GraphOptions {
+  /// Drop a dispatch identical to an earlier one (same program, launch and argument values)
+  /// when it adds nothing: none of its buffers is both read and written by it, and neither a
+  /// signal, a wait nor a dispatch writing one of its buffers came between. Its GraphDispatch
+  /// then names the one kept (patching either patches that one).
+  bool drop_duplicates = false;
+  /// Record dispatches by dependency level (within each stretch between signals and waits), so
+  /// each level is one run of independent dispatches and one barrier separates levels.
+  bool order_by_level = false;
+};
+
+class Graph {
+ public:
+  explicit Graph(Device& device);
+  Graph(Graph&&) noexcept;
+  Graph& operator=(Graph&&) noexcept;
+  /// The graph's memory goes back only after every submitted replay finished.
+  ~Graph();
+
+  // Recording, before build(). Arguments are copied now, as Queue::dispatch does.
+
+  /// `access[i]` says how the program uses argument i when it is a buffer (ignored for other
+  /// kinds); arguments past the end of `access` are read_write. Textures are read; storage
+  /// images read_write. Throws as Queue::dispatch does.
+  GraphDispatch dispatch(const Program& program, const Arguments& arguments, const Launch& launch,
+                         std::span<const Access> access = {});
+  GraphDispatch dispatch(const Program& program, const Arguments& arguments, const Launch& launch,
+                         std::initializer_list<Access> access) {
+    return dispatch(program, arguments, launch, std::span<const Access>(access.begin(), access.size()));
+  }
+  /// As Queue::signal / Queue::wait.
+  GraphSync signal(const Signal& signal, std::uint64_t value);
+  GraphSync wait(const Signal& signal, std::uint64_t value);
+
+  /// Lays the graph out in GPU memory. Recording afterwards throws Error(invalid_argument).
+  void build(const GraphOptions& options = {});
+
+  // After build().
+
+  /// Dispatches recorded into the command buffer (duplicates dropped).
+  std::size_t dispatch_count() const;
+  /// Dependency levels: the longest chain of dependent dispatches.
+  std::size_t levels() const;
+  std::size_t barriers() const;
+  /// Size of the command buffer.
+  std::size_t command_dwords() const;
+
+  /// Binds another buffer to a buffer argument of `dispatch` (checked as Arguments::set_buffer).
+  void set_buffer(GraphDispatch dispatch, std::size_t argument, const BufferView& buffer);
+  /// Changes a scalar argument of `dispatch` (checked as Arguments::set_bytes).
+  void set_bytes(GraphDispatch dispatch, std::size_t argument, std::span<const std::byte> bytes);
+  template <typename T>
+  void set_scalar(GraphDispatch dispatch, std::size_t argument, const T& value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    set_bytes(dispatch, argument, std::as_bytes(std::span<const T, 1>(&value, 1)));
+  }
+  /// Changes the value a signal writes or a wait waits for.
+  void set_value(GraphSync sync, std::uint64_t value);
+
+  /// Records a call of the graph into `queue` (submitted with the queue's other work), after
+  /// writing the values changed since the last replay. Throws Error(invalid_argument) when the
+  /// graph is not built, belongs to another device, or a bound buffer was freed.
+  void replay(Queue& queue);
+
+  class Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace adreno

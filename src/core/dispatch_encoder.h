@@ -1,0 +1,43 @@
+// The a6xx compute emitter, shared by Queue::dispatch (recorded for one submission) and Graph
+// (recorded once, replayed many times). It is split where the two differ: where a dispatch's
+// constants and descriptors live in GPU memory, and who lists the memory for the kernel.
+#pragma once
+
+#include <adreno/program.hpp>
+
+#include "core/arguments_impl.h"
+#include "core/program_impl.h"
+#include "pm4/command_stream.h"
+
+#include <cstdint>
+
+namespace adreno {
+
+/// Where one dispatch's constants and descriptors lie, relative to the start of its data:
+/// [constants | textures | IBOs | samplers | border colour], each part 64-byte aligned.
+struct DispatchDataLayout {
+  std::uint32_t constlen = 0;  ///< CONSTLEN in vec4, a multiple of 4
+  std::uint64_t textures_at = 0;
+  std::uint64_t images_at = 0;
+  std::uint64_t samplers_at = 0;
+  std::uint64_t border_at = 0;
+  std::uint64_t bytes = 0;
+};
+
+/// Throws Error(invalid_argument) naming the field when `arguments` do not belong to `program`,
+/// the program is from another device, an argument is unset, or the launch is out of range.
+void validate_dispatch(const Device::Impl& device, const Program::Impl& program, const Arguments::Impl& arguments,
+                       const Launch& launch);
+
+DispatchDataLayout dispatch_data_layout(const ProgramInfo& info, const Arguments::Impl& arguments);
+
+/// Writes the constant file image (with the launch's driver params) and descriptor tables to `data`
+/// (layout.bytes bytes).
+void write_dispatch_data(CpuView data, const DispatchDataLayout& layout, const Program::Impl& program,
+                         const Arguments::Impl& arguments, const Launch& launch);
+
+/// Appends the compute state and launch packets; the data written by write_dispatch_data is at `data`.
+void emit_dispatch(pm4::CommandStream& cs, const Program::Impl& program, const DispatchDataLayout& layout, GpuAddress data,
+                   const Launch& launch);
+
+}  // namespace adreno

@@ -1,0 +1,401 @@
+// Graph: recording keeps, per dispatch, the program, the launch, an image of its constants and
+// descriptors and weak references to its buffers. build() schedules the dispatches
+// (graph_schedule.h), copies the images into one block of GPU memory and records the command
+// buffer into the graph's own command memory with the same emitters Queue uses
+// (dispatch_encoder.h, sync_commands.h). Every value that can change has a patch site — where it
+// lives in GPU memory (constant file images, signal and wait packets) and its next value —
+// and a replay writes only the sites marked dirty since the previous one.
+#include <adreno/error.hpp>
+#include <adreno/graph.hpp>
+
+#include "core/command_memory.h"
+#include "core/dispatch_encoder.h"
+#include "core/graph_schedule.h"
+#include "core/queue_impl.h"
+#include "core/sync_commands.h"
+#include "pm4/packets.h"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+
+#include <fmt/format.h>
+
+namespace adreno {
+namespace {
+
+constexpr std::uint64_t kDataAlignment = 64;  // CP_LOAD_STATE6 sources and descriptors
+constexpr std::uint32_t kNoSite = ~std::uint32_t{0};
+
+std::uint64_t align_data(std::uint64_t value) { return (value + kDataAlignment - 1) / kDataAlignment * kDataAlignment; }
+
+[[noreturn]] void invalid(const char* operation, const std::string& detail) {
+  throw Error(Errc::invalid_argument, operation, detail);
+}
+
+}  // namespace
+
+class Graph::Impl {
+ public:
+  explicit Impl(std::shared_ptr<Device::Impl> device) : device_(std::move(device)) {}
+
+  GraphDispatch dispatch(const Program& program, const Arguments& arguments, const Launch& launch,
+                         std::span<const Access> access);
+  GraphSync sync(const Signal& signal, std::uint64_t value, bool is_signal);
+  void build(const GraphOptions& options);
+  void set_buffer(GraphDispatch id, std::size_t argument, const BufferView& buffer);
+  void set_bytes(GraphDispatch id, std::size_t argument, std::span<const std::byte> bytes);
+  void set_value(GraphSync id, std::uint64_t value);
+  void replay(Queue::Impl& queue);
+
+  std::size_t dispatch_count() const { return built().dispatches; }
+  std::size_t levels() const { return built().schedule.levels; }
+  std::size_t barriers() const { return built().schedule.barriers; }
+  std::size_t command_dwords() const { return built().ib.dwords; }
+
+ private:
+  struct BufferBinding {
+    std::uint32_t dispatch;  // the GraphDispatch it belongs to
+    std::size_t argument;
+    std::weak_ptr<MemoryBlock> memory;
+    bool writes;
+  };
+  struct RecordedDispatch {
+    std::shared_ptr<const Program::Impl> program;
+    Launch launch;
+    DispatchDataLayout layout;
+    std::vector<std::byte> data;  // constants and descriptors, as they go to GPU memory
+    std::vector<BufferBinding> buffers;
+    std::vector<ScheduleAccess> accesses;  // by block identity, as recorded
+    std::uint32_t first_site = kNoSite;    // patch sites of its arguments, in argument order (after build)
+  };
+  struct RecordedSync {
+    std::shared_ptr<Signal::Impl> signal;
+    std::uint64_t value;
+    bool is_signal;
+    std::uint32_t* high = nullptr;  // in the command buffer; signals only
+    std::uint32_t* low = nullptr;
+    bool dirty = false;
+  };
+  struct Node {
+    bool is_dispatch;
+    std::uint32_t index;  // into dispatches_ or syncs_
+  };
+  // A constant argument's bytes in the graph's GPU memory, and what the next replay writes there.
+  struct PatchSite {
+    std::byte* at = nullptr;
+    std::uint32_t bytes = 0;
+    bool dirty = false;
+    std::byte next[16] = {};
+  };
+  struct Built {
+    Schedule schedule;
+    std::size_t dispatches = 0;
+    pm4::IbRange ib;
+  };
+
+  const Built& built() const {
+    if (!built_) invalid("graph", "the graph is not built yet");
+    return *built_;
+  }
+  void check_recording(const char* operation) const {
+    if (built_) invalid(operation, "the graph is already built; record into a new graph");
+  }
+  RecordedDispatch& kept_dispatch(GraphDispatch id, const char* operation);
+  void wait_for_previous_replay();
+  void apply_patches();
+
+  std::shared_ptr<Device::Impl> device_;
+  std::vector<Node> nodes_;
+  std::vector<std::uint32_t> dispatch_nodes_;  // GraphDispatch → node
+  std::vector<RecordedDispatch> dispatches_;   // indexed by GraphDispatch
+  std::vector<RecordedSync> syncs_;
+
+  std::optional<Built> built_;
+  std::shared_ptr<MemoryBlock> data_;
+  std::unique_ptr<CommandMemory> commands_;
+  struct OwnReference {
+    std::shared_ptr<MemoryBlock> block;
+    bool write;
+  };
+  std::vector<OwnReference> own_;           // graph memory, program code and scratch, signals
+  std::vector<BufferBinding*> bindings_;    // buffers of the kept dispatches
+  std::vector<std::shared_ptr<MemoryBlock>> locked_;  // reused by every replay
+  std::vector<PatchSite> sites_;
+  std::vector<std::uint32_t> dirty_sites_;  // capacity: every site
+  std::vector<std::uint32_t> dirty_syncs_;  // capacity: every sync
+  std::vector<std::uint32_t> signal_syncs_;
+
+  std::weak_ptr<Queue::Impl> last_queue_;   // the queue of the latest replay
+  std::uint64_t last_queue_fence_ = 0;      // its last fence when that replay was recorded
+};
+
+GraphDispatch Graph::Impl::dispatch(const Program& program, const Arguments& arguments, const Launch& launch,
+                                    std::span<const Access> access) {
+  check_recording("record graph dispatch");
+  const Program::Impl& prog = *program.impl();
+  const Arguments::Impl& args = arguments.impl();
+  validate_dispatch(*device_, prog, args, launch);
+  RecordedDispatch recorded{program.impl(), launch, dispatch_data_layout(prog.info(), args), {}, {}, {}};
+  recorded.data.resize(recorded.layout.bytes);
+  write_dispatch_data(CpuView(recorded.data.data(), recorded.data.size()), recorded.layout, prog, args, launch);
+  const auto& info_arguments = prog.info().arguments;
+  for (std::size_t i = 0; i < args.bindings().size(); ++i) {
+    const Arguments::Impl::Binding& binding = args.bindings()[i];
+    if (!binding.memory) continue;
+    Access how = Access::read;
+    switch (info_arguments[i].kind) {
+      case ProgramArgument::Kind::texture: how = Access::read; break;
+      case ProgramArgument::Kind::constant:
+      case ProgramArgument::Kind::storage_image: how = i < access.size() ? access[i] : Access::read_write; break;
+      case ProgramArgument::Kind::sampler: continue;
+    }
+    const bool reads = how != Access::write;
+    const bool writes = how != Access::read;
+    recorded.buffers.push_back(BufferBinding{static_cast<std::uint32_t>(dispatches_.size()), i, binding.memory, writes});
+    recorded.accesses.push_back(ScheduleAccess{binding.memory.get(), reads, writes});
+  }
+  const auto id = static_cast<GraphDispatch>(dispatch_nodes_.size());
+  dispatch_nodes_.push_back(static_cast<std::uint32_t>(nodes_.size()));
+  nodes_.push_back(Node{true, static_cast<std::uint32_t>(dispatches_.size())});
+  dispatches_.push_back(std::move(recorded));
+  return id;
+}
+
+GraphSync Graph::Impl::sync(const Signal& signal, std::uint64_t value, bool is_signal) {
+  check_recording(is_signal ? "record graph signal" : "record graph wait");
+  const auto id = static_cast<GraphSync>(syncs_.size());
+  nodes_.push_back(Node{false, static_cast<std::uint32_t>(syncs_.size())});
+  syncs_.push_back(RecordedSync{signal.impl(), value, is_signal});
+  return id;
+}
+
+void Graph::Impl::build(const GraphOptions& options) {
+  check_recording("build graph");
+  std::vector<ScheduleNode> schedule_nodes;
+  for (const Node& node : nodes_)
+    schedule_nodes.push_back(node.is_dispatch ? ScheduleNode{false, dispatches_[node.index].accesses} : ScheduleNode{true, {}});
+  auto same_work = [&](std::size_t a, std::size_t b) {
+    const RecordedDispatch& x = dispatches_[nodes_[a].index];
+    const RecordedDispatch& y = dispatches_[nodes_[b].index];
+    return x.program == y.program && std::equal(x.launch.groups, x.launch.groups + 3, y.launch.groups) &&
+           std::equal(x.launch.local_size, x.launch.local_size + 3, y.launch.local_size) &&
+           x.launch.wave_size == y.launch.wave_size && x.data == y.data;
+  };
+  Built result{schedule(schedule_nodes, {options.drop_duplicates, options.order_by_level}, same_work), 0, {}};
+
+  // The constants and descriptors of every kept dispatch (the GPU only reads them).
+  std::vector<std::uint64_t> data_at(dispatches_.size(), 0);
+  std::uint64_t data_bytes = 0;
+  for (std::size_t node : result.schedule.order) {
+    if (!nodes_[node].is_dispatch) continue;
+    data_at[nodes_[node].index] = data_bytes;
+    data_bytes += align_data(dispatches_[nodes_[node].index].layout.bytes);
+  }
+  auto data = std::make_shared<MemoryBlock>(
+      device_, device_->allocator().allocate(std::max(data_bytes, kDataAlignment), kDataAlignment, BoFlags{MemoryType::write_combined, true}, true));
+  const Allocation& memory = data->allocation();
+  // The dword the barriers' cache flushes write.
+  auto scratch = std::make_shared<MemoryBlock>(device_, device_->allocator().allocate(64, 64, BoFlags{}, false));
+  auto commands = std::make_unique<CommandMemory>(device_);
+  std::vector<PatchSite> sites;
+  std::vector<OwnReference> own{{data, false}, {scratch, true}};
+  auto own_block = [&](const std::shared_ptr<MemoryBlock>& block, bool write) {
+    for (OwnReference& existing : own)
+      if (existing.block == block) {
+        existing.write = existing.write || write;
+        return;
+      }
+    own.push_back(OwnReference{block, write});
+  };
+  {
+    pm4::CommandStream cs(*commands, pm4::CommandStream::Growth::chain);
+    for (std::size_t k = 0; k < result.schedule.order.size(); ++k) {
+      const Node& node = nodes_[result.schedule.order[k]];
+      if (result.schedule.barrier_before[k]) emit_barrier(cs, scratch->allocation().gpu);
+      if (!node.is_dispatch) {
+        RecordedSync& sync = syncs_[node.index];
+        const GpuAddress address = sync.signal->gpu_address();
+        if (sync.is_signal) {
+          const SignalValueDwords dwords = emit_signal(cs, address, sync.value);
+          sync.high = dwords.high;
+          sync.low = dwords.low;
+        } else {
+          sync.low = emit_wait(cs, address, sync.value);
+        }
+        own_block(sync.signal->memory(), sync.is_signal);
+        continue;
+      }
+      RecordedDispatch& recorded = dispatches_[node.index];
+      const std::uint64_t at = data_at[node.index];
+      std::memcpy(memory.cpu.data() + at, recorded.data.data(), recorded.data.size());
+      emit_dispatch(cs, *recorded.program, recorded.layout, memory.gpu + at, recorded.launch);
+      own_block(recorded.program->code(), false);
+      if (recorded.program->private_memory()) own_block(recorded.program->private_memory(), true);
+      recorded.first_site = static_cast<std::uint32_t>(sites.size());
+      for (const ProgramArgument& argument : recorded.program->info().arguments) {
+        PatchSite site;
+        if (argument.kind == ProgramArgument::Kind::constant) {
+          site.at = memory.cpu.data() + at + argument.const_byte;
+          site.bytes = argument.size_bytes;
+        }
+        sites.push_back(site);
+      }
+      ++result.dispatches;
+    }
+    const std::span<const pm4::IbRange> ibs = cs.finish();
+    if (!ibs.empty()) result.ib = ibs.front();  // chained: one IB however long
+  }
+
+  for (const Node& node : nodes_) {
+    if (node.is_dispatch || !syncs_[node.index].is_signal) continue;
+    signal_syncs_.push_back(node.index);
+  }
+  for (std::size_t node : result.schedule.order) {
+    if (!nodes_[node].is_dispatch) continue;
+    for (BufferBinding& binding : dispatches_[nodes_[node].index].buffers) bindings_.push_back(&binding);
+  }
+  locked_.reserve(bindings_.size());
+  dirty_sites_.reserve(sites.size());
+  dirty_syncs_.reserve(syncs_.size());
+  sites_ = std::move(sites);
+  own_ = std::move(own);
+  data_ = std::move(data);
+  commands_ = std::move(commands);
+  built_ = std::move(result);
+}
+
+Graph::Impl::RecordedDispatch& Graph::Impl::kept_dispatch(GraphDispatch id, const char* operation) {
+  const Built& graph = built();
+  const auto index = static_cast<std::size_t>(id);
+  if (index >= dispatch_nodes_.size())
+    invalid(operation, fmt::format("dispatch {} does not exist; the graph has {}", index, dispatch_nodes_.size()));
+  return dispatches_[nodes_[graph.schedule.kept[dispatch_nodes_[index]]].index];
+}
+
+void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const BufferView& buffer) {
+  RecordedDispatch& recorded = kept_dispatch(id, "set graph buffer argument");
+  const ProgramArgument& arg = Arguments::Impl::buffer_argument(recorded.program->info(), argument);
+  const auto binding = std::find_if(recorded.buffers.begin(), recorded.buffers.end(),
+                                    [&](const BufferBinding& b) { return b.argument == argument; });
+  binding->memory = buffer.buffer()->block_shared();  // buffer arguments are bound at record time
+  const std::uint32_t index = recorded.first_site + static_cast<std::uint32_t>(argument);
+  PatchSite& site = sites_[index];
+  const std::uint64_t address = buffer.gpu_address().value();
+  static_assert(sizeof(address) == 8);
+  std::memcpy(site.next, &address, arg.size_bytes);
+  if (!site.dirty) dirty_sites_.push_back(index);
+  site.dirty = true;
+}
+
+void Graph::Impl::set_bytes(GraphDispatch id, std::size_t argument, std::span<const std::byte> bytes) {
+  RecordedDispatch& recorded = kept_dispatch(id, "set graph scalar argument");
+  const ProgramArgument& arg = Arguments::Impl::scalar_argument(recorded.program->info(), argument, bytes.size());
+  const std::uint32_t index = recorded.first_site + static_cast<std::uint32_t>(argument);
+  PatchSite& site = sites_[index];
+  std::memset(site.next, 0, arg.size_bytes);
+  std::memcpy(site.next, bytes.data(), bytes.size());
+  if (!site.dirty) dirty_sites_.push_back(index);
+  site.dirty = true;
+}
+
+void Graph::Impl::set_value(GraphSync id, std::uint64_t value) {
+  built();
+  const auto index = static_cast<std::size_t>(id);
+  if (index >= syncs_.size()) invalid("set graph sync value", fmt::format("sync {} does not exist; the graph has {}", index, syncs_.size()));
+  RecordedSync& sync = syncs_[index];
+  sync.value = value;
+  if (!sync.dirty) dirty_syncs_.push_back(static_cast<std::uint32_t>(index));
+  sync.dirty = true;
+}
+
+void Graph::Impl::wait_for_previous_replay() {
+  // A replay still in a queue's open recording reaches the GPU only at that queue's submit.
+  if (auto queue = last_queue_.lock(); queue && queue->last_fence() == last_queue_fence_) queue->submit();
+  // Every submission that called the command buffer also listed the data block.
+  for (const GpuUse& use : data_->allocation().uses.uses()) {
+    if (device_->contexts().retired(use)) continue;
+    device_->kernel().wait(use.context, use.fence, std::chrono::nanoseconds::max());
+    device_->contexts().note_retired(use.context, use.fence);
+  }
+}
+
+void Graph::Impl::apply_patches() {
+  for (const std::uint32_t index : dirty_sites_) {
+    PatchSite& site = sites_[index];
+    std::memcpy(site.at, site.next, site.bytes);
+    site.dirty = false;
+  }
+  dirty_sites_.clear();
+  for (const std::uint32_t index : dirty_syncs_) {
+    RecordedSync& sync = syncs_[index];
+    if (sync.high != nullptr) *sync.high = static_cast<std::uint32_t>(sync.value >> 32);
+    *sync.low = static_cast<std::uint32_t>(sync.value);
+    sync.dirty = false;
+  }
+  dirty_syncs_.clear();
+}
+
+void Graph::Impl::replay(Queue::Impl& queue) {
+  constexpr const char* kOperation = "replay graph";
+  const Built& graph = built();
+  queue.check_not_lost();
+  if (&queue.device() != device_.get()) invalid(kOperation, "the queue belongs to another device");
+
+  // Hold every bound buffer until the submission lists it, or refuse before changing anything.
+  locked_.clear();
+  for (const BufferBinding* binding : bindings_) {
+    std::shared_ptr<MemoryBlock> block = binding->memory.lock();
+    if (!block) {
+      locked_.clear();
+      const RecordedDispatch& owner = dispatches_[binding->dispatch];
+      const std::string& name = owner.program->info().arguments[binding->argument].name;
+      invalid(kOperation, fmt::format("dispatch {} (program '{}') argument {}{}: its buffer was freed; bind a live one with set_buffer",
+                                      binding->dispatch, owner.program->info().name, binding->argument,
+                                      name.empty() ? "" : " ('" + name + "')"));
+    }
+    locked_.push_back(std::move(block));
+  }
+
+  if (!dirty_sites_.empty() || !dirty_syncs_.empty()) {
+    wait_for_previous_replay();
+    apply_patches();
+  }
+
+  for (const OwnReference& own : own_) queue.reference(own.block, own.write);
+  for (std::size_t i = 0; i < locked_.size(); ++i) queue.append_reference(std::move(locked_[i]), bindings_[i]->writes);
+  locked_.clear();
+  if (graph.ib.dwords != 0) pm4::indirect_buffer(queue.stream(), graph.ib.gpu, graph.ib.dwords);
+  for (const std::uint32_t index : signal_syncs_) queue.note_signal(syncs_[index].signal, syncs_[index].value);
+  last_queue_ = queue.weak_from_this();
+  last_queue_fence_ = queue.last_fence();
+}
+
+// --- Graph ---
+
+Graph::Graph(Device& device) : impl_(std::make_unique<Impl>(device.shared_impl())) {}
+Graph::Graph(Graph&&) noexcept = default;
+Graph& Graph::operator=(Graph&&) noexcept = default;
+Graph::~Graph() = default;
+
+GraphDispatch Graph::dispatch(const Program& program, const Arguments& arguments, const Launch& launch,
+                              std::span<const Access> access) {
+  return impl_->dispatch(program, arguments, launch, access);
+}
+GraphSync Graph::signal(const Signal& signal, std::uint64_t value) { return impl_->sync(signal, value, true); }
+GraphSync Graph::wait(const Signal& signal, std::uint64_t value) { return impl_->sync(signal, value, false); }
+void Graph::build(const GraphOptions& options) { impl_->build(options); }
+std::size_t Graph::dispatch_count() const { return impl_->dispatch_count(); }
+std::size_t Graph::levels() const { return impl_->levels(); }
+std::size_t Graph::barriers() const { return impl_->barriers(); }
+std::size_t Graph::command_dwords() const { return impl_->command_dwords(); }
+void Graph::set_buffer(GraphDispatch dispatch, std::size_t argument, const BufferView& buffer) {
+  impl_->set_buffer(dispatch, argument, buffer);
+}
+void Graph::set_bytes(GraphDispatch dispatch, std::size_t argument, std::span<const std::byte> bytes) {
+  impl_->set_bytes(dispatch, argument, bytes);
+}
+void Graph::set_value(GraphSync sync, std::uint64_t value) { impl_->set_value(sync, value); }
+void Graph::replay(Queue& queue) { impl_->replay(queue.impl()); }
+
+}  // namespace adreno

@@ -1,0 +1,62 @@
+// [virtual-kernel] Rule 9 for graphs: once the previous replay retired, patching values and
+// replaying perform no heap allocation and no syscall. Heap allocations are counted by
+// replacing the global operator new for this test binary.
+#include <adreno/adreno.hpp>
+
+#include "../core/virtual_device.h"
+#include "graph_programs.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <vector>
+
+namespace {
+std::atomic<std::size_t> heap_allocations{0};
+}  // namespace
+
+// The replacements pair malloc with free by construction; GCC sees them inlined into standard
+// containers and warns about a new/free mismatch that is not one.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
+void* operator new(std::size_t size) {
+  heap_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) { return ::operator new(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+using namespace adreno;
+
+TEST_CASE("patching and replaying a graph allocates nothing and makes no syscall", "[virtual-kernel][graph]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    const Program add = load_add(*device);
+    std::vector<Buffer> buffers;
+    for (int i = 0; i < 6; ++i) buffers.push_back(device->allocate({.size = 256 * 4}));
+    Graph graph(*device);
+    std::vector<GraphDispatch> ids;
+    for (int i = 0; i < 3; ++i) {
+      Arguments arguments(add);
+      arguments.set_buffer(0, buffers[i]).set_buffer(1, buffers[3]).set_buffer(2, buffers[4]);
+      ids.push_back(graph.dispatch(add, arguments, add_launch(256), {Access::write, Access::read, Access::read}));
+    }
+    graph.build();
+    Queue queue(*device);
+    graph.replay(queue);
+    queue.finish();
+    queue.barrier();  // opens the queue's next command chunk
+    const std::size_t allocations = heap_allocations.load();
+    const unsigned syscalls = device.system->ioctl_count(0);
+    for (std::size_t i = 0; i < ids.size(); ++i) graph.set_buffer(ids[i], 2, buffers[5 - i]);
+    graph.replay(queue);  // the previous replay retired: patched without waiting
+    graph.replay(queue);  // nothing to patch: no wait either
+    CHECK(heap_allocations.load() == allocations);
+    CHECK(device.system->ioctl_count(0) == syscalls);
+  }
+  device.close_and_check_ledger();
+}

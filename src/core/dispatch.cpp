@@ -104,12 +104,14 @@ void Queue::dispatch(const Program& program, const Arguments& arguments, const L
   const std::uint64_t total = border_at + (info.samplers != 0 ? d::kBorderColorBytes : 0);
   const UploadArea::Space space = impl_->uploads().allocate(*impl_, total);
   std::memset(space.cpu.data(), 0, total);
-  std::memcpy(space.cpu.data(), args.constants().data(), args.constants().size_bytes());
-  if (info.local_size_const_dword != kUnusedRegid)
-    std::memcpy(space.cpu.data() + std::size_t{info.local_size_const_dword} * 4, launch.local_size, 12);
-  std::memcpy(space.cpu.data() + textures_at, args.textures().data(), args.textures().size_bytes());
-  std::memcpy(space.cpu.data() + images_at, args.storage_images().data(), args.storage_images().size_bytes());
-  std::memcpy(space.cpu.data() + samplers_at, args.samplers().data(), args.samplers().size_bytes());
+  const auto copy = [&](std::uint64_t at, std::span<const std::uint32_t> words) {
+    if (!words.empty()) std::memcpy(space.cpu.data() + at, words.data(), words.size_bytes());
+  };
+  copy(0, args.constants());
+  if (info.local_size_const_dword != kUnusedRegid) copy(std::uint64_t{info.local_size_const_dword} * 4, launch.local_size);
+  copy(textures_at, args.textures());
+  copy(images_at, args.storage_images());
+  copy(samplers_at, args.samplers());
 
   // Every buffer object the stream reaches, for the kernel's BO table and use tracking.
   impl_->reference(prog.code(), false);

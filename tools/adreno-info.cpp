@@ -1,7 +1,9 @@
 // adreno-info: what the kernel reports about the Adreno GPU — like clinfo or vulkaninfo.
 #include <adreno/adreno.hpp>
 
+#include "core/descriptors.h"
 #include "core/device_impl.h"
+#include "core/program_info.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -57,6 +59,18 @@ nlohmann::json describe(adreno::Device& device) {
   }
   out["queue_priorities"] = info.priority_levels;
   out["memory_types"] = memory_types(device);
+  // The limits the runtime enforces when it loads programs and binds images.
+  namespace L = adreno::program_limits;
+  out["limits"] = {{"invocations_per_work_group", L::kMaxInvocations},
+                   {"full_registers_vec4", L::kMaxFullRegsVec4},
+                   {"half_registers_vec4", L::kMaxHalfRegsVec4},
+                   {"constants_vec4", L::kMaxConstlenVec4},
+                   {"shared_memory_bytes", L::kMaxSharedBytes},
+                   {"private_memory_bytes_per_fiber", L::kMaxPrivateBytesPerFiber},
+                   {"textures", L::kMaxTextures},
+                   {"samplers", L::kMaxSamplers},
+                   {"storage_images", L::kMaxStorageImages},
+                   {"image_dimension", adreno::kMaxImageDimension}};
   return out;
 }
 
@@ -77,6 +91,10 @@ void print_text(const nlohmann::json& d) {
   std::string types;
   for (const auto& t : d["memory_types"]) types += (types.empty() ? "" : ", ") + t.get<std::string>();
   std::printf("  memory types      %s\n", types.c_str());
+  std::printf("  limits\n");
+  for (const auto& [name, value] : d["limits"].items()) {
+    std::printf("    %-32s %llu\n", name.c_str(), static_cast<unsigned long long>(value.get<std::uint64_t>()));
+  }
 }
 
 }  // namespace

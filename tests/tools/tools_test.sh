@@ -23,6 +23,7 @@ expect() {
 # adreno-info
 expect "info: text on the virtual device" 0 "Adreno 630 \(kgsl, virtual\)" "$tools/adreno-info" --virtual
 expect "info: JSON on virtual MSM" 0 '"kernel_interface": "msm"' "$tools/adreno-info" --json --device virtual-msm
+expect "info: limits" 0 "invocations_per_work_group +1024" "$tools/adreno-info" --virtual
 expect "info: an unknown device is refused" 1 "not one of kgsl" "$tools/adreno-info" --device cuda
 expect "info: an unknown option is refused" 1 "--frobnicate" "$tools/adreno-info" --frobnicate
 

@@ -105,13 +105,8 @@ std::uint32_t modify(std::uint32_t raw, const ir3::Operand& op, Domain domain, u
   return raw;
 }
 
-unsigned type_bytes(Type type) {
-  switch (type) {
-    case Type::f16: case Type::u16: case Type::s16: return 2;
-    case Type::u8: case Type::u8_32: return 1;
-    default: return 4;
-  }
-}
+// Bytes per element of a memory type: u8/u8_32 one, 16-bit types two, the rest four.
+unsigned type_bytes(Type type) { return 1u << ir3::type_shift(type); }
 
 // Converts between the cat1 types: float sources to integers truncate toward zero and saturate
 // (NaN gives 0), integers to floats round to nearest even, integers to integers extend from the
@@ -629,7 +624,7 @@ void Wave::alu2(const ir3::Instruction& in) {
 
 void Wave::alu3(const ir3::Instruction& in) {
   const ir3::OpcodeInfo& info = ir3::info(in.opcode);
-  const bool half = info.form == ir3::Form::tri_alt ? in.src[1].half : (info.attr & 1) == 0;
+  const bool half = info.form == ir3::Form::tri_alt ? in.src[1].half : !ir3::full_precision(info);
   const unsigned bits = half ? 16 : 32;
   const std::uint32_t mask = mask_of(bits);
   const bool floating = in.opcode == Opcode::mad_f16 || in.opcode == Opcode::mad_f32;
@@ -760,7 +755,7 @@ void Wave::global_access(const ir3::Instruction& in) {
     if (indexed) {
       const std::uint64_t index = read(in.src[1], lane, 0);
       address += ((index << in.mem.shift) + static_cast<std::uint64_t>(static_cast<std::int64_t>(in.mem.offset)))
-                 << std::countr_zero(bytes);
+                 << ir3::type_shift(in.type);
     } else {
       address += static_cast<std::uint64_t>(static_cast<std::int64_t>(in.mem.offset));
     }

@@ -74,7 +74,7 @@ class VirtualGpu {
     std::memcpy(host(kCode), code.data(), code.size_bytes());
     std::vector<std::uint32_t> constants = launch.constants;
     constants.resize((constants.size() + 3) / 4 * 4);
-    std::memcpy(host(kConstants), constants.data(), constants.size() * 4);
+    if (!constants.empty()) std::memcpy(host(kConstants), constants.data(), constants.size() * 4);
 
     Chunks chunks(*this);
     pm4::CommandStream cs(chunks);

@@ -147,7 +147,7 @@ TEST_CASE("the wave size comes from the program and a launch can override it", "
   device.close_and_check_ledger();
 }
 
-TEST_CASE("independent dispatches get no wait or cache flush between them; a barrier adds one", "[virtual-kernel][dispatch]") {
+TEST_CASE("independent dispatches get no wait or cache flush between them, and a barrier adds one", "[virtual-kernel][dispatch]") {
   VirtualDevice device("virtual-msm");
   {
     Program program = Program::from_ir3(*device, placeholder_code(), three_buffer_metadata());
@@ -175,7 +175,7 @@ TEST_CASE("independent dispatches get no wait or cache flush between them; a bar
   device.close_and_check_ledger();
 }
 
-TEST_CASE("parts with LPAC also get the SP copies of the work-item ids; a630 does not", "[virtual-kernel][dispatch]") {
+TEST_CASE("parts with LPAC also get the SP copies of the work-item ids but a630 does not", "[virtual-kernel][dispatch]") {
   const std::string model = GENERATE(as<std::string>{}, "a630", "a640", "a650", "a660");
   VirtualDevice device("virtual-kgsl:" + model);
   {

@@ -72,7 +72,7 @@ TEST_CASE("independent dispatches share a level and run with no barrier between 
   CHECK(barrier_positions(s) == std::vector<std::size_t>{3});
 }
 
-TEST_CASE("write-after-read and write-after-write are dependencies; read-after-read is not", "[pure][graph]") {
+TEST_CASE("write-after-read and write-after-write are dependencies but read-after-read is not", "[pure][graph]") {
   const Schedule war = Dag().dispatch({r(A), w(B)}).dispatch({w(A)}).run();
   CHECK(war.level == std::vector<std::uint32_t>{0, 1});
   CHECK(war.barriers == 1);

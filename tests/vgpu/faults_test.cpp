@@ -45,7 +45,7 @@ FaultKind fault_of(VirtualGpu& gpu, const ir3::Program& program, const Launch& l
 
 }  // namespace
 
-TEST_CASE("a store to an unmapped address faults its context; another context keeps working", "[virtual-gpu][faults]") {
+TEST_CASE("a store to an unmapped address faults its context while another context keeps working", "[virtual-gpu][faults]") {
   VirtualGpu gpu;
   const ir3::Program program = ir3::assemble(kStoreToC0);
   Ring guilty(gpu.memory(), std::chrono::seconds(5));

@@ -87,6 +87,7 @@ class Graph::Impl {
   struct PatchSite {
     std::byte* at = nullptr;
     std::uint32_t bytes = 0;
+    std::uint32_t binding = kNoSite;  // in bindings_, for a buffer argument
     bool dirty = false;
     std::byte next[16] = {};
   };
@@ -105,6 +106,8 @@ class Graph::Impl {
     if (built_) invalid(operation, "the graph is already built; record into a new graph");
   }
   RecordedDispatch& kept_dispatch(GraphDispatch id, const char* operation);
+  // The patch site of `argument` of dispatch `id`; throws naming what is wrong.
+  PatchSite& site_of(GraphDispatch id, std::size_t argument, const char* operation);
   void wait_for_previous_replay();
   void apply_patches();
 
@@ -125,6 +128,11 @@ class Graph::Impl {
   std::vector<BufferBinding> bindings_;     // buffers of the kept dispatches, contiguous for replays
   std::vector<std::shared_ptr<MemoryBlock>> locked_;  // reused by every replay
   std::vector<PatchSite> sites_;
+  struct SiteRange {
+    std::uint32_t first;
+    std::uint32_t count;
+  };
+  std::vector<SiteRange> sites_of_dispatch_;  // by GraphDispatch (a dropped duplicate: the kept one's)
   std::vector<std::uint32_t> dirty_sites_;  // capacity: every site
   std::vector<std::uint32_t> dirty_syncs_;  // capacity: every sync
   std::vector<std::uint32_t> signal_syncs_;
@@ -265,6 +273,15 @@ void Graph::Impl::build(const GraphOptions& options) {
     recorded.binding_count = static_cast<std::uint32_t>(recorded.buffers.size());
     for (BufferBinding& binding : recorded.buffers) bindings_.push_back(std::move(binding));
     recorded.buffers.clear();
+    for (std::uint32_t b = recorded.first_binding; b < recorded.first_binding + recorded.binding_count; ++b) {
+      const std::size_t argument = bindings_[b].argument;
+      if (recorded.program->info().arguments[argument].kind == ProgramArgument::Kind::constant)
+        sites[recorded.first_site + argument].binding = b;
+    }
+  }
+  for (const std::uint32_t node : dispatch_nodes_) {
+    const RecordedDispatch& kept = dispatches_[nodes_[result.schedule.kept[node]].index];
+    sites_of_dispatch_.push_back(SiteRange{kept.first_site, static_cast<std::uint32_t>(kept.program->info().arguments.size())});
   }
   locked_.reserve(bindings_.size());
   dirty_sites_.reserve(sites.size());
@@ -284,30 +301,40 @@ Graph::Impl::RecordedDispatch& Graph::Impl::kept_dispatch(GraphDispatch id, cons
   return dispatches_[nodes_[graph.schedule.kept[dispatch_nodes_[index]]].index];
 }
 
+Graph::Impl::PatchSite& Graph::Impl::site_of(GraphDispatch id, std::size_t argument, const char* operation) {
+  const auto index = static_cast<std::size_t>(id);
+  if (!built_ || index >= sites_of_dispatch_.size()) kept_dispatch(id, operation);  // throws
+  const SiteRange range = sites_of_dispatch_[index];
+  if (argument >= range.count)
+    invalid(operation, fmt::format("argument {} does not exist; dispatch {} has {}", argument, index, range.count));
+  return sites_[range.first + argument];
+}
+
 void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer, GpuAddress address) {
-  RecordedDispatch& recorded = kept_dispatch(id, "set graph buffer argument");
-  Arguments::Impl::buffer_argument(recorded.program->info(), argument);  // throws unless a 64-bit address
-  const auto first = bindings_.begin() + recorded.first_binding;
-  const auto binding = std::find_if(first, first + recorded.binding_count, [&](const BufferBinding& b) { return b.argument == argument; });
-  // Buffer arguments are bound at record time, so the binding exists.
+  constexpr const char* kOperation = "set graph buffer argument";
+  PatchSite& site = site_of(id, argument, kOperation);
+  if (site.binding == kNoSite) {
+    const RecordedDispatch& recorded = kept_dispatch(id, kOperation);
+    Arguments::Impl::buffer_argument(recorded.program->info(), argument);  // throws unless a 64-bit address
+    invalid(kOperation, fmt::format("argument {} of dispatch {} was recorded with a scalar, not a buffer", argument,
+                                    static_cast<std::size_t>(id)));
+  }
+  BufferBinding& binding = bindings_[site.binding];
   const std::shared_ptr<MemoryBlock>& block = buffer.block_shared();
-  if (binding->memory.owner_before(block) || block.owner_before(binding->memory)) binding->memory = block;
-  const std::uint32_t index = recorded.first_site + static_cast<std::uint32_t>(argument);
-  PatchSite& site = sites_[index];
+  if (binding.memory.owner_before(block) || block.owner_before(binding.memory)) binding.memory = block;
   const std::uint64_t value = address.value();
   std::memcpy(site.next, &value, sizeof(value));
-  if (!site.dirty) dirty_sites_.push_back(index);
+  if (!site.dirty) dirty_sites_.push_back(static_cast<std::uint32_t>(&site - sites_.data()));
   site.dirty = true;
 }
 
 void Graph::Impl::set_bytes(GraphDispatch id, std::size_t argument, std::span<const std::byte> bytes) {
-  RecordedDispatch& recorded = kept_dispatch(id, "set graph scalar argument");
-  const ProgramArgument& arg = Arguments::Impl::scalar_argument(recorded.program->info(), argument, bytes.size());
-  const std::uint32_t index = recorded.first_site + static_cast<std::uint32_t>(argument);
-  PatchSite& site = sites_[index];
+  constexpr const char* kOperation = "set graph scalar argument";
+  PatchSite& site = site_of(id, argument, kOperation);
+  const ProgramArgument& arg = Arguments::Impl::scalar_argument(kept_dispatch(id, kOperation).program->info(), argument, bytes.size());
   std::memset(site.next, 0, arg.size_bytes);
   std::memcpy(site.next, bytes.data(), bytes.size());
-  if (!site.dirty) dirty_sites_.push_back(index);
+  if (!site.dirty) dirty_sites_.push_back(static_cast<std::uint32_t>(&site - sites_.data()));
   site.dirty = true;
 }
 

@@ -124,7 +124,7 @@ class Graph::Impl {
     std::shared_ptr<MemoryBlock> block;
     bool write;
   };
-  std::vector<OwnReference> own_;           // graph memory, program code and scratch, signals
+  std::vector<OwnReference> own_;           // graph data, commands and scratch; program code and private memory; signals
   std::vector<BufferBinding> bindings_;     // buffers of the kept dispatches, contiguous for replays
   std::vector<std::shared_ptr<MemoryBlock>> locked_;  // reused by every replay
   std::vector<PatchSite> sites_;
@@ -258,6 +258,7 @@ void Graph::Impl::build(const GraphOptions& options) {
       ++result.dispatches;
     }
     result.dwords = cs.dwords_written();
+    for (const auto& chunk : commands->blocks()) own.push_back(OwnReference{chunk, false});
     const std::span<const pm4::IbRange> ibs = cs.finish();
     if (!ibs.empty()) result.ib = ibs.front();  // chained: calling the first runs the rest
   }

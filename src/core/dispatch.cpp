@@ -112,12 +112,15 @@ void write_dispatch_data(CpuView data, const DispatchDataLayout& layout, const P
   const ProgramInfo& info = program.info();
   std::byte* const at = data.data();
   std::memset(at, 0, layout.bytes);
-  std::memcpy(at, arguments.constants().data(), arguments.constants().size_bytes());
-  if (info.local_size_const_dword != kUnusedRegid)
-    std::memcpy(at + std::size_t{info.local_size_const_dword} * 4, launch.local_size, 12);
-  std::memcpy(at + layout.textures_at, arguments.textures().data(), arguments.textures().size_bytes());
-  std::memcpy(at + layout.images_at, arguments.storage_images().data(), arguments.storage_images().size_bytes());
-  std::memcpy(at + layout.samplers_at, arguments.samplers().data(), arguments.samplers().size_bytes());
+  // memcpy from an empty table's null pointer is undefined, even for 0 bytes.
+  const auto copy = [&](std::uint64_t offset, std::span<const std::uint32_t> words) {
+    if (!words.empty()) std::memcpy(at + offset, words.data(), words.size_bytes());
+  };
+  copy(0, arguments.constants());
+  if (info.local_size_const_dword != kUnusedRegid) copy(std::uint64_t{info.local_size_const_dword} * 4, launch.local_size);
+  copy(layout.textures_at, arguments.textures());
+  copy(layout.images_at, arguments.storage_images());
+  copy(layout.samplers_at, arguments.samplers());
 }
 
 namespace {

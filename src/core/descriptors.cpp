@@ -75,6 +75,9 @@ void write_image_descriptor(std::span<std::uint32_t, 16> out, const ImageDesc& i
         base.value(), kImageBaseAlignment);
 
   std::fill(out.begin(), out.end(), 0u);
+  // Deliberate differences from tinygrad's QCOMArgsState._tex: it also sets bit 3 of dword 0
+  // (no field in a6xx_descriptors.xml) and dwords 6/7 (PLANE_PITCH 0x400000, 13), values that
+  // neither Mesa's fd6_view.cc nor the XML explain for linear single-plane images; they stay 0.
   // Textures read through an identity swizzle; storage images (IBOs) take only the format, as
   // in tinygrad's QCOMArgsState._tex and Mesa's fd6 IBO descriptors.
   std::uint64_t dword0 = d::TEX_CONST_0.field("FMT").pack(raw(format.hardware));

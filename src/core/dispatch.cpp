@@ -10,7 +10,10 @@
 //    spills into ENABLED); SP_CS_PVT_MEM_* follow computerator's units;
 //  * no CP_WAIT_FOR_IDLE before and no cache flush after a dispatch: independent dispatches may
 //    overlap, Queue::barrier() orders dependent ones and Queue::signal() flushes;
-//  * the wave size comes from the program (or the launch), not a hard-coded THREAD64.
+//  * the wave size comes from the program (or the launch), not a hard-coded THREAD64;
+//  * an ir3 program that reads the local size gets it as driver params in the constant file,
+//    with WGSIZECONSTID left at r63.x as computerator does (tinygrad also puts the constant's
+//    dword index into WGSIZECONSTID, which names a register, not a constant).
 //
 // What is packed when: the packets that depend only on the program (compute state per wave size,
 // code and private memory) are recorded once at load (record_program_packets) with named fields

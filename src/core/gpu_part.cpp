@@ -10,10 +10,10 @@ namespace adreno {
 namespace {
 
 constexpr std::array kParts = {
-    GpuPart{630, "a6xx_gen1", 2, 128 * 16, false},
-    GpuPart{640, "a6xx_gen2", 2, 128 * 4 * 16, false},
-    GpuPart{650, "a6xx_gen3", 3, 128 * 2 * 16, false},
-    GpuPart{660, "a6xx_gen4", 3, 128 * 2 * 16, true},
+    GpuPart{630, 2, 128 * 16, false},      // a6xx_gen1
+    GpuPart{640, 2, 128 * 4 * 16, false},  // a6xx_gen2
+    GpuPart{650, 3, 128 * 2 * 16, false},  // a6xx_gen3
+    GpuPart{660, 3, 128 * 2 * 16, true},   // a6xx_gen4
 };
 
 }  // namespace

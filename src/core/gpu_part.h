@@ -19,8 +19,7 @@
 namespace adreno {
 
 struct GpuPart {
-  std::uint32_t gpu_id;        // 630
-  std::string_view family;     // "a6xx_gen1"
+  std::uint32_t gpu_id;        // 630; the comment after each entry names its freedreno_devices.py template
   std::uint32_t num_sp_cores;
   std::uint32_t fibers_per_sp;
   bool has_lpac;

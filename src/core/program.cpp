@@ -167,7 +167,7 @@ Program Program::from_ir3_fixture(Device& device, const std::filesystem::path& j
     throw Error(Errc::malformed, "load ir3 fixture", fmt::format("{}: {} bytes is not whole 8-byte instructions",
                                                                   code_path.string(), bytes.size()));
   std::vector<std::uint32_t> code(bytes.size() / 4);
-  std::memcpy(code.data(), bytes.data(), bytes.size());
+  if (!bytes.empty()) std::memcpy(code.data(), bytes.data(), bytes.size());
   return from_ir3(device, code, metadata);
 }
 

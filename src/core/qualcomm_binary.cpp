@@ -114,6 +114,8 @@ ProgramInfo parse_qualcomm_binary(std::span<const std::byte> binary) {
   // compute constant file holds, which is what tinygrad loads (256 vec4).
   info.constlen_vec4 = program_limits::kMaxConstlenVec4;
 
+  // One sampler argument per sampler record. tinygrad uploads one more, all-zero sampler than
+  // the file declares, without saying why; it is not reproduced here.
   for (std::uint32_t i = 0; i < sampler_records; ++i)
     info.arguments.push_back({ProgramArgument::Kind::sampler, {}, 0, 0, info.samplers++});
 

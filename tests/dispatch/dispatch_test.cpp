@@ -4,6 +4,7 @@
 #include <adreno/adreno.hpp>
 
 #include "../core/virtual_device.h"
+#include "core/arguments_impl.h"
 #include "core/program_impl.h"
 #include "pm4/a6xx_registers.h"
 #include "program_fixtures.h"
@@ -287,6 +288,41 @@ TEST_CASE("the upload area reuses its blocks once their submissions retired", "[
     for (int i = 0; i < 64; ++i) round();
     CHECK(queue.impl().uploads().block_count() == blocks);
     CHECK(device->impl().allocator().stats().kernel_allocs == kernel_allocs);
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("a program that reads the local size gets it as driver params in its constants", "[virtual-kernel][dispatch]") {
+  VirtualDevice device("virtual-kgsl");
+  {
+    Ir3Metadata metadata = three_buffer_metadata();
+    metadata.local_size_const_dword = 8;  // c2.xyz
+    Program program = Program::from_ir3(*device, placeholder_code(), metadata);
+    Buffer buffer = device->allocate({.size = 4096});
+    Arguments arguments(program);
+    arguments.set_buffer(0, buffer).set_buffer(1, buffer).set_buffer(2, buffer).set_scalar(3, 9u);
+    Queue queue(*device);
+    queue.dispatch(program, arguments, Launch{{2, 2, 2}, {8, 4, 2}, std::nullopt});
+    queue.dispatch(program, arguments, Launch{{1, 1, 1}, {32, 1, 1}, std::nullopt});
+    const RecordedStream rec = record_of(queue);
+    const auto loads = rec.all(Opcode::CP_LOAD_STATE6_FRAG);
+    REQUIRE(loads.size() == 4);  // shader and constants, twice
+    const BlockReader memory = queue_memory(queue);
+    const auto constants = [&](const RecordedPacket* load) {
+      return memory.dwords(GpuAddress(load->payload[1] | std::uint64_t{load->payload[2]} << 32), 16);
+    };
+    const std::vector<std::uint32_t> first = constants(loads[1]), second = constants(loads[3]);
+    CHECK(std::vector<std::uint32_t>(first.begin() + 8, first.begin() + 11) == std::vector<std::uint32_t>{8, 4, 2});
+    CHECK(std::vector<std::uint32_t>(second.begin() + 8, second.begin() + 11) == std::vector<std::uint32_t>{32, 1, 1});
+    CHECK(first[6] == 9);
+    CHECK(second[6] == 9);
+    // Each dispatch has its own copy; the Arguments object is unchanged.
+    CHECK(loads[1]->payload[1] != loads[3]->payload[1]);
+    CHECK(arguments.impl().constants()[8] == 0);
+    // As computerator: the size is read from constants, WGSIZECONSTID stays r63.x.
+    CHECK(rec.field(r::SP_CS_CONST_CONFIG_0, "WGSIZECONSTID") == 0xfc);
+    CHECK(rec.field(r::SP_CS_CONST_CONFIG_0, "WGIDCONSTID") == 192);
+    CHECK(rec.field(r::SP_CS_CONST_CONFIG_0, "LOCALIDREGID") == 0);
   }
   device.close_and_check_ledger();
 }

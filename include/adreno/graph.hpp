@@ -94,6 +94,8 @@ class Graph {
 
   /// Binds another buffer to a buffer argument of `dispatch` (checked as Arguments::set_buffer).
   void set_buffer(GraphDispatch dispatch, std::size_t argument, const BufferView& buffer);
+  /// The whole buffer (saves making a view: this runs once per changed pointer per replay).
+  void set_buffer(GraphDispatch dispatch, std::size_t argument, const Buffer& buffer);
   /// Changes a scalar argument of `dispatch` (checked as Arguments::set_bytes).
   void set_bytes(GraphDispatch dispatch, std::size_t argument, std::span<const std::byte> bytes);
   template <typename T>

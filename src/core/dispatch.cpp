@@ -15,6 +15,11 @@
 //    with WGSIZECONSTID left at r63.x as computerator does (tinygrad also puts the constant's
 //    dword index into WGSIZECONSTID, which names a register, not a constant).
 //
+// What is packed when: the packets that depend only on the program (compute state per wave size,
+// code and private memory) are recorded once at load (record_program_packets) with named fields
+// and copied into each dispatch; per dispatch only the grid (fields resolved at compile time),
+// the data addresses and the launch packet are packed — the stream is the same either way.
+//
 // Where the data lives: the constant file image and the descriptor tables of one dispatch are
 // copied into GPU memory (the queue's UploadArea, or a graph's own memory) laid out as
 // DispatchDataLayout says, and loaded with CP_LOAD_STATE6_FRAG (SS6_INDIRECT).
@@ -64,6 +69,9 @@ void validate_launch(const ProgramInfo& info, const Launch& launch) {
                         launch.local_size[2], invocations, program_limits::kMaxInvocations));
 }
 
+// CONSTLEN counts 4-vec4 units.
+std::uint32_t constlen_units(const ProgramInfo& info) { return (info.constlen_vec4 + 3) & ~3u; }
+
 pm4::ConstRamMode const_ram_mode(std::uint32_t constlen_vec4) {
   // Mesa computerator's choice: the smallest mode that holds constlen.
   if (constlen_vec4 > 192) return pm4::ConstRamMode::CONSTLEN_256;
@@ -93,7 +101,7 @@ void validate_dispatch(const Device::Impl& device, const Program::Impl& program,
 
 DispatchDataLayout dispatch_data_layout(const ProgramInfo& info, const Arguments::Impl& arguments) {
   DispatchDataLayout layout;
-  layout.constlen = (info.constlen_vec4 + 3) & ~3u;  // CONSTLEN counts 4-vec4 units
+  layout.constlen = constlen_units(info);
   layout.textures_at = align64(std::uint64_t{layout.constlen} * 16);
   layout.images_at = layout.textures_at + align64(arguments.textures().size_bytes());
   layout.samplers_at = layout.images_at + align64(arguments.storage_images().size_bytes());
@@ -107,7 +115,7 @@ void write_dispatch_data(CpuView data, const DispatchDataLayout& layout, const P
   const ProgramInfo& info = program.info();
   std::byte* const at = data.data();
   std::memset(at, 0, layout.bytes);
-  // memcpy from an empty table's null pointer is undefined even for zero bytes (UBSan says so).
+  // memcpy from an empty table's null pointer is undefined, even for 0 bytes.
   const auto copy = [&](std::uint64_t offset, std::span<const std::uint32_t> words) {
     if (!words.empty()) std::memcpy(at + offset, words.data(), words.size_bytes());
   };
@@ -118,14 +126,15 @@ void write_dispatch_data(CpuView data, const DispatchDataLayout& layout, const P
   copy(layout.samplers_at, arguments.samplers());
 }
 
-void emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const DispatchDataLayout& layout, GpuAddress data,
-                   const Launch& launch) {
+namespace {
+
+// The compute state: everything but the grid, the code and the data. Depends only on the program
+// and the wave size.
+void emit_program_state(pm4::CommandStream& cs, const Program::Impl& prog, pm4::ThreadSize wave) {
   const ProgramInfo& info = prog.info();
   const GpuPart& part = prog.part();
-  const std::uint32_t constlen = layout.constlen;
-  const bool exec_cs = info.launch == LaunchPacket::exec_cs;
-  const auto thread_size = raw(launch.wave_size.value_or(info.wave_size) == WaveSize::thread128 ? pm4::ThreadSize::THREAD128
-                                                                                                : pm4::ThreadSize::THREAD64);
+  const std::uint32_t constlen = constlen_units(info);
+  const auto thread_size = raw(wave);
   const auto isam = raw(info.opencl_isa_mode ? pm4::IsamMode::ISAMMODE_CL : pm4::IsamMode::ISAMMODE_GL);
 
   pm4::set_marker(cs, pm4::Marker::RM6_COMPUTE);
@@ -163,14 +172,19 @@ void emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const Disp
     pm4::write_register(cs, r::SP_CS_WIE_CNTL_0, work_item_ids);
     pm4::write_register(cs, r::SP_CS_WIE_CNTL_1, wave_control);
   }
+}
 
-  // The grid. CP_EXEC_CS carries the group counts and the kernel-group registers stay 1 (Mesa
-  // fd6_compute.cc, computerator); CP_RUN_OPENCL takes them from SP_CS_KERNEL_GROUP_* (tinygrad).
-  pm4::write_register(cs, r::SP_CS_NDRANGE_0,
-                      {{"KERNELDIM", 3},
-                       {"LOCALSIZEX", launch.local_size[0] - 1},
-                       {"LOCALSIZEY", launch.local_size[1] - 1},
-                       {"LOCALSIZEZ", launch.local_size[2] - 1}});
+// The grid. CP_EXEC_CS carries the group counts and the kernel-group registers stay 1 (Mesa
+// fd6_compute.cc, computerator); CP_RUN_OPENCL takes them from SP_CS_KERNEL_GROUP_* (tinygrad).
+// Per dispatch, so its fields are looked up at compile time.
+void emit_grid(pm4::CommandStream& cs, bool exec_cs, const Launch& launch) {
+  static constexpr const pm4::Field& kKernelDim = r::SP_CS_NDRANGE_0.field("KERNELDIM");
+  static constexpr const pm4::Field* kLocalSize[] = {&r::SP_CS_NDRANGE_0.field("LOCALSIZEX"),
+                                                     &r::SP_CS_NDRANGE_0.field("LOCALSIZEY"),
+                                                     &r::SP_CS_NDRANGE_0.field("LOCALSIZEZ")};
+  std::uint64_t local_size = kKernelDim.pack(3);
+  for (unsigned axis = 0; axis < 3; ++axis) local_size |= kLocalSize[axis]->pack(launch.local_size[axis] - 1);
+  pm4::write_register(cs, r::SP_CS_NDRANGE_0, local_size);
   const pm4::Register* const global_sizes[] = {&r::SP_CS_NDRANGE_1, &r::SP_CS_NDRANGE_3, &r::SP_CS_NDRANGE_5};
   const pm4::Register* const global_offsets[] = {&r::SP_CS_NDRANGE_2, &r::SP_CS_NDRANGE_4, &r::SP_CS_NDRANGE_6};
   const pm4::Register* const kernel_groups[] = {&r::SP_CS_KERNEL_GROUP_X, &r::SP_CS_KERNEL_GROUP_Y, &r::SP_CS_KERNEL_GROUP_Z};
@@ -179,8 +193,11 @@ void emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const Disp
     pm4::write_register(cs, *global_offsets[axis], 0);
     pm4::write_register(cs, *kernel_groups[axis], exec_cs ? 1 : launch.groups[axis]);
   }
+}
 
-  // The program.
+// Where the code is and the private memory it uses.
+void emit_program_code(pm4::CommandStream& cs, const Program::Impl& prog) {
+  const ProgramInfo& info = prog.info();
   const GpuAddress code = prog.code()->allocation().gpu;
   pm4::write_register(cs, r::SP_CS_PROGRAM_COUNTER_OFFSET, info.entry_offset);
   pm4::write_register(cs, r::SP_CS_BASE, code.value());
@@ -192,8 +209,58 @@ void emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const Disp
                        {"PERWAVEMEMLAYOUT", prog.private_memory() && info.private_per_wave}});
   pm4::write_register(cs, r::SP_CS_PVT_MEM_STACK_OFFSET, {{"OFFSET", prog.private_bytes_per_sp()}});
   pm4::load_state6_frag(cs, {pm4::StateType::ST6_SHADER, pm4::StateBlock::SB6_CS_SHADER, 0, info.instrlen}, code);
+}
+
+// Host memory to record a program's packets in, once; CommandStream writes through a ChunkSource.
+class HostChunk final : public pm4::ChunkSource {
+ public:
+  static constexpr std::uint32_t kDwords = 1024;  // a program's packets take well under 100
+  static constexpr std::uint64_t kAddress = 0x1000;  // nominal: nothing here reads GPU addresses
+
+  pm4::Chunk acquire(std::uint32_t min_dwords) override {
+    if (!dwords_.empty() || min_dwords > kDwords)
+      throw Error(Errc::invalid_argument, "record program packets", "the packets outgrew their host chunk");
+    dwords_.resize(kDwords);
+    return pm4::Chunk{CpuView(dwords_.data(), dwords_.size() * 4), GpuAddress(kAddress), kDwords, 0};
+  }
+  std::vector<std::uint32_t> take(const pm4::CommandStream& cs) {
+    const auto count = static_cast<std::size_t>((cs.gpu_address_here() - GpuAddress(kAddress)) / 4);
+    return std::vector<std::uint32_t>(dwords_.begin(), dwords_.begin() + static_cast<std::ptrdiff_t>(count));
+  }
+
+ private:
+  std::vector<std::uint32_t> dwords_;
+};
+
+template <typename Emit>
+std::vector<std::uint32_t> record_on_host(Emit&& emit) {
+  HostChunk chunk;
+  pm4::CommandStream cs(chunk);
+  emit(cs);
+  return chunk.take(cs);
+}
+
+}  // namespace
+
+ProgramPackets record_program_packets(const Program::Impl& prog) {
+  ProgramPackets packets;
+  packets.state[0] = record_on_host([&](pm4::CommandStream& cs) { emit_program_state(cs, prog, pm4::ThreadSize::THREAD64); });
+  packets.state[1] = record_on_host([&](pm4::CommandStream& cs) { emit_program_state(cs, prog, pm4::ThreadSize::THREAD128); });
+  packets.code = record_on_host([&](pm4::CommandStream& cs) { emit_program_code(cs, prog); });
+  return packets;
+}
+
+void emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const DispatchDataLayout& layout, GpuAddress data,
+                   const Launch& launch) {
+  const ProgramInfo& info = prog.info();
+  const bool exec_cs = info.launch == LaunchPacket::exec_cs;
+  const ProgramPackets& packets = prog.packets();
+  cs.append(packets.state[launch.wave_size.value_or(info.wave_size) == WaveSize::thread128 ? 1 : 0]);
+  emit_grid(cs, exec_cs, launch);
+  cs.append(packets.code);
 
   // Constants and descriptors.
+  const std::uint32_t constlen = layout.constlen;
   if (constlen != 0)
     pm4::load_state6_frag(cs, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_SHADER, 0, constlen}, data);
   if (info.textures != 0) {
@@ -219,7 +286,6 @@ void emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const Disp
   else
     pm4::run_opencl(cs);
 }
-
 
 void Queue::dispatch(const Program& program, const Arguments& arguments, const Launch& launch) {
   impl_->check_not_lost();

@@ -36,6 +36,9 @@ DispatchDataLayout dispatch_data_layout(const ProgramInfo& info, const Arguments
 void write_dispatch_data(CpuView data, const DispatchDataLayout& layout, const Program::Impl& program,
                          const Arguments::Impl& arguments, const Launch& launch);
 
+/// Records the packets that depend only on `program` (ProgramPackets), once, at load.
+ProgramPackets record_program_packets(const Program::Impl& program);
+
 /// Appends the compute state and launch packets; the data written by write_dispatch_data is at `data`.
 void emit_dispatch(pm4::CommandStream& cs, const Program::Impl& program, const DispatchDataLayout& layout, GpuAddress data,
                    const Launch& launch);

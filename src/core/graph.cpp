@@ -43,7 +43,7 @@ class Graph::Impl {
                          std::span<const Access> access);
   GraphSync sync(const Signal& signal, std::uint64_t value, bool is_signal);
   void build(const GraphOptions& options);
-  void set_buffer(GraphDispatch id, std::size_t argument, const BufferView& buffer);
+  void set_buffer(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer, GpuAddress address);
   void set_bytes(GraphDispatch id, std::size_t argument, std::span<const std::byte> bytes);
   void set_value(GraphSync id, std::uint64_t value);
   void replay(Queue::Impl& queue);
@@ -51,7 +51,7 @@ class Graph::Impl {
   std::size_t dispatch_count() const { return built().dispatches; }
   std::size_t levels() const { return built().schedule.levels; }
   std::size_t barriers() const { return built().schedule.barriers; }
-  std::size_t command_dwords() const { return built().ib.dwords; }
+  std::size_t command_dwords() const { return built().dwords; }
 
  private:
   struct BufferBinding {
@@ -65,7 +65,9 @@ class Graph::Impl {
     Launch launch;
     DispatchDataLayout layout;
     std::vector<std::byte> data;  // constants and descriptors, as they go to GPU memory
-    std::vector<BufferBinding> buffers;
+    std::vector<BufferBinding> buffers;    // moved into bindings_ at build
+    std::uint32_t first_binding = 0;       // its buffers in bindings_ (after build)
+    std::uint32_t binding_count = 0;
     std::vector<ScheduleAccess> accesses;  // by block identity, as recorded
     std::uint32_t first_site = kNoSite;    // patch sites of its arguments, in argument order (after build)
   };
@@ -85,6 +87,7 @@ class Graph::Impl {
   struct PatchSite {
     std::byte* at = nullptr;
     std::uint32_t bytes = 0;
+    std::uint32_t binding = kNoSite;  // in bindings_, for a buffer argument
     bool dirty = false;
     std::byte next[16] = {};
   };
@@ -92,6 +95,7 @@ class Graph::Impl {
     Schedule schedule;
     std::size_t dispatches = 0;
     pm4::IbRange ib;
+    std::size_t dwords = 0;  // in all chained ranges
   };
 
   const Built& built() const {
@@ -102,6 +106,8 @@ class Graph::Impl {
     if (built_) invalid(operation, "the graph is already built; record into a new graph");
   }
   RecordedDispatch& kept_dispatch(GraphDispatch id, const char* operation);
+  // The patch site of `argument` of dispatch `id`; throws naming what is wrong.
+  PatchSite& site_of(GraphDispatch id, std::size_t argument, const char* operation);
   void wait_for_previous_replay();
   void apply_patches();
 
@@ -118,10 +124,15 @@ class Graph::Impl {
     std::shared_ptr<MemoryBlock> block;
     bool write;
   };
-  std::vector<OwnReference> own_;           // graph memory, program code and scratch, signals
-  std::vector<BufferBinding*> bindings_;    // buffers of the kept dispatches
+  std::vector<OwnReference> own_;           // graph data, commands and scratch; program code and private memory; signals
+  std::vector<BufferBinding> bindings_;     // buffers of the kept dispatches, contiguous for replays
   std::vector<std::shared_ptr<MemoryBlock>> locked_;  // reused by every replay
   std::vector<PatchSite> sites_;
+  struct SiteRange {
+    std::uint32_t first;
+    std::uint32_t count;
+  };
+  std::vector<SiteRange> sites_of_dispatch_;  // by GraphDispatch (a dropped duplicate: the kept one's)
   std::vector<std::uint32_t> dirty_sites_;  // capacity: every site
   std::vector<std::uint32_t> dirty_syncs_;  // capacity: every sync
   std::vector<std::uint32_t> signal_syncs_;
@@ -136,7 +147,10 @@ GraphDispatch Graph::Impl::dispatch(const Program& program, const Arguments& arg
   const Program::Impl& prog = *program.impl();
   const Arguments::Impl& args = arguments.impl();
   validate_dispatch(*device_, prog, args, launch);
-  RecordedDispatch recorded{program.impl(), launch, dispatch_data_layout(prog.info(), args), {}, {}, {}};
+  RecordedDispatch recorded;
+  recorded.program = program.impl();
+  recorded.launch = launch;
+  recorded.layout = dispatch_data_layout(prog.info(), args);
   recorded.data.resize(recorded.layout.bytes);
   write_dispatch_data(CpuView(recorded.data.data(), recorded.data.size()), recorded.layout, prog, args, launch);
   const auto& info_arguments = prog.info().arguments;
@@ -182,7 +196,7 @@ void Graph::Impl::build(const GraphOptions& options) {
            std::equal(x.launch.local_size, x.launch.local_size + 3, y.launch.local_size) &&
            x.launch.wave_size == y.launch.wave_size && x.data == y.data;
   };
-  Built result{schedule(schedule_nodes, {options.drop_duplicates, options.order_by_level}, same_work), 0, {}};
+  Built result{schedule(schedule_nodes, {options.drop_duplicates, options.order_by_level}, same_work), 0, {}, 0};
 
   // The constants and descriptors of every kept dispatch (the GPU only reads them).
   std::vector<std::uint64_t> data_at(dispatches_.size(), 0);
@@ -243,8 +257,10 @@ void Graph::Impl::build(const GraphOptions& options) {
       }
       ++result.dispatches;
     }
+    result.dwords = cs.dwords_written();
+    for (const auto& chunk : commands->blocks()) own.push_back(OwnReference{chunk, false});
     const std::span<const pm4::IbRange> ibs = cs.finish();
-    if (!ibs.empty()) result.ib = ibs.front();  // chained: one IB however long
+    if (!ibs.empty()) result.ib = ibs.front();  // chained: calling the first runs the rest
   }
 
   for (const Node& node : nodes_) {
@@ -253,7 +269,20 @@ void Graph::Impl::build(const GraphOptions& options) {
   }
   for (std::size_t node : result.schedule.order) {
     if (!nodes_[node].is_dispatch) continue;
-    for (BufferBinding& binding : dispatches_[nodes_[node].index].buffers) bindings_.push_back(&binding);
+    RecordedDispatch& recorded = dispatches_[nodes_[node].index];
+    recorded.first_binding = static_cast<std::uint32_t>(bindings_.size());
+    recorded.binding_count = static_cast<std::uint32_t>(recorded.buffers.size());
+    for (BufferBinding& binding : recorded.buffers) bindings_.push_back(std::move(binding));
+    recorded.buffers.clear();
+    for (std::uint32_t b = recorded.first_binding; b < recorded.first_binding + recorded.binding_count; ++b) {
+      const std::size_t argument = bindings_[b].argument;
+      if (recorded.program->info().arguments[argument].kind == ProgramArgument::Kind::constant)
+        sites[recorded.first_site + argument].binding = b;
+    }
+  }
+  for (const std::uint32_t node : dispatch_nodes_) {
+    const RecordedDispatch& kept = dispatches_[nodes_[result.schedule.kept[node]].index];
+    sites_of_dispatch_.push_back(SiteRange{kept.first_site, static_cast<std::uint32_t>(kept.program->info().arguments.size())});
   }
   locked_.reserve(bindings_.size());
   dirty_sites_.reserve(sites.size());
@@ -273,29 +302,40 @@ Graph::Impl::RecordedDispatch& Graph::Impl::kept_dispatch(GraphDispatch id, cons
   return dispatches_[nodes_[graph.schedule.kept[dispatch_nodes_[index]]].index];
 }
 
-void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const BufferView& buffer) {
-  RecordedDispatch& recorded = kept_dispatch(id, "set graph buffer argument");
-  const ProgramArgument& arg = Arguments::Impl::buffer_argument(recorded.program->info(), argument);
-  const auto binding = std::find_if(recorded.buffers.begin(), recorded.buffers.end(),
-                                    [&](const BufferBinding& b) { return b.argument == argument; });
-  binding->memory = buffer.buffer()->block_shared();  // buffer arguments are bound at record time
-  const std::uint32_t index = recorded.first_site + static_cast<std::uint32_t>(argument);
-  PatchSite& site = sites_[index];
-  const std::uint64_t address = buffer.gpu_address().value();
-  static_assert(sizeof(address) == 8);
-  std::memcpy(site.next, &address, arg.size_bytes);
-  if (!site.dirty) dirty_sites_.push_back(index);
+Graph::Impl::PatchSite& Graph::Impl::site_of(GraphDispatch id, std::size_t argument, const char* operation) {
+  const auto index = static_cast<std::size_t>(id);
+  if (!built_ || index >= sites_of_dispatch_.size()) kept_dispatch(id, operation);  // throws
+  const SiteRange range = sites_of_dispatch_[index];
+  if (argument >= range.count)
+    invalid(operation, fmt::format("argument {} does not exist; dispatch {} has {}", argument, index, range.count));
+  return sites_[range.first + argument];
+}
+
+void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer, GpuAddress address) {
+  constexpr const char* kOperation = "set graph buffer argument";
+  PatchSite& site = site_of(id, argument, kOperation);
+  if (site.binding == kNoSite) {
+    const RecordedDispatch& recorded = kept_dispatch(id, kOperation);
+    Arguments::Impl::buffer_argument(recorded.program->info(), argument);  // throws unless a 64-bit address
+    invalid(kOperation, fmt::format("argument {} of dispatch {} was recorded with a scalar, not a buffer", argument,
+                                    static_cast<std::size_t>(id)));
+  }
+  BufferBinding& binding = bindings_[site.binding];
+  const std::shared_ptr<MemoryBlock>& block = buffer.block_shared();
+  if (binding.memory.owner_before(block) || block.owner_before(binding.memory)) binding.memory = block;
+  const std::uint64_t value = address.value();
+  std::memcpy(site.next, &value, sizeof(value));
+  if (!site.dirty) dirty_sites_.push_back(static_cast<std::uint32_t>(&site - sites_.data()));
   site.dirty = true;
 }
 
 void Graph::Impl::set_bytes(GraphDispatch id, std::size_t argument, std::span<const std::byte> bytes) {
-  RecordedDispatch& recorded = kept_dispatch(id, "set graph scalar argument");
-  const ProgramArgument& arg = Arguments::Impl::scalar_argument(recorded.program->info(), argument, bytes.size());
-  const std::uint32_t index = recorded.first_site + static_cast<std::uint32_t>(argument);
-  PatchSite& site = sites_[index];
+  constexpr const char* kOperation = "set graph scalar argument";
+  PatchSite& site = site_of(id, argument, kOperation);
+  const ProgramArgument& arg = Arguments::Impl::scalar_argument(kept_dispatch(id, kOperation).program->info(), argument, bytes.size());
   std::memset(site.next, 0, arg.size_bytes);
   std::memcpy(site.next, bytes.data(), bytes.size());
-  if (!site.dirty) dirty_sites_.push_back(index);
+  if (!site.dirty) dirty_sites_.push_back(static_cast<std::uint32_t>(&site - sites_.data()));
   site.dirty = true;
 }
 
@@ -344,14 +384,14 @@ void Graph::Impl::replay(Queue::Impl& queue) {
 
   // Hold every bound buffer until the submission lists it, or refuse before changing anything.
   locked_.clear();
-  for (const BufferBinding* binding : bindings_) {
-    std::shared_ptr<MemoryBlock> block = binding->memory.lock();
+  for (const BufferBinding& binding : bindings_) {
+    std::shared_ptr<MemoryBlock> block = binding.memory.lock();
     if (!block) {
       locked_.clear();
-      const RecordedDispatch& owner = dispatches_[binding->dispatch];
-      const std::string& name = owner.program->info().arguments[binding->argument].name;
+      const RecordedDispatch& owner = dispatches_[binding.dispatch];
+      const std::string& name = owner.program->info().arguments[binding.argument].name;
       invalid(kOperation, fmt::format("dispatch {} (program '{}') argument {}{}: its buffer was freed; bind a live one with set_buffer",
-                                      binding->dispatch, owner.program->info().name, binding->argument,
+                                      binding.dispatch, owner.program->info().name, binding.argument,
                                       name.empty() ? "" : " ('" + name + "')"));
     }
     locked_.push_back(std::move(block));
@@ -363,7 +403,7 @@ void Graph::Impl::replay(Queue::Impl& queue) {
   }
 
   for (const OwnReference& own : own_) queue.reference(own.block, own.write);
-  for (std::size_t i = 0; i < locked_.size(); ++i) queue.append_reference(std::move(locked_[i]), bindings_[i]->writes);
+  for (std::size_t i = 0; i < locked_.size(); ++i) queue.append_reference(std::move(locked_[i]), bindings_[i].writes);
   locked_.clear();
   if (graph.ib.dwords != 0) pm4::indirect_buffer(queue.stream(), graph.ib.gpu, graph.ib.dwords);
   for (const std::uint32_t index : signal_syncs_) queue.note_signal(syncs_[index].signal, syncs_[index].value);
@@ -390,7 +430,11 @@ std::size_t Graph::levels() const { return impl_->levels(); }
 std::size_t Graph::barriers() const { return impl_->barriers(); }
 std::size_t Graph::command_dwords() const { return impl_->command_dwords(); }
 void Graph::set_buffer(GraphDispatch dispatch, std::size_t argument, const BufferView& buffer) {
-  impl_->set_buffer(dispatch, argument, buffer);
+  impl_->set_buffer(dispatch, argument, *buffer.buffer(), buffer.gpu_address());
+}
+void Graph::set_buffer(GraphDispatch dispatch, std::size_t argument, const Buffer& buffer) {
+  if (!buffer) invalid("set graph buffer argument", "the buffer is empty (moved from or default)");
+  impl_->set_buffer(dispatch, argument, *buffer.impl(), buffer.impl()->gpu_address());
 }
 void Graph::set_bytes(GraphDispatch dispatch, std::size_t argument, std::span<const std::byte> bytes) {
   impl_->set_bytes(dispatch, argument, bytes);

@@ -1,6 +1,7 @@
 #include <adreno/error.hpp>
 #include <adreno/program.hpp>
 
+#include "core/dispatch_encoder.h"
 #include "core/program_impl.h"
 #include "core/device_impl.h"
 #include "core/qualcomm_binary.h"
@@ -91,6 +92,7 @@ Program::Impl::Impl(Device& device, ProgramInfo info)
     private_bytes_per_sp_ = round_up(private_bytes_per_fiber_ * part_->fibers_per_sp, 4096);
     private_memory_ = allocate_block(*device_, device_, std::uint64_t{private_bytes_per_sp_} * part_->num_sp_cores, false);
   }
+  packets_ = record_program_packets(*this);
 }
 
 Program::Program(std::shared_ptr<const Impl> impl) noexcept : impl_(std::move(impl)) {}

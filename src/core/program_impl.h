@@ -8,9 +8,18 @@
 #include "core/gpu_part.h"
 #include "core/program_info.h"
 
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace adreno {
+
+/// The packets of a dispatch that depend only on the program, recorded once at load by the
+/// dispatch emitter (dispatch_encoder.h) and copied into every dispatch of the program.
+struct ProgramPackets {
+  std::vector<std::uint32_t> state[2];  ///< compute state, for THREAD64 [0] and THREAD128 [1]
+  std::vector<std::uint32_t> code;      ///< entry point, code base, private memory, shader load
+};
 
 class Program::Impl {
  public:
@@ -26,6 +35,7 @@ class Program::Impl {
   std::uint32_t private_bytes_per_sp() const noexcept { return private_bytes_per_sp_; }
   /// Bytes per fiber rounded to the 512-byte unit of SP_CS_PVT_MEM_PARAM.
   std::uint32_t private_bytes_per_fiber() const noexcept { return private_bytes_per_fiber_; }
+  const ProgramPackets& packets() const noexcept { return packets_; }
 
  private:
   std::shared_ptr<Device::Impl> device_;
@@ -35,6 +45,7 @@ class Program::Impl {
   std::shared_ptr<MemoryBlock> private_memory_;
   std::uint32_t private_bytes_per_fiber_ = 0;
   std::uint32_t private_bytes_per_sp_ = 0;
+  ProgramPackets packets_;
 };
 
 }  // namespace adreno

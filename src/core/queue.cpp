@@ -80,8 +80,9 @@ void Queue::Impl::reference(const std::shared_ptr<MemoryBlock>& block, bool writ
 }
 
 void Queue::Impl::check_not_lost() const {
+  if (!is_lost_.load(std::memory_order_acquire)) return;
   std::lock_guard lock(lost_mutex_);
-  if (lost_) throw Error(Errc::device_lost, "queue", *lost_);
+  throw Error(Errc::device_lost, "queue", *lost_);
 }
 
 void Queue::Impl::note_signal(std::shared_ptr<Signal::Impl> signal, std::uint64_t value) {
@@ -167,6 +168,7 @@ bool Queue::Impl::wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeo
     {
       std::lock_guard lock(lost_mutex_);
       lost_ = why;
+      is_lost_.store(true, std::memory_order_release);
     }
     throw Error(Errc::device_lost, "queue wait", why, error.sys_errno());
   }

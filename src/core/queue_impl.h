@@ -11,6 +11,7 @@
 #include "core/upload_area.h"
 #include "pm4/command_stream.h"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -76,6 +77,7 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   std::uint64_t fence_ = 0;
   mutable std::mutex lost_mutex_;  // waits may come from any thread (Signal::wait)
   std::optional<std::string> lost_;  // why the context is gone, once it is
+  std::atomic<bool> is_lost_{false};  // lets every recording call check without the mutex
   UploadArea uploads_{device_};
 };
 

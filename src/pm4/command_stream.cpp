@@ -56,6 +56,7 @@ GpuAddress CommandStream::gpu_address_here() const { return base_ == nullptr ? G
 // size is patched when the next range closes.
 void CommandStream::close_range(bool chaining) {
   auto dwords = static_cast<std::uint32_t>(cursor_ - range_start_);
+  closed_dwords_ += dwords;
   if (dwords != 0) {
     if (pending_chain_size_ == nullptr)
       ibs_.push_back(IbRange{gpu_of(range_start_), dwords, chunk_tag_});

@@ -9,6 +9,7 @@
 // crossing into a new chunk calls the ChunkSource and may append to the IB and chunk lists.
 #pragma once
 
+#include <algorithm>
 #include <concepts>
 #include <cstdint>
 #include <span>
@@ -54,6 +55,14 @@ class CommandStream {
   CommandStream(const CommandStream&) = delete;
   CommandStream& operator=(const CommandStream&) = delete;
 
+  /// Whole packets recorded earlier (e.g. into host memory), copied verbatim. `dwords` must be
+  /// complete packets; they stay in one IB. Returns where they were copied.
+  std::uint32_t* append(std::span<const std::uint32_t> dwords) {
+    std::uint32_t* at = reserve(static_cast<std::uint32_t>(dwords.size()));
+    std::copy(dwords.begin(), dwords.end(), at);
+    return at;
+  }
+
   /// Type-4 packet writing `values` to consecutive registers from `first_register`. Returns the
   /// CPU location of the header so that callers can patch the values in place later.
   template <std::convertible_to<std::uint32_t>... Values>
@@ -89,6 +98,9 @@ class CommandStream {
   /// Tags of every chunk this stream has used (for the submitter's buffer-object list).
   std::span<const std::uint64_t> chunk_tags() const { return tags_; }
 
+  /// Dwords appended so far, chain packets included (however many IBs and chunks they span).
+  std::uint64_t dwords_written() const noexcept { return closed_dwords_ + static_cast<std::uint64_t>(cursor_ - range_start_); }
+
   /// GPU address of the next dword to be written (null before the first chunk).
   GpuAddress gpu_address_here() const;
 
@@ -116,6 +128,7 @@ class CommandStream {
 
   std::uint32_t* range_start_ = nullptr;         // first dword of the open IB range
   std::uint32_t* pending_chain_size_ = nullptr;  // IB_SIZE of the chain packet into the open range
+  std::uint64_t closed_dwords_ = 0;              // in ranges closed so far
 
   std::vector<IbRange> ibs_;
   std::vector<std::uint64_t> tags_;

@@ -7,6 +7,7 @@
 #include "graph_programs.h"
 
 #include <atomic>
+#include <cstddef>
 #include <cstdlib>
 #include <new>
 #include <vector>
@@ -19,16 +20,45 @@ std::atomic<std::size_t> heap_allocations{0};
 // containers and warns about a new/free mismatch that is not one.
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 
-void* operator new(std::size_t size) {
+// Every replaceable form, so that all of them pair malloc-family allocation with free (ASan
+// checks the pairing). The same set as tests/dispatch/hot_path_test.cpp on branch dispatch.
+namespace {
+void* counted_allocation(std::size_t size, std::size_t alignment) {
   heap_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
+  size = size == 0 ? 1 : size;
+  if (alignment <= alignof(std::max_align_t)) return std::malloc(size);
+  return std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
 }
-void* operator new[](std::size_t size) { return ::operator new(size); }
+void* or_throw(void* p) {
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+}  // namespace
+
+void* operator new(std::size_t size) { return or_throw(counted_allocation(size, 0)); }
+void* operator new[](std::size_t size) { return or_throw(counted_allocation(size, 0)); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return counted_allocation(size, 0); }
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return counted_allocation(size, 0); }
+void* operator new(std::size_t size, std::align_val_t a) { return or_throw(counted_allocation(size, static_cast<std::size_t>(a))); }
+void* operator new[](std::size_t size, std::align_val_t a) { return or_throw(counted_allocation(size, static_cast<std::size_t>(a))); }
+void* operator new(std::size_t size, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return counted_allocation(size, static_cast<std::size_t>(a));
+}
+void* operator new[](std::size_t size, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return counted_allocation(size, static_cast<std::size_t>(a));
+}
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
 
 using namespace adreno;
 

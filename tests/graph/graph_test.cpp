@@ -4,6 +4,9 @@
 #include <adreno/adreno.hpp>
 
 #include "../core/virtual_device.h"
+#include "core/buffer_impl.h"
+#include "core/program_impl.h"
+#include "core/queue_impl.h"
 #include "graph_programs.h"
 
 #include <array>
@@ -295,6 +298,36 @@ TEST_CASE("graphs report levels and barriers of known DAGs and refuse misuse", "
       REQUIRE(read(b[4])[i] == before[0][i] + before[1][i]);
     }
     CHECK(read(b[3]) == before[3]);
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("a submitted replay lists the program's code and every bound buffer", "[virtual-kernel][graph]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    const Program add = load_add(*device);
+    // Separate kernel objects, so that each must be listed on its own.
+    std::vector<Buffer> buffers;
+    for (int i = 0; i < 4; ++i) buffers.push_back(device->allocate({.size = kElements * 4, .exportable = true}));
+    Graph graph(*device);
+    const GraphDispatch id = graph.dispatch(add, add_arguments(add, buffers, {0, 1, 2}), add_launch(kElements));
+    graph.build();
+    graph.set_buffer(id, 2, buffers[3]);
+    Queue queue(*device);
+    graph.replay(queue);
+    const std::uint64_t fence = queue.submit();
+    REQUIRE(fence != 0);
+    const auto used_by_submission = [&](const MemoryBlock& block) {
+      for (const GpuUse& use : block.allocation().uses.uses())
+        if (use.context == queue.impl().context() && use.fence == fence) return true;
+      return false;
+    };
+    CHECK(used_by_submission(*add.impl()->code()));
+    CHECK(used_by_submission(buffers[0].impl()->block()));
+    CHECK(used_by_submission(buffers[1].impl()->block()));
+    CHECK(used_by_submission(buffers[3].impl()->block()));
+    CHECK_FALSE(used_by_submission(buffers[2].impl()->block()));  // patched away before the replay
+    queue.finish();
   }
   device.close_and_check_ledger();
 }

@@ -8,6 +8,7 @@
 // shown with SI prefixes), dwords_per_dispatch, levels, barriers.
 #include <adreno/adreno.hpp>
 
+#include "core/ir3_assembly.h"
 #include "ir3/assembler.h"
 
 #include <benchmark/benchmark.h>
@@ -35,11 +36,8 @@ Program load_add(Device& device) {
     stg.u32 g[r2.x], r1.x, 1
     end
   )");
-  std::vector<std::uint32_t> code(std::size_t{assembled.info.instrlen} * 32, 0);
-  for (std::size_t i = 0; i < assembled.words.size(); ++i) {
-    code[2 * i] = static_cast<std::uint32_t>(assembled.words[i]);
-    code[2 * i + 1] = static_cast<std::uint32_t>(assembled.words[i] >> 32);
-  }
+  std::vector<std::uint32_t> code = adreno::ir3_code_dwords(assembled);
+  code.resize(std::size_t{assembled.info.instrlen} * 32, 0);  // whole 16-instruction groups
   Ir3Metadata m;
   m.name = "add";
   m.instrlen = assembled.info.instrlen;

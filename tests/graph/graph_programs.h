@@ -5,6 +5,7 @@
 
 #include <adreno/adreno.hpp>
 
+#include "core/ir3_assembly.h"
 #include "ir3/assembler.h"
 
 #include <filesystem>
@@ -35,11 +36,8 @@ inline adreno::Program load_add_scalar(adreno::Device& device) {
     stg.u32 g[r4.x], r3.x, 1
     end
   )");
-  std::vector<std::uint32_t> code(std::size_t{assembled.info.instrlen} * 32, 0);
-  for (std::size_t i = 0; i < assembled.words.size(); ++i) {
-    code[2 * i] = static_cast<std::uint32_t>(assembled.words[i]);
-    code[2 * i + 1] = static_cast<std::uint32_t>(assembled.words[i] >> 32);
-  }
+  std::vector<std::uint32_t> code = adreno::ir3_code_dwords(assembled);
+  code.resize(std::size_t{assembled.info.instrlen} * 32, 0);  // whole 16-instruction groups
   adreno::Ir3Metadata m;
   m.name = "add_scalar";
   m.instrlen = assembled.info.instrlen;

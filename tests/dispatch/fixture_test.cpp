@@ -18,7 +18,7 @@ using adreno::pm4::Opcode;
 
 namespace {
 
-const std::filesystem::path kFixtures = std::filesystem::path(ADRENO_SHARED_DIR) / "fixtures" / "ir3-a630";
+const std::filesystem::path kFixtures = ADRENO_IR3_FIXTURES_DIR;
 
 nlohmann::json fixture_json(const std::string& name) {
   std::ifstream in(kFixtures / (name + ".json"));

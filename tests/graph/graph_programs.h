@@ -16,7 +16,7 @@ inline constexpr std::uint32_t kAddElementsPerGroup = 128;
 /// c[i] = a[i] + b[i]; arguments c, a, b. Launch with elements / 128 groups of 32.
 inline adreno::Program load_add(adreno::Device& device) {
   return adreno::Program::from_ir3_fixture(
-      device, std::filesystem::path(ADRENO_SHARED_DIR) / "fixtures" / "ir3-a630" / "vector32.json");
+      device, std::filesystem::path(ADRENO_IR3_FIXTURES_DIR) / "vector32.json");
 }
 
 inline adreno::Launch add_launch(std::uint32_t elements) {

@@ -20,7 +20,7 @@ using namespace adreno::ir3;
 
 namespace {
 
-const std::string kFixtureDir = std::string(ADRENO_SHARED_DIR) + "/fixtures/ir3-a630/";
+const std::string kFixtureDir = ADRENO_IR3_FIXTURES_DIR;
 
 struct Listed {
   std::size_t index;

@@ -14,7 +14,7 @@ using namespace vgpu_test;
 
 namespace {
 
-const std::string kFixtureDir = std::string(ADRENO_SHARED_DIR) + "/fixtures/ir3-a630/";
+const std::string kFixtureDir = ADRENO_IR3_FIXTURES_DIR;
 
 nlohmann::json read_json(const std::string& name) {
   std::ifstream file(kFixtureDir + name + ".json");

@@ -110,12 +110,16 @@ void submit_dispatches(benchmark::State& state) {
 BENCHMARK(submit_dispatches)->Arg(1)->Arg(100)->Arg(1000)->UseManualTime()->Iterations(100);
 
 // A graph of `count` independent dispatches, each with its own three buffers, replayed with all
-// 3·count pointers moved to the other of two buffer sets.
+// 3·count pointers moved to the next of `sets` buffer sets: with 2, an application alternating
+// between two sets of buffers (double-buffered inputs and outputs); with 3, every replay binds
+// buffers neither of the two before it bound.
 void replay_all_changed(benchmark::State& state) {
   const auto count = static_cast<std::size_t>(state.range(0));
+  const auto set_count = static_cast<std::size_t>(state.range(1));
   Device device = Device::open(kBackend);
   const Program add = load_add(device);
-  std::vector<Buffer> sets[2] = {make_buffers(device, 3 * count), make_buffers(device, 3 * count)};
+  std::vector<std::vector<Buffer>> sets;
+  for (std::size_t i = 0; i < set_count; ++i) sets.push_back(make_buffers(device, 3 * count));
   Graph graph(device);
   std::vector<GraphDispatch> ids;
   for (std::size_t i = 0; i < count; ++i) {
@@ -125,9 +129,9 @@ void replay_all_changed(benchmark::State& state) {
   }
   graph.build();
   Queue queue(device);
-  int set = 0;
+  std::size_t set = 0;
   for (auto _ : state) {
-    set ^= 1;
+    set = (set + 1) % set_count;
     const std::vector<Buffer>& buffers = sets[set];
     queue.barrier();  // opens the command chunk outside the timing
     timed(state, [&] {
@@ -142,7 +146,7 @@ void replay_all_changed(benchmark::State& state) {
   state.counters["dwords_per_dispatch"] = static_cast<double>(graph.command_dwords()) / static_cast<double>(count);
   state.counters["barriers"] = static_cast<double>(graph.barriers());
 }
-BENCHMARK(replay_all_changed)->Arg(100)->Arg(1000)->UseManualTime()->Iterations(100);
+BENCHMARK(replay_all_changed)->ArgNames({"dispatches", "buffer_sets"})->ArgsProduct({{100, 1000}, {2, 3}})->UseManualTime()->Iterations(100);
 
 // A model-like DAG: two independent sub-networks (say, two heads), each `kLayers` layers of
 // `kWidth` dispatches that read two outputs of the layer before. A front end records one

@@ -12,10 +12,12 @@
 // previous barrier: independent dispatches of one dependency level run back to back.
 //
 // Contracts:
-//  * The graph holds its programs and signals, but only weak references to bound buffers: a
-//    replay with a bound buffer freed is refused (Error(invalid_argument) naming the dispatch
-//    and argument). A replay lists every bound buffer, the graph's memory and the programs'
-//    code for the kernel.
+//  * The graph holds its programs, signals and the memory of its bound buffers: memory goes back
+//    only when it is rebound or the graph is destroyed, and only after the GPU finished the
+//    replays that used it. A replay with a bound buffer the application released (no Buffer or
+//    BufferView of that memory left) is refused (Error(invalid_argument) naming the dispatch and
+//    argument) before anything changes. A replay lists every bound buffer, the graph's memory and
+//    the programs' code for the kernel.
 //  * Patched buffers must alias as the recorded ones did (the barriers were placed for those).
 //  * One instance: a replay that has values to patch first waits until the GPU finished the
 //    previous replay of this graph — submitting the queue that holds it if it was not submitted
@@ -96,6 +98,10 @@ class Graph {
   void set_buffer(GraphDispatch dispatch, std::size_t argument, const BufferView& buffer);
   /// The whole buffer (saves making a view: this runs once per changed pointer per replay).
   void set_buffer(GraphDispatch dispatch, std::size_t argument, const Buffer& buffer);
+  /// Binds another image to a texture or storage image argument of `dispatch` (checked as
+  /// Arguments::set_texture / set_storage_image): the next replay rewrites its descriptor.
+  void set_texture(GraphDispatch dispatch, std::size_t argument, const ImageDesc& image);
+  void set_storage_image(GraphDispatch dispatch, std::size_t argument, const ImageDesc& image);
   /// Changes a scalar argument of `dispatch` (checked as Arguments::set_bytes).
   void set_bytes(GraphDispatch dispatch, std::size_t argument, std::span<const std::byte> bytes);
   template <typename T>

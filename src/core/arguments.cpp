@@ -5,6 +5,7 @@
 #include "core/descriptors.h"
 #include "pm4/a6xx_descriptors.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -104,13 +105,20 @@ void Arguments::Impl::set_bytes(std::size_t index, std::span<const std::byte> by
   bindings_[index] = Binding{nullptr, false, true};
 }
 
-void Arguments::Impl::set_image(std::size_t index, const ImageDesc& image, bool storage) {
+const ProgramArgument& Arguments::Impl::image_descriptor(std::span<std::uint32_t, 16> out, const ProgramInfo& info,
+                                                         std::size_t index, const ImageDesc& image, bool storage) {
   const char* operation = storage ? "set storage image argument" : "set texture argument";
   const ProgramArgument& arg =
-      argument(program_->info(), index, storage ? ProgramArgument::Kind::storage_image : ProgramArgument::Kind::texture, operation);
+      argument(info, index, storage ? ProgramArgument::Kind::storage_image : ProgramArgument::Kind::texture, operation);
+  write_image_descriptor(out, image, storage, operation, describe(index, arg));
+  return arg;
+}
+
+void Arguments::Impl::set_image(std::size_t index, const ImageDesc& image, bool storage) {
+  std::uint32_t descriptor[d::kTextureDwords];
+  const ProgramArgument& arg = image_descriptor(descriptor, program_->info(), index, image, storage);
   std::vector<std::uint32_t>& table = storage ? storage_images_ : textures_;
-  write_image_descriptor(std::span<std::uint32_t, 16>(table.data() + std::size_t{arg.slot} * d::kTextureDwords, 16), image,
-                         storage, operation, describe(index, arg));
+  std::copy(descriptor, descriptor + d::kTextureDwords, table.begin() + std::size_t{arg.slot} * d::kTextureDwords);
   bindings_[index] = Binding{image.memory.buffer()->block_shared(), storage, true};
 }
 

@@ -43,6 +43,11 @@ class Arguments::Impl {
   /// scalar of at least `bytes` bytes (set_bytes); throws Error(invalid_argument) naming it otherwise.
   static const ProgramArgument& buffer_argument(const ProgramInfo& info, std::size_t index);
   static const ProgramArgument& scalar_argument(const ProgramInfo& info, std::size_t index, std::size_t bytes);
+  /// Writes the descriptor of `image` for argument `index`, a texture (or a storage image when
+  /// `storage`), to `out`; throws Error(invalid_argument) naming the argument and what is wrong.
+  /// Returns the argument.
+  static const ProgramArgument& image_descriptor(std::span<std::uint32_t, 16> out, const ProgramInfo& info,
+                                                 std::size_t index, const ImageDesc& image, bool storage);
 
  private:
   static const ProgramArgument& argument(const ProgramInfo& info, std::size_t index, ProgramArgument::Kind kind,

@@ -22,6 +22,7 @@ MemoryBlock::MemoryBlock(std::shared_ptr<Device::Impl> device, std::unique_ptr<A
                          CpuView external_cpu)
     : device_(std::move(device)),
       allocation_(std::move(allocation)),
+      object_(allocation_->object),
       cpu_(allocation_->cpu.empty() ? external_cpu : allocation_->cpu) {}
 
 MemoryBlock::~MemoryBlock() { device_->allocator().release(std::move(allocation_)); }
@@ -29,6 +30,16 @@ MemoryBlock::~MemoryBlock() { device_->allocator().release(std::move(allocation_
 void MemoryBlock::record_use(std::uint32_t context, std::uint64_t fence) {
   std::lock_guard lock(uses_mutex_);
   allocation_->uses.record(context, fence);
+}
+
+void MemoryBlock::uses(std::vector<GpuUse>& out) const {
+  std::lock_guard lock(uses_mutex_);
+  const auto& recorded = allocation_->uses.uses();
+  out.assign(recorded.begin(), recorded.end());
+}
+
+void MemoryBlock::drop_handle() noexcept {
+  if (handles_.fetch_sub(1, std::memory_order_acq_rel) == 1) device_->note_buffers_released();
 }
 
 Buffer::Buffer() noexcept = default;

@@ -7,6 +7,7 @@
 
 #include "alloc/allocator.h"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 
@@ -21,30 +22,50 @@ class MemoryBlock {
   MemoryBlock& operator=(const MemoryBlock&) = delete;
 
   const Allocation& allocation() const noexcept { return *allocation_; }
-  const Bo& bo() const noexcept { return allocation_->object->bo; }
+  const Bo& bo() const noexcept { return object_->bo; }
+  /// The kernel object the memory is in (kept here: graphs read it for every rebound buffer).
+  const KernelObject& object() const noexcept { return *object_; }
   CpuView cpu() const noexcept { return cpu_; }
   Device::Impl& device() const noexcept { return *device_; }
 
   /// Records that submission `fence` on `context` uses this memory.
   void record_use(std::uint32_t context, std::uint64_t fence);
+  /// The submissions recorded as using this memory (into `out`, replacing its contents).
+  void uses(std::vector<GpuUse>& out) const;
+
+  /// Buffers the application holds on this memory. Graphs keep memory alive past its last
+  /// Buffer (the GPU may still run a replay) but refuse to replay with memory nobody holds.
+  void add_handle() noexcept { handles_.fetch_add(1, std::memory_order_relaxed); }
+  /// The last one tells the device (Device::Impl::buffers_released).
+  void drop_handle() noexcept;
+  bool has_handles() const noexcept { return handles_.load(std::memory_order_acquire) != 0; }
 
  private:
   std::shared_ptr<Device::Impl> device_;
   std::unique_ptr<Allocation> allocation_;
+  const KernelObject* object_;
   CpuView cpu_;
-  std::mutex uses_mutex_;
+  mutable std::mutex uses_mutex_;
+  std::atomic<std::uint32_t> handles_{0};
 };
 
 class Buffer::Impl {
  public:
   Impl(std::shared_ptr<MemoryBlock> block, std::uint64_t offset, std::uint64_t size)
-      : block_(std::move(block)), offset_(offset), size_(size) {}
+      : block_(std::move(block)), offset_(offset), size_(size), gpu_(block_->allocation().gpu + offset_), object_(&block_->object()) {
+    block_->add_handle();
+  }
+  ~Impl() { block_->drop_handle(); }
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
 
   MemoryBlock& block() const noexcept { return *block_; }
   const std::shared_ptr<MemoryBlock>& block_shared() const noexcept { return block_; }
   std::uint64_t offset() const noexcept { return offset_; }  // inside the block's allocation
   std::uint64_t size() const noexcept { return size_; }
-  GpuAddress gpu_address() const noexcept { return block_->allocation().gpu + offset_; }
+  // Kept here: binding a buffer (hundreds per graph replay) should not walk to the block.
+  GpuAddress gpu_address() const noexcept { return gpu_; }
+  const KernelObject& object() const noexcept { return *object_; }
   /// CPU view of the buffer; empty when it is not host-visible.
   CpuView cpu() const noexcept { return block_->cpu().empty() ? CpuView{} : block_->cpu().subview(offset_, size_); }
 
@@ -52,6 +73,8 @@ class Buffer::Impl {
   std::shared_ptr<MemoryBlock> block_;
   std::uint64_t offset_;
   std::uint64_t size_;
+  GpuAddress gpu_;
+  const KernelObject* object_;
 };
 
 }  // namespace adreno

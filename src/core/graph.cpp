@@ -1,18 +1,27 @@
 // Graph: recording keeps, per dispatch, the program, the launch, an image of its constants and
-// descriptors and weak references to its buffers. build() schedules the dispatches
+// descriptors and the memory its arguments bind. build() schedules the dispatches
 // (graph_schedule.h), copies the images into one block of GPU memory and records the command
 // buffer into the graph's own command memory with the same emitters Queue uses
 // (dispatch_encoder.h, sync_commands.h). Every value that can change has a patch site — where it
-// lives in GPU memory (constant file images, signal and wait packets) and its next value —
-// and a replay writes only the sites marked dirty since the previous one.
+// lives in GPU memory (constant file images, descriptors, signal and wait packets) and its next
+// value — and a replay writes only the sites marked dirty since the previous one.
+//
+// What a replay costs must grow with the values changed, not with the graph. So the graph owns
+// references to the memory it binds (swapped only when a binding changes, after the GPU finished
+// the replays that used the old one) and hands the queue just the list of kernel objects, rebuilt
+// only when one changed; whether some bound buffer was released is learnt from the device's
+// release count, so bindings are visited only when some buffer somewhere went away.
 #include <adreno/error.hpp>
 #include <adreno/graph.hpp>
 
 #include "core/command_memory.h"
+#include "core/arguments_impl.h"
 #include "core/dispatch_encoder.h"
+#include "core/flat_index.h"
 #include "core/graph_schedule.h"
 #include "core/queue_impl.h"
 #include "core/sync_commands.h"
+#include "pm4/a6xx_descriptors.h"
 #include "pm4/packets.h"
 
 #include <algorithm>
@@ -38,12 +47,16 @@ std::uint64_t align_data(std::uint64_t value) { return (value + kDataAlignment -
 class Graph::Impl {
  public:
   explicit Impl(std::shared_ptr<Device::Impl> device) : device_(std::move(device)) {}
+  ~Impl();
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
 
   GraphDispatch dispatch(const Program& program, const Arguments& arguments, const Launch& launch,
                          std::span<const Access> access);
   GraphSync sync(const Signal& signal, std::uint64_t value, bool is_signal);
   void build(const GraphOptions& options);
   void set_buffer(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer, GpuAddress address);
+  void set_image(GraphDispatch id, std::size_t argument, const ImageDesc& image, bool storage);
   void set_bytes(GraphDispatch id, std::size_t argument, std::span<const std::byte> bytes);
   void set_value(GraphSync id, std::uint64_t value);
   void replay(Queue::Impl& queue);
@@ -54,11 +67,25 @@ class Graph::Impl {
   std::size_t command_dwords() const { return built().dwords; }
 
  private:
+  // Memory an argument binds. `staged` is what set_buffer/set_*image bound for the next replay
+  // (`rebind`); once swapped in, it keeps the block it replaced, which the GPU no longer uses, so
+  // that an application alternating between buffers (double-buffered inputs) moves no reference
+  // counts at all. Such a kept block goes once the application released it (check_bindings_held).
   struct BufferBinding {
-    std::uint32_t dispatch;  // the GraphDispatch it belongs to
-    std::size_t argument;
-    std::weak_ptr<MemoryBlock> memory;
-    bool writes;
+    std::shared_ptr<MemoryBlock> block;  // bound now; the GPU may be running it
+    const KernelObject* object = nullptr;  // block's, for the submission's object list
+    std::shared_ptr<MemoryBlock> staged;
+    const KernelObject* staged_object = nullptr;
+    std::uint32_t dispatch = 0;  // the GraphDispatch it belongs to
+    std::uint32_t argument = 0;
+    bool writes = false;
+    bool rebind = false;
+    // Binds `buffer` from the next replay on.
+    void stage(const Buffer::Impl& buffer) {
+      if (staged != buffer.block_shared()) staged = buffer.block_shared();
+      staged_object = &buffer.object();
+      rebind = true;
+    }
   };
   struct RecordedDispatch {
     std::shared_ptr<const Program::Impl> program;
@@ -66,8 +93,6 @@ class Graph::Impl {
     DispatchDataLayout layout;
     std::vector<std::byte> data;  // constants and descriptors, as they go to GPU memory
     std::vector<BufferBinding> buffers;    // moved into bindings_ at build
-    std::uint32_t first_binding = 0;       // its buffers in bindings_ (after build)
-    std::uint32_t binding_count = 0;
     std::vector<ScheduleAccess> accesses;  // by block identity, as recorded
     std::uint32_t first_site = kNoSite;    // patch sites of its arguments, in argument order (after build)
   };
@@ -83,19 +108,36 @@ class Graph::Impl {
     bool is_dispatch;
     std::uint32_t index;  // into dispatches_ or syncs_
   };
-  // A constant argument's bytes in the graph's GPU memory, and what the next replay writes there.
+  // An argument's bytes in the graph's GPU memory (a constant, or a 16-dword image descriptor),
+  // and where its next value waits in staged_.
   struct PatchSite {
     std::byte* at = nullptr;
-    std::uint32_t bytes = 0;
-    std::uint32_t binding = kNoSite;  // in bindings_, for a buffer argument
+    std::uint32_t bytes = 0;  // 0: not patchable (a sampler)
+    std::uint32_t staged = 0;
+    std::uint32_t binding = kNoSite;  // in bindings_, when the argument binds memory
+    ProgramArgument::Kind kind = ProgramArgument::Kind::constant;
     bool dirty = false;
-    std::byte next[16] = {};
+  };
+  struct SiteRange {
+    std::uint32_t first;
+    std::uint32_t count;
   };
   struct Built {
     Schedule schedule;
     std::size_t dispatches = 0;
     pm4::IbRange ib;
     std::size_t dwords = 0;  // in all chained ranges
+  };
+  struct OwnReference {
+    std::shared_ptr<MemoryBlock> block;
+    bool write;
+  };
+  // A queue that recorded a replay of this graph, and its last fence then: until that changes,
+  // the replay is not submitted.
+  struct RecordedReplay {
+    Queue::Impl* queue;
+    std::weak_ptr<Queue::Impl> alive;
+    std::uint64_t fence_before;
   };
 
   const Built& built() const {
@@ -108,8 +150,17 @@ class Graph::Impl {
   RecordedDispatch& kept_dispatch(GraphDispatch id, const char* operation);
   // The patch site of `argument` of dispatch `id`; throws naming what is wrong.
   PatchSite& site_of(GraphDispatch id, std::size_t argument, const char* operation);
-  void wait_for_previous_replay();
+  std::byte* staged(const PatchSite& site) { return staged_.data() + site.staged; }
+  void mark_dirty(PatchSite& site) {
+    if (site.dirty) return;
+    site.dirty = true;
+    dirty_sites_.push_back(static_cast<std::uint32_t>(&site - sites_.data()));
+  }
+  void check_bindings_held();
+  void submit_recorded_replays();
+  void wait_for_previous_replays();
   void apply_patches();
+  void list_objects();
 
   std::shared_ptr<Device::Impl> device_;
   std::vector<Node> nodes_;
@@ -120,25 +171,24 @@ class Graph::Impl {
   std::optional<Built> built_;
   std::shared_ptr<MemoryBlock> data_;
   std::unique_ptr<CommandMemory> commands_;
-  struct OwnReference {
-    std::shared_ptr<MemoryBlock> block;
-    bool write;
-  };
-  std::vector<OwnReference> own_;           // graph data, commands and scratch; program code and private memory; signals
-  std::vector<BufferBinding> bindings_;     // buffers of the kept dispatches, contiguous for replays
-  std::vector<std::shared_ptr<MemoryBlock>> locked_;  // reused by every replay
+  std::vector<OwnReference> own_;        // graph data, commands and scratch; program code and private memory; signals
+  std::vector<BufferBinding> bindings_;  // of the kept dispatches
   std::vector<PatchSite> sites_;
-  struct SiteRange {
-    std::uint32_t first;
-    std::uint32_t count;
-  };
+  std::vector<std::byte> staged_;              // next values of the sites
   std::vector<SiteRange> sites_of_dispatch_;  // by GraphDispatch (a dropped duplicate: the kept one's)
-  std::vector<std::uint32_t> dirty_sites_;  // capacity: every site
-  std::vector<std::uint32_t> dirty_syncs_;  // capacity: every sync
+  std::vector<std::uint32_t> dirty_sites_;    // capacity: every site
+  std::vector<std::uint32_t> dirty_syncs_;    // capacity: every sync
   std::vector<std::uint32_t> signal_syncs_;
 
-  std::weak_ptr<Queue::Impl> last_queue_;   // the queue of the latest replay
-  std::uint64_t last_queue_fence_ = 0;      // its last fence when that replay was recorded
+  // The kernel objects of bindings_, each once, as replays list them.
+  std::vector<Queue::Impl::ListedObject> objects_;
+  FlatIndex object_index_;
+  bool objects_stale_ = true;
+  // Device::Impl::buffers_released() when every bound buffer was last seen held.
+  std::uint64_t checked_releases_ = ~std::uint64_t{0};
+
+  std::vector<RecordedReplay> recorded_;
+  std::vector<GpuUse> uses_;  // scratch for the waits
 };
 
 GraphDispatch Graph::Impl::dispatch(const Program& program, const Arguments& arguments, const Launch& launch,
@@ -166,7 +216,8 @@ GraphDispatch Graph::Impl::dispatch(const Program& program, const Arguments& arg
     }
     const bool reads = how != Access::write;
     const bool writes = how != Access::read;
-    recorded.buffers.push_back(BufferBinding{static_cast<std::uint32_t>(dispatches_.size()), i, binding.memory, writes});
+    recorded.buffers.push_back(BufferBinding{binding.memory, &binding.memory->object(), nullptr, nullptr,
+                                             static_cast<std::uint32_t>(dispatches_.size()), static_cast<std::uint32_t>(i), writes});
     recorded.accesses.push_back(ScheduleAccess{binding.memory.get(), reads, writes});
   }
   const auto id = static_cast<GraphDispatch>(dispatch_nodes_.size());
@@ -213,6 +264,7 @@ void Graph::Impl::build(const GraphOptions& options) {
   auto scratch = std::make_shared<MemoryBlock>(device_, device_->allocator().allocate(64, 64, BoFlags{}, false));
   auto commands = std::make_unique<CommandMemory>(device_);
   std::vector<PatchSite> sites;
+  std::uint32_t staged_bytes = 0;
   std::vector<OwnReference> own{{data, false}, {scratch, true}};
   auto own_block = [&](const std::shared_ptr<MemoryBlock>& block, bool write) {
     for (OwnReference& existing : own)
@@ -241,18 +293,33 @@ void Graph::Impl::build(const GraphOptions& options) {
         continue;
       }
       RecordedDispatch& recorded = dispatches_[node.index];
-      const std::uint64_t at = data_at[node.index];
-      std::memcpy(memory.cpu.data() + at, recorded.data.data(), recorded.data.size());
-      emit_dispatch(cs, *recorded.program, recorded.layout, memory.gpu + at, recorded.launch);
+      std::byte* const at = memory.cpu.data() + data_at[node.index];
+      std::memcpy(at, recorded.data.data(), recorded.data.size());
+      emit_dispatch(cs, *recorded.program, recorded.layout, memory.gpu + data_at[node.index], recorded.launch);
       own_block(recorded.program->code(), false);
       if (recorded.program->private_memory()) own_block(recorded.program->private_memory(), true);
       recorded.first_site = static_cast<std::uint32_t>(sites.size());
       for (const ProgramArgument& argument : recorded.program->info().arguments) {
         PatchSite site;
-        if (argument.kind == ProgramArgument::Kind::constant) {
-          site.at = memory.cpu.data() + at + argument.const_byte;
-          site.bytes = argument.size_bytes;
+        site.kind = argument.kind;
+        const std::uint64_t descriptor = std::uint64_t{argument.slot} * pm4::a6xx_descriptors::kTextureDwords * 4;
+        switch (argument.kind) {
+          case ProgramArgument::Kind::constant:
+            site.at = at + argument.const_byte;
+            site.bytes = argument.size_bytes;
+            break;
+          case ProgramArgument::Kind::texture:
+            site.at = at + recorded.layout.textures_at + descriptor;
+            site.bytes = pm4::a6xx_descriptors::kTextureDwords * 4;
+            break;
+          case ProgramArgument::Kind::storage_image:
+            site.at = at + recorded.layout.images_at + descriptor;
+            site.bytes = pm4::a6xx_descriptors::kTextureDwords * 4;
+            break;
+          case ProgramArgument::Kind::sampler: break;
         }
+        site.staged = staged_bytes;
+        staged_bytes += site.bytes;
         sites.push_back(site);
       }
       ++result.dispatches;
@@ -270,28 +337,41 @@ void Graph::Impl::build(const GraphOptions& options) {
   for (std::size_t node : result.schedule.order) {
     if (!nodes_[node].is_dispatch) continue;
     RecordedDispatch& recorded = dispatches_[nodes_[node].index];
-    recorded.first_binding = static_cast<std::uint32_t>(bindings_.size());
-    recorded.binding_count = static_cast<std::uint32_t>(recorded.buffers.size());
-    for (BufferBinding& binding : recorded.buffers) bindings_.push_back(std::move(binding));
-    recorded.buffers.clear();
-    for (std::uint32_t b = recorded.first_binding; b < recorded.first_binding + recorded.binding_count; ++b) {
-      const std::size_t argument = bindings_[b].argument;
-      if (recorded.program->info().arguments[argument].kind == ProgramArgument::Kind::constant)
-        sites[recorded.first_site + argument].binding = b;
+    for (BufferBinding& binding : recorded.buffers) {
+      sites[recorded.first_site + binding.argument].binding = static_cast<std::uint32_t>(bindings_.size());
+      bindings_.push_back(std::move(binding));
     }
+    recorded.buffers.clear();
   }
+  // A dropped duplicate's bindings are the kept one's: its own references go with the recording.
+  for (RecordedDispatch& recorded : dispatches_) recorded.buffers.clear();
   for (const std::uint32_t node : dispatch_nodes_) {
     const RecordedDispatch& kept = dispatches_[nodes_[result.schedule.kept[node]].index];
     sites_of_dispatch_.push_back(SiteRange{kept.first_site, static_cast<std::uint32_t>(kept.program->info().arguments.size())});
   }
-  locked_.reserve(bindings_.size());
   dirty_sites_.reserve(sites.size());
   dirty_syncs_.reserve(syncs_.size());
+  uses_.reserve(8);  // one per queue that replays the graph, typically one or two
+  staged_.resize(staged_bytes);
   sites_ = std::move(sites);
   own_ = std::move(own);
   data_ = std::move(data);
   commands_ = std::move(commands);
   built_ = std::move(result);
+}
+
+Graph::Impl::~Impl() {
+  if (!built_) return;  // nothing was replayed: the recording's references just go
+  // The GPU may still be running replays that use the bound memory. Submitted ones used the data
+  // block too: the memory inherits its uses. Recorded but unsubmitted ones: their queue holds it.
+  data_->uses(uses_);
+  for (const BufferBinding& binding : bindings_)
+    for (const GpuUse& use : uses_) binding.block->record_use(use.context, use.fence);
+  for (const RecordedReplay& replay : recorded_) {
+    const std::shared_ptr<Queue::Impl> queue = replay.alive.lock();
+    if (!queue || queue->last_fence() != replay.fence_before) continue;
+    for (const BufferBinding& binding : bindings_) queue->reference(binding.block, binding.writes);
+  }
 }
 
 Graph::Impl::RecordedDispatch& Graph::Impl::kept_dispatch(GraphDispatch id, const char* operation) {
@@ -312,31 +392,43 @@ Graph::Impl::PatchSite& Graph::Impl::site_of(GraphDispatch id, std::size_t argum
 }
 
 void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer, GpuAddress address) {
-  constexpr const char* kOperation = "set graph buffer argument";
-  PatchSite& site = site_of(id, argument, kOperation);
-  if (site.binding == kNoSite) {
-    const RecordedDispatch& recorded = kept_dispatch(id, kOperation);
-    Arguments::Impl::buffer_argument(recorded.program->info(), argument);  // throws unless a 64-bit address
-    invalid(kOperation, fmt::format("argument {} of dispatch {} was recorded with a scalar, not a buffer", argument,
-                                    static_cast<std::size_t>(id)));
+  // This runs once per changed pointer per replay: the common case checks inline, the rest
+  // goes through site_of for its error.
+  const auto index = static_cast<std::size_t>(id);
+  if (index < sites_of_dispatch_.size() && argument < sites_of_dispatch_[index].count) [[likely]] {
+    PatchSite& site = sites_[sites_of_dispatch_[index].first + argument];
+    if (site.kind == ProgramArgument::Kind::constant && site.binding != kNoSite) [[likely]] {
+      bindings_[site.binding].stage(buffer);
+      const std::uint64_t value = address.value();
+      std::memcpy(staged(site), &value, sizeof(value));
+      mark_dirty(site);
+      return;
+    }
   }
-  BufferBinding& binding = bindings_[site.binding];
-  const std::shared_ptr<MemoryBlock>& block = buffer.block_shared();
-  if (binding.memory.owner_before(block) || block.owner_before(binding.memory)) binding.memory = block;
-  const std::uint64_t value = address.value();
-  std::memcpy(site.next, &value, sizeof(value));
-  if (!site.dirty) dirty_sites_.push_back(static_cast<std::uint32_t>(&site - sites_.data()));
-  site.dirty = true;
+  constexpr const char* kOperation = "set graph buffer argument";
+  site_of(id, argument, kOperation);  // throws for a graph not built, a dispatch or argument that does not exist
+  // The argument exists but binds no buffer: say what it is instead.
+  Arguments::Impl::buffer_argument(kept_dispatch(id, kOperation).program->info(), argument);  // throws unless a 64-bit address
+  invalid(kOperation, fmt::format("argument {} of dispatch {} was recorded with a scalar, not a buffer", argument, index));
+}
+
+void Graph::Impl::set_image(GraphDispatch id, std::size_t argument, const ImageDesc& image, bool storage) {
+  PatchSite& site = site_of(id, argument, storage ? "set graph storage image argument" : "set graph texture argument");
+  std::uint32_t descriptor[pm4::a6xx_descriptors::kTextureDwords];
+  Arguments::Impl::image_descriptor(descriptor, kept_dispatch(id, "set graph image argument").program->info(), argument,
+                                    image, storage);  // throws unless that kind of image argument
+  bindings_[site.binding].stage(*image.memory.buffer());
+  std::memcpy(staged(site), descriptor, sizeof(descriptor));
+  mark_dirty(site);
 }
 
 void Graph::Impl::set_bytes(GraphDispatch id, std::size_t argument, std::span<const std::byte> bytes) {
   constexpr const char* kOperation = "set graph scalar argument";
   PatchSite& site = site_of(id, argument, kOperation);
   const ProgramArgument& arg = Arguments::Impl::scalar_argument(kept_dispatch(id, kOperation).program->info(), argument, bytes.size());
-  std::memset(site.next, 0, arg.size_bytes);
-  std::memcpy(site.next, bytes.data(), bytes.size());
-  if (!site.dirty) dirty_sites_.push_back(static_cast<std::uint32_t>(&site - sites_.data()));
-  site.dirty = true;
+  std::memset(staged(site), 0, arg.size_bytes);
+  std::memcpy(staged(site), bytes.data(), bytes.size());
+  mark_dirty(site);
 }
 
 void Graph::Impl::set_value(GraphSync id, std::uint64_t value) {
@@ -349,11 +441,35 @@ void Graph::Impl::set_value(GraphSync id, std::uint64_t value) {
   sync.dirty = true;
 }
 
-void Graph::Impl::wait_for_previous_replay() {
+void Graph::Impl::check_bindings_held() {
+  // Unchanged count: no buffer anywhere lost its last handle, so every bound one (held when it
+  // was bound or last checked) still has one.
+  const std::uint64_t released = device_->buffers_released();
+  if (released == checked_releases_) return;
+  for (BufferBinding& binding : bindings_) {
+    if (!binding.rebind && binding.staged && !binding.staged->has_handles()) binding.staged.reset();  // kept, now released
+    if ((binding.rebind ? *binding.staged : *binding.block).has_handles()) continue;
+    const RecordedDispatch& owner = dispatches_[binding.dispatch];
+    const std::string& name = owner.program->info().arguments[binding.argument].name;
+    invalid("replay graph", fmt::format("dispatch {} (program '{}') argument {}{}: its buffer was freed; bind a live one with set_buffer",
+                                        binding.dispatch, owner.program->info().name, binding.argument,
+                                        name.empty() ? "" : " ('" + name + "')"));
+  }
+  checked_releases_ = released;
+}
+
+void Graph::Impl::submit_recorded_replays() {
+  for (const RecordedReplay& replay : recorded_)
+    if (const std::shared_ptr<Queue::Impl> queue = replay.alive.lock(); queue && queue->last_fence() == replay.fence_before) queue->submit();
+  recorded_.clear();
+}
+
+void Graph::Impl::wait_for_previous_replays() {
   // A replay still in a queue's open recording reaches the GPU only at that queue's submit.
-  if (auto queue = last_queue_.lock(); queue && queue->last_fence() == last_queue_fence_) queue->submit();
+  submit_recorded_replays();
   // Every submission that called the command buffer also listed the data block.
-  for (const GpuUse& use : data_->allocation().uses.uses()) {
+  data_->uses(uses_);
+  for (const GpuUse& use : uses_) {
     if (device_->contexts().retired(use)) continue;
     device_->kernel().wait(use.context, use.fence, std::chrono::nanoseconds::max());
     device_->contexts().note_retired(use.context, use.fence);
@@ -363,8 +479,20 @@ void Graph::Impl::wait_for_previous_replay() {
 void Graph::Impl::apply_patches() {
   for (const std::uint32_t index : dirty_sites_) {
     PatchSite& site = sites_[index];
-    std::memcpy(site.at, site.next, site.bytes);
+    if (site.bytes == sizeof(std::uint64_t)) {
+      std::memcpy(site.at, staged(site), sizeof(std::uint64_t));  // buffer addresses: no call
+    } else {
+      std::memcpy(site.at, staged(site), site.bytes);
+    }
     site.dirty = false;
+    if (site.binding == kNoSite) continue;
+    BufferBinding& binding = bindings_[site.binding];
+    if (!binding.rebind) continue;
+    // The GPU finished every replay that bound the old memory: from here on it only keeps it.
+    std::swap(binding.block, binding.staged);
+    objects_stale_ = objects_stale_ || binding.staged_object != binding.object;
+    std::swap(binding.object, binding.staged_object);
+    binding.rebind = false;
   }
   dirty_sites_.clear();
   for (const std::uint32_t index : dirty_syncs_) {
@@ -376,39 +504,47 @@ void Graph::Impl::apply_patches() {
   dirty_syncs_.clear();
 }
 
+void Graph::Impl::list_objects() {
+  // Sub-allocations share kernel objects: each once, writable if any binding writes.
+  objects_.clear();
+  object_index_.clear();
+  for (const BufferBinding& binding : bindings_) {
+    const auto position = static_cast<std::uint32_t>(objects_.size());
+    const std::uint32_t existing = object_index_.find_or_insert(reinterpret_cast<std::uintptr_t>(binding.object), position);
+    if (existing == FlatIndex::kAbsent) {
+      objects_.push_back(Queue::Impl::ListedObject{binding.object, binding.writes});
+    } else {
+      objects_[existing].write = objects_[existing].write || binding.writes;
+    }
+  }
+  objects_stale_ = false;
+}
+
 void Graph::Impl::replay(Queue::Impl& queue) {
-  constexpr const char* kOperation = "replay graph";
   const Built& graph = built();
   queue.check_not_lost();
-  if (&queue.device() != device_.get()) invalid(kOperation, "the queue belongs to another device");
-
-  // Hold every bound buffer until the submission lists it, or refuse before changing anything.
-  locked_.clear();
-  for (const BufferBinding& binding : bindings_) {
-    std::shared_ptr<MemoryBlock> block = binding.memory.lock();
-    if (!block) {
-      locked_.clear();
-      const RecordedDispatch& owner = dispatches_[binding.dispatch];
-      const std::string& name = owner.program->info().arguments[binding.argument].name;
-      invalid(kOperation, fmt::format("dispatch {} (program '{}') argument {}{}: its buffer was freed; bind a live one with set_buffer",
-                                      binding.dispatch, owner.program->info().name, binding.argument,
-                                      name.empty() ? "" : " ('" + name + "')"));
-    }
-    locked_.push_back(std::move(block));
-  }
+  if (&queue.device() != device_.get()) invalid("replay graph", "the queue belongs to another device");
+  check_bindings_held();  // before anything changes
 
   if (!dirty_sites_.empty() || !dirty_syncs_.empty()) {
-    wait_for_previous_replay();
+    wait_for_previous_replays();
     apply_patches();
   }
+  if (objects_stale_) list_objects();
 
   for (const OwnReference& own : own_) queue.reference(own.block, own.write);
-  for (std::size_t i = 0; i < locked_.size(); ++i) queue.append_reference(std::move(locked_[i]), bindings_[i].writes);
-  locked_.clear();
+  queue.list_objects(objects_);
   if (graph.ib.dwords != 0) pm4::indirect_buffer(queue.stream(), graph.ib.gpu, graph.ib.dwords);
   for (const std::uint32_t index : signal_syncs_) queue.note_signal(syncs_[index].signal, syncs_[index].value);
-  last_queue_ = queue.weak_from_this();
-  last_queue_fence_ = queue.last_fence();
+
+  const std::uint64_t fence_before = queue.last_fence();
+  for (RecordedReplay& recorded : recorded_) {
+    if (recorded.queue != &queue) continue;
+    if (recorded.alive.expired()) recorded.alive = queue.weak_from_this();  // another queue at the same address
+    recorded.fence_before = fence_before;
+    return;
+  }
+  recorded_.push_back(RecordedReplay{&queue, queue.weak_from_this(), fence_before});
 }
 
 // --- Graph ---
@@ -435,6 +571,12 @@ void Graph::set_buffer(GraphDispatch dispatch, std::size_t argument, const Buffe
 void Graph::set_buffer(GraphDispatch dispatch, std::size_t argument, const Buffer& buffer) {
   if (!buffer) invalid("set graph buffer argument", "the buffer is empty (moved from or default)");
   impl_->set_buffer(dispatch, argument, *buffer.impl(), buffer.impl()->gpu_address());
+}
+void Graph::set_texture(GraphDispatch dispatch, std::size_t argument, const ImageDesc& image) {
+  impl_->set_image(dispatch, argument, image, false);
+}
+void Graph::set_storage_image(GraphDispatch dispatch, std::size_t argument, const ImageDesc& image) {
+  impl_->set_image(dispatch, argument, image, true);
 }
 void Graph::set_bytes(GraphDispatch dispatch, std::size_t argument, std::span<const std::byte> bytes) {
   impl_->set_bytes(dispatch, argument, bytes);

@@ -43,6 +43,7 @@ Queue::Impl::Impl(std::shared_ptr<Device::Impl> device, unsigned priority)
   }
   device_->contexts().add(context_);
   references_.reserve(64);
+  listed_.reserve(64);
 }
 
 Queue::Impl::~Impl() {
@@ -70,13 +71,13 @@ pm4::CommandStream& Queue::Impl::stream() {
 }
 
 void Queue::Impl::reference(const std::shared_ptr<MemoryBlock>& block, bool write) {
-  for (Reference& existing : references_) {
-    if (existing.block == block) {
-      existing.write = existing.write || write;
-      return;
-    }
+  const auto position = static_cast<std::uint32_t>(references_.size());
+  const std::uint32_t existing = reference_index_.find_or_insert(reinterpret_cast<std::uintptr_t>(block.get()), position);
+  if (existing == FlatIndex::kAbsent) {
+    references_.push_back(Reference{block, write});
+  } else {
+    references_[existing].write = references_[existing].write || write;
   }
-  references_.push_back(Reference{block, write});
 }
 
 void Queue::Impl::check_not_lost() const {
@@ -104,22 +105,28 @@ std::uint64_t Queue::Impl::submit() {
     const MemoryBlock& chunk = *chunks.at(ib.tag);
     ib_refs_.push_back(IbRef{&chunk.bo(), chunk.allocation().offset + (ib.gpu - chunk.allocation().gpu), ib.dwords});
   }
+  // Sub-allocations share kernel objects: list each object once, writable if any use writes.
   bo_uses_.clear();
-  for (const auto& chunk : chunks) bo_uses_.push_back(BoUse{&chunk->bo(), false});
-  for (const Reference& ref : references_) {
-    // Sub-allocations share kernel objects: list each object once, writable if any use writes.
-    auto same = std::find_if(bo_uses_.begin(), bo_uses_.end(), [&](const BoUse& u) { return u.bo == &ref.block->bo(); });
-    if (same == bo_uses_.end()) {
-      bo_uses_.push_back(BoUse{&ref.block->bo(), ref.write});
+  object_index_.clear();
+  const auto list = [&](const Bo& bo, bool write) {
+    const auto position = static_cast<std::uint32_t>(bo_uses_.size());
+    const std::uint32_t existing = object_index_.find_or_insert(reinterpret_cast<std::uintptr_t>(&bo), position);
+    if (existing == FlatIndex::kAbsent) {
+      bo_uses_.push_back(BoUse{&bo, write});
     } else {
-      same->write = same->write || ref.write;
+      bo_uses_[existing].write = bo_uses_[existing].write || write;
     }
-  }
+  };
+  for (const auto& chunk : chunks) list(chunk->bo(), false);
+  for (const Reference& ref : references_) list(ref.block->bo(), ref.write);
+  for (const ListedObject& listed : listed_) list(listed.object->bo, listed.write);
   dump_if_requested(ibs);
   const std::uint64_t fence = device_->kernel().submit(context_, ib_refs_, bo_uses_);
   fence_ = fence;
   for (const Reference& ref : references_) ref.block->record_use(context_, fence);
   references_.clear();
+  reference_index_.clear();
+  listed_.clear();
   commands_.release(context_, fence);
   stream_.reset();
   for (PendingSignal& pending : signals_) pending.signal->expect(weak_from_this(), fence, pending.value);
@@ -136,16 +143,16 @@ void Queue::Impl::dump_if_requested(std::span<const pm4::IbRange> ibs) {
   if (!requested) return;
   // Every kernel object the submission lists, whole, as the GPU will see it.
   std::vector<pm4::DumpBuffer> buffers;
-  auto add = [&](const MemoryBlock& block) {
-    const KernelObject& object = *block.allocation().object;
+  auto add = [&](const KernelObject& object) {
     if (object.cpu.empty()) return;  // not host-visible: its contents cannot be shown
     for (const pm4::DumpBuffer& listed : buffers) {
       if (listed.address == object.bo.gpu) return;
     }
     buffers.push_back(pm4::DumpBuffer{object.bo.gpu, object.cpu});
   };
-  for (const auto& chunk : commands_.blocks()) add(*chunk);
-  for (const Reference& ref : references_) add(*ref.block);
+  for (const auto& chunk : commands_.blocks()) add(*chunk->allocation().object);
+  for (const Reference& ref : references_) add(*ref.block->allocation().object);
+  for (const ListedObject& listed : listed_) add(*listed.object);
   const KernelInfo& info = device_->kernel().info();
   if (auto path = pm4::dump_submission_if_requested({info.gpu_id, info.chip_id, buffers, ibs})) {
     log().info("queue {}: submission dumped to {}", context_, path->string());

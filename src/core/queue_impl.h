@@ -8,6 +8,7 @@
 #include "core/buffer_impl.h"
 #include "core/command_memory.h"
 #include "core/device_impl.h"
+#include "core/flat_index.h"
 #include "core/upload_area.h"
 #include "pm4/command_stream.h"
 
@@ -31,10 +32,13 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   pm4::CommandStream& stream();
   /// Lists `block` for the kernel and for use tracking at the next submit.
   void reference(const std::shared_ptr<MemoryBlock>& block, bool write);
-  /// As reference(), without looking for an earlier entry of the same block: for callers that
-  /// list many blocks at once (graph replays), whose cost must not grow with the list already
-  /// there. submit() lists each kernel object once all the same.
-  void append_reference(std::shared_ptr<MemoryBlock> block, bool write) { references_.push_back(Reference{std::move(block), write}); }
+  /// Lists kernel objects for the next submit only: for memory whose holder (a graph) keeps it
+  /// alive until the GPU is done with it, so the queue neither holds nor tracks it.
+  struct ListedObject {
+    const KernelObject* object;
+    bool write;
+  };
+  void list_objects(std::span<const ListedObject> objects) { listed_.insert(listed_.end(), objects.begin(), objects.end()); }
 
   std::uint64_t submit();
   /// The fence of the latest submission (0 before the first).
@@ -70,6 +74,9 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   CommandMemory commands_;
   std::optional<pm4::CommandStream> stream_;
   std::vector<Reference> references_;
+  FlatIndex reference_index_;  // block → its entry in references_
+  std::vector<ListedObject> listed_;
+  FlatIndex object_index_;     // kernel object → its entry in bo_uses_, while submit builds it
   std::vector<PendingSignal> signals_;
   std::vector<IbRef> ib_refs_;  // reused across submits
   std::vector<BoUse> bo_uses_;

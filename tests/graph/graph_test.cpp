@@ -1,12 +1,14 @@
 // [virtual-gpu] Graphs run real kernels on the virtual GPU: replays equal eager dispatches over
 // random DAGs, with and without the optional passes; patched buffers, scalars and signal values
-// take effect; a replay with a freed buffer is refused; the ledger is empty at the end.
+// and image descriptors take effect; a replay with a freed buffer is refused; bound memory is
+// not reused while a replay may run; the ledger is empty at the end.
 #include <adreno/adreno.hpp>
 
 #include "../core/virtual_device.h"
 #include "core/buffer_impl.h"
 #include "core/program_impl.h"
 #include "core/queue_impl.h"
+#include "../dispatch/qualcomm_binary_builder.h"
 #include "graph_programs.h"
 
 #include <array>
@@ -374,6 +376,83 @@ TEST_CASE("memory a graph binds is not reused while a replay may still run, afte
       queue.finish();
       for (std::uint32_t i = 0; i < kElements; ++i) REQUIRE(read(buffers[0])[i] == before[1][i] + before[2][i]);
     }
+  }
+  device.close_and_check_ledger();
+}
+
+namespace {
+
+// A Qualcomm CL binary whose kernel copies storage image 0 to storage image 1, one 32-bit texel
+// per invocation at (local id x, local id y); launch it as one work-group of width × height.
+Program load_image_copy(Device& device) {
+  const ir3::Program copy = ir3::assemble(
+      "ldib.b.typed.2d.u32.1.imm r2.x, r0.x, 0\n"
+      "(sy)stib.b.typed.2d.u32.1.imm r2.x, r0.x, 1\n"
+      "end\n");
+  ClBinaryBuilder binary;
+  binary.name = "image_copy";
+  binary.fregs = 3;
+  binary.hregs = 0;
+  binary.arguments = {{2, 0}, {2, 0}};  // two storage images
+  binary.code = ir3_code_dwords(copy);
+  binary.code.resize(64, 0);
+  return Program::from_qualcomm_binary(device, binary.build());
+}
+
+}  // namespace
+
+constexpr std::uint32_t kWidth = 16, kHeight = 8, kPitch = 128;  // of the images below; rows hold 64 bytes of texels
+
+TEST_CASE("patched image descriptors take effect at the next replay; bad images are refused", "[virtual-gpu][graph]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    const Program copy = load_image_copy(*device);
+    std::mt19937 rng(4242);
+    std::vector<Buffer> images;  // two sources, two destinations
+    for (int i = 0; i < 4; ++i) {
+      images.push_back(device->allocate({.size = kPitch * kHeight}));
+      auto* texels = reinterpret_cast<std::uint32_t*>(images.back().cpu_view().data());
+      for (std::uint32_t t = 0; t < kPitch * kHeight / 4; ++t) texels[t] = static_cast<std::uint32_t>(rng());
+    }
+    const auto image = [&](const Buffer& buffer, std::uint32_t width = kWidth) {
+      return ImageDesc{buffer.view(0, kPitch * kHeight), ImageFormat::r32_uint, width, kHeight, kPitch};
+    };
+    const auto rows = [&](const Buffer& buffer) {
+      std::vector<std::uint32_t> texels;
+      for (std::uint32_t y = 0; y < kHeight; ++y) {
+        const auto* row = reinterpret_cast<const std::uint32_t*>(buffer.cpu_view().data() + y * kPitch);
+        texels.insert(texels.end(), row, row + kWidth);
+      }
+      return texels;
+    };
+    const auto before = [&] {
+      std::vector<std::vector<std::uint32_t>> all;
+      for (const Buffer& buffer : images) all.push_back(rows(buffer));
+      return all;
+    }();
+
+    Arguments arguments(copy);
+    arguments.set_storage_image(0, image(images[0])).set_storage_image(1, image(images[2]));
+    Graph graph(*device);
+    const GraphDispatch id = graph.dispatch(copy, arguments, Launch{{1, 1, 1}, {kWidth, kHeight, 1}, std::nullopt},
+                                            {Access::read, Access::write});
+    graph.build();
+    Queue queue(*device);
+    graph.replay(queue);
+    queue.finish();
+    CHECK(rows(images[2]) == before[0]);
+
+    require_error([&] { graph.set_texture(id, 0, image(images[1])); }, Errc::invalid_argument, "is a storage image, not a texture");
+    require_error([&] { graph.set_storage_image(id, 1, image(images[3], 100000)); }, Errc::invalid_argument, "argument 1");
+    require_error([&] { graph.set_storage_image(id, 2, image(images[3])); }, Errc::invalid_argument, "argument 2 does not exist");
+
+    graph.set_storage_image(id, 0, image(images[1]));
+    graph.set_storage_image(id, 1, image(images[3]));
+    graph.replay(queue);
+    queue.finish();
+    CHECK(rows(images[3]) == before[1]);
+    CHECK(rows(images[2]) == before[0]);  // the first destination is no longer written
+    CHECK(rows(images[1]) == before[1]);
   }
   device.close_and_check_ledger();
 }

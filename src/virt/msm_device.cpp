@@ -527,15 +527,16 @@ class MsmFile final : public VirtualFile {
     }
     // The submission references its objects until it retires (msm_submit_retire).
     std::vector<std::shared_ptr<const void>> keep_alive(table.begin(), table.end());
-    // The table is the driver's whole knowledge of what a submission uses: submit_lookup_objects
-    // takes a reference on each entry, submit_pin_objects pins it, submit_attach_object_fences
-    // adds the submission's fence to it (a WRITE or READ fence per MSM_SUBMIT_BO_WRITE, which
-    // is all implicit sync sees), and the references go only when the submission retires.
-    // The driver never checks what the GPU then touches: an object missing from the table still
-    // works on hardware while it stays mapped in the context's address space, yet it can be freed
-    // under the running GPU and nobody waits for the access. The virtual node is deliberately
-    // stricter than hardware here, so that such bugs show: any access outside the table's
-    // objects faults the submission, as an IOMMU fault would.
+    // The bo table is the driver's whole knowledge of what a submission uses
+    // (drivers/gpu/drm/msm/msm_gem_submit.c): submit_lookup_objects takes a reference on each
+    // entry, submit_pin_objects pins it, submit_attach_object_fences adds the submission's fence
+    // to its reservation object (a write or read fence per MSM_SUBMIT_BO_WRITE — all that
+    // implicit sync ever sees), and the references are dropped only when the submission retires.
+    // Nothing checks what the GPU then touches: on hardware an object missing from the table
+    // still works while it stays mapped in the context's address space, yet it can be freed
+    // under the running GPU and nobody waits for its access. The virtual node is deliberately
+    // stricter than hardware so that such bugs show: an access outside the table's objects
+    // faults the submission, as an IOMMU fault would.
     std::vector<AddressRanges::Range> listed;
     listed.reserve(table.size());
     for (const auto& object : table) listed.push_back(AddressRanges::Range{*object->iova, object->size});

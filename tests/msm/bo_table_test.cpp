@@ -3,8 +3,7 @@
 // its GEM_SUBMIT table, or the submission faults like a page fault. The same streams and shaders
 // run on the virtual KGSL device, which has no table.
 #include "../core/virtual_device.h"
-#include "kgsl/kgsl_kernel.h"
-#include "virt/kgsl_device.h"
+#include "../kgsl/kgsl_test_support.h"
 #include "virtual_msm.h"
 
 #include <adreno/adreno.hpp>
@@ -71,13 +70,6 @@ std::optional<std::uint32_t> copy_through(Kernel& kernel, Kernel::ContextId ctx,
   return left;
 }
 
-/// The virtual KGSL device on a fresh seam, with the backend opened on it.
-struct VirtualKgsl {
-  VirtualKgsl() { sys.add_node(virt::kVirtualKgslNode, virt::make_virtual_kgsl_node({})); }
-  std::unique_ptr<Kernel> open() { return open_kgsl_kernel(sys, virt::kVirtualKgslNode, true); }
-  virt::VirtualSyscalls sys;
-};
-
 }  // namespace
 
 TEST_CASE("a CP read of a buffer object missing from the submission's table faults on virtual MSM but runs on virtual KGSL",
@@ -87,15 +79,12 @@ TEST_CASE("a CP read of a buffer object missing from the submission's table faul
     INFO(to_string(reach));
     const std::uint32_t value = rng() | 1;
     {
-      VirtualKgsl k;
-      {
-        auto kernel = k.open();
-        const auto ctx = kernel->create_context(0);
-        CHECK(copy_through(*kernel, ctx, reach, false, value) == value);
-        CHECK(kernel->reset_status(ctx) == ResetStatus::none);
-        kernel->destroy_context(ctx);
-      }
-      CHECK(k.sys.leaks().empty());
+      kgsl_test::VirtualKgsl k;
+      const auto ctx = k.kernel->create_context(0);
+      CHECK(copy_through(*k.kernel, ctx, reach, false, value) == value);
+      CHECK(k.kernel->reset_status(ctx) == ResetStatus::none);
+      k.kernel->destroy_context(ctx);
+      CHECK(k.close_and_list_leaks().empty());
     }
     VirtualMsm m;
     {

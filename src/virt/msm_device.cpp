@@ -375,9 +375,10 @@ class MsmFile final : public VirtualFile {
 
   // ---- msm: submitqueues, submission, fences ----
 
-  /// A submitqueue's ring. The driver logs every GPU fault with the faulting iova (a6xx_gpu.c
-  /// a6xx_fault_handler, adreno_gpu.c adreno_fault_handler on newer kernels: "*** gpu fault");
-  /// the virtual node writes its faults to stderr, the host's stand-in for the kernel log.
+  /// A submitqueue's ring. The driver puts GPU faults in the kernel log — an IOMMU fault with its
+  /// iova (a6xx_gpu.c a6xx_fault_handler, adreno_gpu.c adreno_fault_handler on newer kernels:
+  /// "*** gpu fault"), a lockup when hangcheck fires (msm_gpu.c hangcheck_handler) — so the
+  /// virtual node writes its faults to stderr, the host's stand-in for that log.
   std::shared_ptr<Ring> make_ring(std::uint32_t queue_id) const {
     return std::make_shared<Ring>(memory_, device_->config.hang_timeout, [queue_id](const FaultRecord& fault) {
       std::fprintf(stderr, "virtual msm: submitqueue %u, submission %llu: %s\n", queue_id,

@@ -49,7 +49,7 @@ std::uint64_t address_at(std::span<const std::uint32_t> payload, std::size_t ind
 
 CommandProcessor::CommandProcessor(const GpuMemory& memory, std::chrono::milliseconds hang_timeout,
                                    const std::atomic<bool>& stop)
-    : memory_(memory), hang_timeout_(hang_timeout), stop_(stop), regs_(pm4::kMaxRegister + 1, 0) {
+    : address_space_(memory), memory_(memory), hang_timeout_(hang_timeout), stop_(stop), regs_(pm4::kMaxRegister + 1, 0) {
   cs_.constants.assign(kConstantVec4s * 4, 0);
   cs_.constant_loaded.assign(kConstantVec4s, 0);
   cs_.uav.resize(kUavSlots);
@@ -86,7 +86,8 @@ const std::array<CommandProcessor::Handler, 128>& CommandProcessor::handlers() {
   return table;
 }
 
-void CommandProcessor::execute(std::span<const IbSpan> ibs) {
+void CommandProcessor::execute(std::span<const IbSpan> ibs, const AddressRanges* allowed) {
+  memory_ = GpuView(address_space_, allowed);
   for (const IbSpan& ib : ibs) run_ib(ib.address, ib.dwords, 1);
 }
 

@@ -30,8 +30,9 @@ class CommandProcessor {
   /// reported as a hang.
   CommandProcessor(const GpuMemory& memory, std::chrono::milliseconds hang_timeout, const std::atomic<bool>& stop);
 
-  /// Runs the IBs in order; throws GpuFault on a CP error, page fault or hang.
-  void execute(std::span<const IbSpan> ibs);
+  /// Runs the IBs in order; throws GpuFault on a CP error, page fault or hang. With `allowed`,
+  /// every memory access of the submission (CP and shaders) must stay inside those ranges.
+  void execute(std::span<const IbSpan> ibs, const AddressRanges* allowed = nullptr);
 
   /// Shader instructions executed so far, counted once per fiber (a performance counter).
   std::uint64_t fiber_instructions() const noexcept { return fiber_instructions_; }
@@ -76,7 +77,8 @@ class CommandProcessor {
 
   static const std::array<Handler, 128>& handlers();
 
-  const GpuMemory& memory_;
+  const GpuMemory& address_space_;
+  GpuView memory_;  // the address space as the submission being executed may reach it
   std::chrono::milliseconds hang_timeout_;
   const std::atomic<bool>& stop_;
   std::vector<std::uint32_t> regs_;

@@ -28,7 +28,7 @@ struct BoundImage {
 };
 
 struct ComputeDispatch {
-  const GpuMemory* memory = nullptr;
+  const GpuView* memory = nullptr;
   std::shared_ptr<const ShaderProgram> program;
   std::uint32_t first_instruction = 0;  ///< SP_CS_PROGRAM_COUNTER_OFFSET / 8
 

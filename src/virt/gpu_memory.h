@@ -1,12 +1,14 @@
 // One GPU address space: a VA allocator and a page table with permissions over host backing.
-// Like the drivers' per-process pagetables, each open device file gets its own. GPU accesses
-// that hit no mapping, or write a read-only one, raise a page fault (GpuFault).
+// Like the drivers' per-process pagetables, each open device file gets its own. The GPU reaches
+// it through a GpuView; accesses that hit no mapping, or write a read-only one, raise a page
+// fault (GpuFault).
 #pragma once
 
 #include "alloc/range_allocator.h"
 #include "virt/backing.h"
 #include "virt/gpu_fault.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -18,6 +20,27 @@
 namespace adreno::virt {
 
 inline constexpr std::uint64_t kPageSize = 4096;
+
+/// The GPU addresses one submission may touch: disjoint ranges, looked up with the last range
+/// that matched tried first (a shader's accesses mostly stay in one buffer).
+class AddressRanges {
+ public:
+  struct Range {
+    std::uint64_t start;
+    std::uint64_t size;
+  };
+  explicit AddressRanges(std::vector<Range> ranges);
+  AddressRanges(const AddressRanges&) = delete;
+  AddressRanges& operator=(const AddressRanges&) = delete;
+
+  /// True when [va, va + size) lies inside one range.
+  bool contains(std::uint64_t va, std::uint64_t size) const noexcept;
+
+ private:
+  std::vector<Range> ranges_;  // sorted by start
+  // Shared by the shader processor's threads; a stale hint only costs a search.
+  mutable std::atomic<std::size_t> last_hit_{0};
+};
 
 class GpuMemory {
  public:
@@ -35,8 +58,36 @@ class GpuMemory {
   /// Number of live mappings (for the ledger).
   std::size_t mapping_count() const;
 
-  // GPU-side accesses. Throw GpuFault(page_fault) on an unmapped address or a write to a
-  // read-only mapping; accesses may span adjacent mappings.
+ private:
+  struct Mapping {
+    std::uint64_t size;
+    std::shared_ptr<Backing> backing;
+    std::uint64_t offset;
+    bool writable;
+  };
+  friend class GpuView;
+  // Calls `chunk(host, length)` for each piece of [va, va+size); faults on a hole, and on a
+  // piece outside `allowed` when that is set.
+  template <typename Chunk>
+  void walk(std::uint64_t va, std::size_t size, bool write, const AddressRanges* allowed, Chunk&& chunk) const;
+
+  std::uint64_t va_start_;
+  std::uint64_t va_size_;
+  mutable std::shared_mutex mutex_;
+  RangeAllocator va_;
+  std::map<std::uint64_t, Mapping> mappings_;  // keyed by start VA
+};
+
+/// What the GPU reaches of an address space while it runs one submission: all of it, or only
+/// `allowed` (an access elsewhere faults even where memory is mapped). Every access the command
+/// and shader processors make goes through one.
+class GpuView {
+ public:
+  explicit GpuView(const GpuMemory& memory, const AddressRanges* allowed = nullptr) noexcept
+      : memory_(&memory), allowed_(allowed) {}
+
+  // Throw GpuFault(page_fault) on an unmapped address, a write to a read-only mapping or an
+  // address outside `allowed`; accesses may span adjacent mappings.
   void read(std::uint64_t va, void* dst, std::size_t size) const;
   void write(std::uint64_t va, const void* src, std::size_t size) const;
   std::uint32_t read32(std::uint64_t va) const;
@@ -49,21 +100,8 @@ class GpuMemory {
   std::byte* translate(std::uint64_t va, std::size_t size, bool write) const;
 
  private:
-  struct Mapping {
-    std::uint64_t size;
-    std::shared_ptr<Backing> backing;
-    std::uint64_t offset;
-    bool writable;
-  };
-  // Calls `chunk(host, length)` for each piece of [va, va+size); faults on a hole.
-  template <typename Chunk>
-  void walk(std::uint64_t va, std::size_t size, bool write, Chunk&& chunk) const;
-
-  std::uint64_t va_start_;
-  std::uint64_t va_size_;
-  mutable std::shared_mutex mutex_;
-  RangeAllocator va_;
-  std::map<std::uint64_t, Mapping> mappings_;  // keyed by start VA
+  const GpuMemory* memory_;
+  const AddressRanges* allowed_;
 };
 
 }  // namespace adreno::virt

@@ -103,7 +103,7 @@ std::optional<std::uint64_t> ImageDescriptor::texel_address(std::uint32_t x, std
   return base + std::uint64_t{z} * array_pitch + std::uint64_t{y} * pitch + std::uint64_t{x} * format.bytes();
 }
 
-std::array<std::uint32_t, 4> read_texel(const GpuMemory& memory, std::uint64_t address, const TexelFormat& format) {
+std::array<std::uint32_t, 4> read_texel(const GpuView& memory, std::uint64_t address, const TexelFormat& format) {
   std::array<std::uint32_t, 4> out{0, 0, 0, 0};
   const bool floating = format.kind == ComponentKind::float_ || format.kind == ComponentKind::unorm_;
   out[3] = floating ? std::bit_cast<std::uint32_t>(1.0f) : 1;
@@ -130,7 +130,7 @@ std::array<std::uint32_t, 4> read_texel(const GpuMemory& memory, std::uint64_t a
   return out;
 }
 
-void write_texel(const GpuMemory& memory, std::uint64_t address, const TexelFormat& format,
+void write_texel(const GpuView& memory, std::uint64_t address, const TexelFormat& format,
                  const std::array<std::uint32_t, 4>& values) {
   std::array<std::uint8_t, 16> bytes{};
   for (unsigned c = 0; c < format.components; ++c) {

@@ -44,10 +44,10 @@ struct ImageDescriptor {
 
 /// Reads the texel at `address` as four 32-bit values: floats as f32 bits (unorm scaled to
 /// [0, 1]), integers extended to 32 bits; missing components read (0, 0, 0, 1).
-std::array<std::uint32_t, 4> read_texel(const GpuMemory& memory, std::uint64_t address, const TexelFormat& format);
+std::array<std::uint32_t, 4> read_texel(const GpuView& memory, std::uint64_t address, const TexelFormat& format);
 
 /// Writes the first `format.components` of `values` (same encoding as read_texel) at `address`.
-void write_texel(const GpuMemory& memory, std::uint64_t address, const TexelFormat& format,
+void write_texel(const GpuView& memory, std::uint64_t address, const TexelFormat& format,
                  const std::array<std::uint32_t, 4>& values);
 
 }  // namespace adreno::virt

@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -374,11 +375,22 @@ class MsmFile final : public VirtualFile {
 
   // ---- msm: submitqueues, submission, fences ----
 
+  /// A submitqueue's ring. The driver puts GPU faults in the kernel log — an IOMMU fault with its
+  /// iova (a6xx_gpu.c a6xx_fault_handler, adreno_gpu.c adreno_fault_handler on newer kernels:
+  /// "*** gpu fault"), a lockup when hangcheck fires (msm_gpu.c hangcheck_handler) — so the
+  /// virtual node writes its faults to stderr, the host's stand-in for that log.
+  std::shared_ptr<Ring> make_ring(std::uint32_t queue_id) const {
+    return std::make_shared<Ring>(memory_, device_->config.hang_timeout, [queue_id](const FaultRecord& fault) {
+      std::fprintf(stderr, "virtual msm: submitqueue %u, submission %llu: %s\n", queue_id,
+                   static_cast<unsigned long long>(fault.seqno), fault.message.c_str());
+    });
+  }
+
   /// msm_submitqueue.c msm_submitqueue_get; the default queue 0 exists from open on
   /// (msm_submitqueue_init), its ring is started on first use.
   Queue* find_queue(std::uint32_t id) {
     if (id == 0 && queues_.count(0) == 0) {
-      queues_.emplace(0, Queue{kDefaultQueuePriority, std::make_shared<Ring>(memory_, device_->config.hang_timeout)});
+      queues_.emplace(0, Queue{kDefaultQueuePriority, make_ring(0)});
     }
     auto it = queues_.find(id);
     return it == queues_.end() ? nullptr : &it->second;
@@ -391,7 +403,7 @@ class MsmFile final : public VirtualFile {
     if (args.prio >= kPriorities) return -EINVAL;
     // msm_submitqueue_create: id = ctx->queueid++, and the default queue took 0.
     args.id = next_queue_id_++;
-    queues_.emplace(args.id, Queue{args.prio, std::make_shared<Ring>(memory_, device_->config.hang_timeout)});
+    queues_.emplace(args.id, Queue{args.prio, make_ring(args.id)});
     return 0;
   }
 
@@ -516,7 +528,21 @@ class MsmFile final : public VirtualFile {
     }
     // The submission references its objects until it retires (msm_submit_retire).
     std::vector<std::shared_ptr<const void>> keep_alive(table.begin(), table.end());
-    const std::uint64_t seqno = queue->ring->submit(std::move(ibs), std::move(keep_alive));
+    // The bo table is the driver's whole knowledge of what a submission uses
+    // (drivers/gpu/drm/msm/msm_gem_submit.c): submit_lookup_objects takes a reference on each
+    // entry, submit_pin_objects pins it, submit_attach_object_fences adds the submission's fence
+    // to its reservation object (a write or read fence per MSM_SUBMIT_BO_WRITE — all that
+    // implicit sync ever sees), and the references are dropped only when the submission retires.
+    // Nothing checks what the GPU then touches: on hardware an object missing from the table
+    // still works while it stays mapped in the context's address space, yet it can be freed
+    // under the running GPU and nobody waits for its access. The virtual node is deliberately
+    // stricter than hardware so that such bugs show: an access outside the table's objects
+    // faults the submission, as an IOMMU fault would.
+    std::vector<AddressRanges::Range> listed;
+    listed.reserve(table.size());
+    for (const auto& object : table) listed.push_back(AddressRanges::Range{*object->iova, object->size});
+    const std::uint64_t seqno = queue->ring->submit(std::move(ibs), std::move(keep_alive),
+                                                    std::make_shared<const AddressRanges>(std::move(listed)));
     // Fence ids come from idr_alloc_cyclic(1, INT_MAX) per queue: 1, 2, 3, ... like the seqnos.
     queue->last_fence = static_cast<std::uint32_t>(seqno);
     args.fence = queue->last_fence;

@@ -2,8 +2,8 @@
 
 namespace adreno::virt {
 
-Ring::Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout)
-    : memory_(std::move(memory)), cp_(*memory_, hang_timeout, stop_), thread_([this] { worker(); }) {}
+Ring::Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLog log)
+    : memory_(std::move(memory)), log_(std::move(log)), cp_(*memory_, hang_timeout, stop_), thread_([this] { worker(); }) {}
 
 Ring::~Ring() {
   {
@@ -14,13 +14,14 @@ Ring::~Ring() {
   thread_.join();
 }
 
-std::uint64_t Ring::submit(std::vector<IbSpan> ibs, std::vector<std::shared_ptr<const void>> keep_alive) {
+std::uint64_t Ring::submit(std::vector<IbSpan> ibs, std::vector<std::shared_ptr<const void>> keep_alive,
+                          std::shared_ptr<const AddressRanges> allowed) {
   std::lock_guard lock(mutex_);
   const std::uint64_t seqno = ++submitted_;
   if (fault_) {
     retired_ = seqno;  // a faulted ring runs nothing more; the submission is cancelled at once
   } else {
-    queue_.push_back(Submission{seqno, std::move(ibs), std::move(keep_alive)});
+    queue_.push_back(Submission{seqno, std::move(ibs), std::move(keep_alive), std::move(allowed)});
   }
   changed_.notify_all();
   return seqno;
@@ -36,9 +37,10 @@ void Ring::worker() {
     lock.unlock();
     std::optional<FaultRecord> fault;
     try {
-      cp_.execute(submission.ibs);
+      cp_.execute(submission.ibs, submission.allowed.get());
     } catch (const GpuFault& error) {
       fault = FaultRecord{error.kind(), error.address(), error.what(), submission.seqno};
+      if (log_) log_(*fault);
     }
     submission.keep_alive.clear();
     lock.lock();

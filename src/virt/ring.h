@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -30,15 +31,19 @@ struct FaultRecord {
 class Ring {
  public:
   enum class WaitResult { retired, timeout, faulted };
+  /// Told about a fault on the ring's thread, as it happens (the driver's fault log).
+  using FaultLog = std::function<void(const FaultRecord&)>;
 
-  Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout);
+  Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLog log = {});
   ~Ring();
   Ring(const Ring&) = delete;
   Ring& operator=(const Ring&) = delete;
 
   /// Queues the IBs; `keep_alive` is released once the submission retired (the drivers hold
-  /// references to every object a submission uses until then). Returns the sequence number.
-  std::uint64_t submit(std::vector<IbSpan> ibs, std::vector<std::shared_ptr<const void>> keep_alive = {});
+  /// references to every object a submission uses until then). With `allowed`, the submission
+  /// faults on any access outside those GPU address ranges. Returns the sequence number.
+  std::uint64_t submit(std::vector<IbSpan> ibs, std::vector<std::shared_ptr<const void>> keep_alive = {},
+                       std::shared_ptr<const AddressRanges> allowed = nullptr);
 
   /// Waits until `seqno` retired. A submission at or after the faulting one reports `faulted`.
   WaitResult wait(std::uint64_t seqno, std::chrono::nanoseconds timeout) const;
@@ -52,10 +57,12 @@ class Ring {
     std::uint64_t seqno;
     std::vector<IbSpan> ibs;
     std::vector<std::shared_ptr<const void>> keep_alive;
+    std::shared_ptr<const AddressRanges> allowed;
   };
   void worker();
 
   std::shared_ptr<const GpuMemory> memory_;
+  FaultLog log_;
   std::atomic<bool> stop_{false};
   CommandProcessor cp_;
 

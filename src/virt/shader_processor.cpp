@@ -67,7 +67,9 @@ std::uint64_t run_dispatch(const ComputeDispatch& dispatch) {
       failed = true;
     }
   };
-  const auto threads = static_cast<unsigned>(std::min<std::uint64_t>(std::max(1u, std::thread::hardware_concurrency()), total));
+  // hardware_concurrency() reads sysfs on glibc: asked once, not per dispatch.
+  static const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
+  const auto threads = static_cast<unsigned>(std::min<std::uint64_t>(host_threads, total));
   std::vector<std::thread> helpers;
   for (unsigned i = 1; i < threads; ++i) helpers.emplace_back(worker);
   worker();

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <mutex>
 #include <random>
 
 using namespace adreno::virt;
@@ -135,4 +136,43 @@ TEST_CASE("CP_WAIT_REG_MEM waits for another ring's write, and hangs when none c
   CHECK(hung.wait(never, std::chrono::seconds(5)) == Ring::WaitResult::faulted);
   REQUIRE(hung.fault());
   CHECK(hung.fault()->kind == FaultKind::hang);
+}
+
+TEST_CASE("a submission restricted to its objects faults on an IB2 outside them and logs the address", "[virtual-gpu][cp]") {
+  Fixture f;
+  auto other_backing = Backing::create(4096);
+  const std::uint64_t other = *f.memory->map(other_backing, 0, 4096, true);
+  std::mt19937 rng(31);
+  const std::uint32_t value = rng();
+  // The IB2 lives in the second mapping and writes into the first.
+  const std::vector<std::uint32_t> inner = {type7_header(CP_MEM_WRITE, 3), lo(f.data_va), hi(f.data_va), value};
+  std::memcpy(other_backing->host(), inner.data(), inner.size() * 4);
+  const IbSpan outer = f.ib(0, {type7_header(CP_INDIRECT_BUFFER, 3), lo(other), hi(other), static_cast<std::uint32_t>(inner.size())});
+
+  std::vector<FaultRecord> logged;  // written on the ring's thread, read after the wait
+  std::mutex logged_mutex;
+  Ring ring(f.memory, std::chrono::milliseconds(500), [&](const FaultRecord& fault) {
+    std::lock_guard lock(logged_mutex);
+    logged.push_back(fault);
+  });
+  // Unrestricted (as on KGSL) the stream runs.
+  auto whole = ring.submit({outer});
+  REQUIRE(ring.wait(whole, std::chrono::seconds(5)) == Ring::WaitResult::retired);
+  CHECK(f.data(0) == value);
+
+  // Restricted to the first mapping, fetching the IB2 faults.
+  std::memset(f.backing->host() + 0x8000, 0, 4);
+  auto listed = std::make_shared<const AddressRanges>(std::vector<AddressRanges::Range>{{f.va, 1 << 16}});
+  auto restricted = ring.submit({outer}, {}, listed);
+  CHECK(ring.wait(restricted, std::chrono::seconds(5)) == Ring::WaitResult::faulted);
+  REQUIRE(ring.fault());
+  CHECK(ring.fault()->kind == FaultKind::page_fault);
+  CHECK(ring.fault()->address == other);
+  CHECK(ring.fault()->seqno == restricted);
+  CHECK(ring.fault()->message.find("not in the submission's bo table") != std::string::npos);
+  CHECK(ring.fault()->message.find(GpuFault(FaultKind::page_fault, other, "").what()) != std::string::npos);
+  CHECK(f.data(0) == 0);
+  std::lock_guard lock(logged_mutex);
+  REQUIRE(logged.size() == 1);
+  CHECK(logged[0].message == ring.fault()->message);
 }

@@ -403,7 +403,7 @@ Program load_image_copy(Device& device) {
 
 constexpr std::uint32_t kWidth = 16, kHeight = 8, kPitch = 128;  // of the images below; rows hold 64 bytes of texels
 
-TEST_CASE("patched image descriptors take effect at the next replay; bad images are refused", "[virtual-gpu][graph]") {
+TEST_CASE("patched image descriptors take effect at the next replay, and bad images are refused", "[virtual-gpu][graph]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND());
   {
     const Program copy = load_image_copy(*device);

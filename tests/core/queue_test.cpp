@@ -166,3 +166,27 @@ TEST_CASE("queue priorities outside the device's range are refused", "[virtual-k
   }
   device.close_and_check_ledger();
 }
+
+TEST_CASE("a submission touching hundreds of kernel objects lists every one for the kernel", "[virtual-kernel][queue]") {
+  // The virtual msm node faults a submission that touches an object missing from its table, and
+  // refuses one listed twice (EALREADY, as drm_exec does); either would lose the queue.
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    Queue queue(*device);
+    std::mt19937 rng(31337);
+    std::vector<Buffer> buffers;
+    std::vector<std::uint32_t> expected;
+    for (int i = 0; i < 300; ++i) buffers.push_back(device->allocate({.size = 64, .exportable = true}));  // one object each
+    for (int pass = 0; pass < 2; ++pass) {  // every object referenced twice
+      expected.clear();
+      for (const Buffer& buffer : buffers) {
+        const std::uint32_t value = static_cast<std::uint32_t>(rng());
+        queue.write(buffer.view(0, 4), std::span<const std::uint32_t>(&value, 1));
+        expected.push_back(value);
+      }
+    }
+    queue.finish();
+    for (std::size_t i = 0; i < buffers.size(); ++i) REQUIRE(buffers[i].cpu_view().as<std::uint32_t>()[0] == expected[i]);
+  }
+  device.close_and_check_ledger();
+}

@@ -36,9 +36,15 @@ class MemoryBlock {
   /// Buffers the application holds on this memory. Graphs keep memory alive past its last
   /// Buffer (the GPU may still run a replay) but refuse to replay with memory nobody holds.
   void add_handle() noexcept { handles_.fetch_add(1, std::memory_order_relaxed); }
-  /// The last one tells the device (Device::Impl::buffers_released).
+  /// The last one tells the device, when a graph ever bound this memory
+  /// (Device::Impl::graph_buffers_released).
   void drop_handle() noexcept;
   bool has_handles() const noexcept { return handles_.load(std::memory_order_acquire) != 0; }
+  /// A graph binds this memory. A plain store, not a read-modify-write: it runs once per changed
+  /// pointer per replay.
+  void note_graph_binding() noexcept {
+    if (!graph_bound_.load(std::memory_order_relaxed)) graph_bound_.store(true, std::memory_order_relaxed);
+  }
 
  private:
   std::shared_ptr<Device::Impl> device_;
@@ -47,6 +53,7 @@ class MemoryBlock {
   CpuView cpu_;
   mutable std::mutex uses_mutex_;
   std::atomic<std::uint32_t> handles_{0};
+  std::atomic<bool> graph_bound_{false};  // never cleared: a release it makes one visit too many at worst
 };
 
 class Buffer::Impl {

@@ -38,10 +38,11 @@ class Device::Impl {
   const std::shared_ptr<virt::VirtualSyscalls>& virtual_system() noexcept { return virtual_system_; }
   const DeviceInfo& info() const noexcept { return info_; }
 
-  /// Counts the memory blocks whose last Buffer went away. A graph that saw the same count at
-  /// its previous replay knows every buffer it binds is still held, without visiting them.
-  std::uint64_t buffers_released() const noexcept { return buffers_released_.load(std::memory_order_acquire); }
-  void note_buffers_released() noexcept { buffers_released_.fetch_add(1, std::memory_order_acq_rel); }
+  /// Counts the memory blocks some graph bound whose last Buffer went away. A graph that saw the
+  /// same count at its previous replay knows every buffer it binds is still held, without
+  /// visiting them; buffers no graph bound (per-frame temporaries) do not count.
+  std::uint64_t graph_buffers_released() const noexcept { return graph_buffers_released_.load(std::memory_order_acquire); }
+  void note_graph_buffer_released() noexcept { graph_buffers_released_.fetch_add(1, std::memory_order_acq_rel); }
 
   /// The block already imported from the dma-buf `fd` refers to, or one made by `import`.
   template <typename Import>
@@ -61,7 +62,7 @@ class Device::Impl {
   DeviceInfo info_;
   std::unique_ptr<ContextTracker> contexts_;
   std::unique_ptr<Allocator> allocator_;
-  std::atomic<std::uint64_t> buffers_released_{0};
+  std::atomic<std::uint64_t> graph_buffers_released_{0};
   std::mutex imports_mutex_;
   std::map<std::pair<dev_t, ino_t>, std::weak_ptr<MemoryBlock>> imports_;
 };

@@ -10,7 +10,7 @@
 // references to the memory it binds (swapped only when a binding changes, after the GPU finished
 // the replays that used the old one) and hands the queue just the list of kernel objects, rebuilt
 // only when one changed; whether some bound buffer was released is learnt from the device's
-// release count, so bindings are visited only when some buffer somewhere went away.
+// count of released buffers that some graph bound, so bindings are visited only when one went.
 #include <adreno/error.hpp>
 #include <adreno/graph.hpp>
 
@@ -82,7 +82,10 @@ class Graph::Impl {
     bool rebind = false;
     // Binds `buffer` from the next replay on.
     void stage(const Buffer::Impl& buffer) {
-      if (staged != buffer.block_shared()) staged = buffer.block_shared();
+      if (staged != buffer.block_shared()) {
+        staged = buffer.block_shared();
+        staged->note_graph_binding();
+      }
       staged_object = &buffer.object();
       rebind = true;
     }
@@ -184,7 +187,7 @@ class Graph::Impl {
   std::vector<Queue::Impl::ListedObject> objects_;
   FlatIndex object_index_;
   bool objects_stale_ = true;
-  // Device::Impl::buffers_released() when every bound buffer was last seen held.
+  // Device::Impl::graph_buffers_released() when every bound buffer was last seen held.
   std::uint64_t checked_releases_ = ~std::uint64_t{0};
 
   std::vector<RecordedReplay> recorded_;
@@ -216,6 +219,7 @@ GraphDispatch Graph::Impl::dispatch(const Program& program, const Arguments& arg
     }
     const bool reads = how != Access::write;
     const bool writes = how != Access::read;
+    binding.memory->note_graph_binding();
     recorded.buffers.push_back(BufferBinding{binding.memory, &binding.memory->object(), nullptr, nullptr,
                                              static_cast<std::uint32_t>(dispatches_.size()), static_cast<std::uint32_t>(i), writes});
     recorded.accesses.push_back(ScheduleAccess{binding.memory.get(), reads, writes});
@@ -444,7 +448,7 @@ void Graph::Impl::set_value(GraphSync id, std::uint64_t value) {
 void Graph::Impl::check_bindings_held() {
   // Unchanged count: no buffer anywhere lost its last handle, so every bound one (held when it
   // was bound or last checked) still has one.
-  const std::uint64_t released = device_->buffers_released();
+  const std::uint64_t released = device_->graph_buffers_released();
   if (released == checked_releases_) return;
   for (BufferBinding& binding : bindings_) {
     if (!binding.rebind && binding.staged && !binding.staged->has_handles()) binding.staged.reset();  // kept, now released

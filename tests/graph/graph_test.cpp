@@ -251,6 +251,31 @@ TEST_CASE("replaying a graph whose bound buffer was freed is refused, naming it"
   device.close_and_check_ledger();
 }
 
+TEST_CASE("only releasing a buffer some graph bound makes replays look at their bindings again", "[virtual-kernel][graph]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    const Program add = load_add(*device);
+    std::vector<Buffer> buffers = make_buffers(*device, 4, 3);
+    Graph graph(*device);
+    const GraphDispatch id = graph.dispatch(add, add_arguments(add, buffers, {0, 1, 2}), add_launch(kElements));
+    graph.build();
+    const auto released = [&] { return device->impl().graph_buffers_released(); };
+    const std::uint64_t start = released();
+    Buffer temporary = device->allocate({.size = 4096});
+    temporary = Buffer();  // never bound by a graph
+    buffers[3] = std::move(make_buffers(*device, 1, 9)[0]);  // the recorded-but-unbound one goes: no graph bound it
+    CHECK(released() == start);
+    graph.set_buffer(id, 2, buffers[3]);
+    buffers[3] = Buffer();  // staged for the next replay, then released
+    CHECK(released() == start + 1);
+    Queue queue(*device);
+    require_error([&] { graph.replay(queue); }, Errc::invalid_argument, "dispatch 0 (program 'vector32') argument 2 ('b')");
+    buffers[1] = Buffer();  // bound since recording
+    CHECK(released() == start + 2);
+  }
+  device.close_and_check_ledger();
+}
+
 TEST_CASE("graphs report levels and barriers of known DAGs and refuse misuse", "[virtual-kernel][graph]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND());
   {

@@ -12,12 +12,14 @@
 // previous barrier: independent dispatches of one dependency level run back to back.
 //
 // Contracts:
-//  * The graph holds its programs, signals and the memory of its bound buffers: memory goes back
-//    only when it is rebound or the graph is destroyed, and only after the GPU finished the
-//    replays that used it. A replay with a bound buffer the application released (no Buffer or
-//    BufferView of that memory left) is refused (Error(invalid_argument) naming the dispatch and
-//    argument) before anything changes. A replay lists every bound buffer, the graph's memory and
-//    the programs' code for the kernel.
+//  * The graph holds its programs, signals and the memory of its bound buffers, so none of it is
+//    reused while the GPU may still run a replay. A replay with a bound buffer the application
+//    released (no Buffer or BufferView of that memory left) is refused (Error(invalid_argument)
+//    naming the dispatch and argument) before anything changes; once another buffer is bound
+//    there, the next replay lets the released memory go. A replay lists every bound buffer, the
+//    graph's memory and the programs' code for the kernel.
+//  * Destroying a graph whose replay is recorded but not submitted hands its memory to that
+//    queue, which must not be in use on another thread then.
 //  * Patched buffers must alias as the recorded ones did (the barriers were placed for those).
 //  * One instance: a replay that has values to patch first waits until the GPU finished the
 //    previous replay of this graph — submitting the queue that holds it if it was not submitted

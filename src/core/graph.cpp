@@ -189,6 +189,7 @@ class Graph::Impl {
   bool objects_stale_ = true;
   // Device::Impl::graph_buffers_released() when every bound buffer was last seen held.
   std::uint64_t checked_releases_ = ~std::uint64_t{0};
+  bool drop_released_kept_ = false;  // a release was seen since the last patches were applied
 
   std::vector<RecordedReplay> recorded_;
   std::vector<GpuUse> uses_;  // scratch for the waits
@@ -460,6 +461,7 @@ void Graph::Impl::check_bindings_held() {
                                         name.empty() ? "" : " ('" + name + "')"));
   }
   checked_releases_ = released;
+  drop_released_kept_ = true;
 }
 
 void Graph::Impl::submit_recorded_replays() {
@@ -497,8 +499,11 @@ void Graph::Impl::apply_patches() {
     objects_stale_ = objects_stale_ || binding.staged_object != binding.object;
     std::swap(binding.object, binding.staged_object);
     binding.rebind = false;
+    // Memory released before this replay rebound it is not kept: nothing would drop it later.
+    if (drop_released_kept_ && !binding.staged->has_handles()) binding.staged.reset();
   }
   dirty_sites_.clear();
+  drop_released_kept_ = false;
   for (const std::uint32_t index : dirty_syncs_) {
     RecordedSync& sync = syncs_[index];
     if (sync.high != nullptr) *sync.high = static_cast<std::uint32_t>(sync.value >> 32);

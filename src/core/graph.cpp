@@ -477,7 +477,13 @@ void Graph::Impl::wait_for_previous_replays() {
   data_->uses(uses_);
   for (const GpuUse& use : uses_) {
     if (device_->contexts().retired(use)) continue;
-    device_->kernel().wait(use.context, use.fence, std::chrono::nanoseconds::max());
+    try {
+      device_->kernel().wait(use.context, use.fence, std::chrono::nanoseconds::max());
+    } catch (const Error& error) {
+      // A context the GPU reset runs nothing more: the replay is over. That queue learns it at
+      // its own next wait; this graph goes on with its other queues.
+      if (error.code() != Errc::device_lost) throw;
+    }
     device_->contexts().note_retired(use.context, use.fence);
   }
 }

@@ -47,13 +47,15 @@ class MemoryBlock {
   }
 
  private:
+  // First: binding a buffer in a graph touches these and the reference count, which make_shared
+  // puts right before them, so they share its cache line.
+  std::atomic<std::uint32_t> handles_{0};
+  std::atomic<bool> graph_bound_{false};  // never cleared: a release it makes one visit too many at worst
   std::shared_ptr<Device::Impl> device_;
   std::unique_ptr<Allocation> allocation_;
   const KernelObject* object_;
   CpuView cpu_;
   mutable std::mutex uses_mutex_;
-  std::atomic<std::uint32_t> handles_{0};
-  std::atomic<bool> graph_bound_{false};  // never cleared: a release it makes one visit too many at worst
 };
 
 class Buffer::Impl {

@@ -176,23 +176,24 @@ void emit_program_state(pm4::CommandStream& cs, const Program::Impl& prog, pm4::
 
 // The grid. CP_EXEC_CS carries the group counts and the kernel-group registers stay 1 (Mesa
 // fd6_compute.cc, computerator); CP_RUN_OPENCL takes them from SP_CS_KERNEL_GROUP_* (tinygrad).
-// Per dispatch, so its fields are looked up at compile time.
-void emit_grid(pm4::CommandStream& cs, bool exec_cs, const Launch& launch) {
+// Per dispatch, so its fields and registers are constants the compiler folds.
+void emit_grid(pm4::PacketWriter& out, bool exec_cs, const Launch& launch) {
   static constexpr const pm4::Field& kKernelDim = r::SP_CS_NDRANGE_0.field("KERNELDIM");
-  static constexpr const pm4::Field* kLocalSize[] = {&r::SP_CS_NDRANGE_0.field("LOCALSIZEX"),
-                                                     &r::SP_CS_NDRANGE_0.field("LOCALSIZEY"),
-                                                     &r::SP_CS_NDRANGE_0.field("LOCALSIZEZ")};
-  std::uint64_t local_size = kKernelDim.pack(3);
-  for (unsigned axis = 0; axis < 3; ++axis) local_size |= kLocalSize[axis]->pack(launch.local_size[axis] - 1);
-  pm4::write_register(cs, r::SP_CS_NDRANGE_0, local_size);
-  const pm4::Register* const global_sizes[] = {&r::SP_CS_NDRANGE_1, &r::SP_CS_NDRANGE_3, &r::SP_CS_NDRANGE_5};
-  const pm4::Register* const global_offsets[] = {&r::SP_CS_NDRANGE_2, &r::SP_CS_NDRANGE_4, &r::SP_CS_NDRANGE_6};
-  const pm4::Register* const kernel_groups[] = {&r::SP_CS_KERNEL_GROUP_X, &r::SP_CS_KERNEL_GROUP_Y, &r::SP_CS_KERNEL_GROUP_Z};
-  for (unsigned axis = 0; axis < 3; ++axis) {
-    pm4::write_register(cs, *global_sizes[axis], std::uint64_t{launch.local_size[axis]} * launch.groups[axis]);
-    pm4::write_register(cs, *global_offsets[axis], 0);
-    pm4::write_register(cs, *kernel_groups[axis], exec_cs ? 1 : launch.groups[axis]);
-  }
+  static constexpr const pm4::Field& kLocalSizeX = r::SP_CS_NDRANGE_0.field("LOCALSIZEX");
+  static constexpr const pm4::Field& kLocalSizeY = r::SP_CS_NDRANGE_0.field("LOCALSIZEY");
+  static constexpr const pm4::Field& kLocalSizeZ = r::SP_CS_NDRANGE_0.field("LOCALSIZEZ");
+  pm4::write_register(out, r::SP_CS_NDRANGE_0,
+                      kKernelDim.pack(3) | kLocalSizeX.pack(launch.local_size[0] - 1) |
+                          kLocalSizeY.pack(launch.local_size[1] - 1) | kLocalSizeZ.pack(launch.local_size[2] - 1));
+  const auto axis = [&](unsigned i, const pm4::Register& global_size, const pm4::Register& global_offset,
+                        const pm4::Register& kernel_group) {
+    pm4::write_register(out, global_size, std::uint64_t{launch.local_size[i]} * launch.groups[i]);
+    pm4::write_register(out, global_offset, 0);
+    pm4::write_register(out, kernel_group, exec_cs ? 1 : launch.groups[i]);
+  };
+  axis(0, r::SP_CS_NDRANGE_1, r::SP_CS_NDRANGE_2, r::SP_CS_KERNEL_GROUP_X);
+  axis(1, r::SP_CS_NDRANGE_3, r::SP_CS_NDRANGE_4, r::SP_CS_KERNEL_GROUP_Y);
+  axis(2, r::SP_CS_NDRANGE_5, r::SP_CS_NDRANGE_6, r::SP_CS_KERNEL_GROUP_Z);
 }
 
 // Where the code is and the private memory it uses.
@@ -252,39 +253,48 @@ ProgramPackets record_program_packets(const Program::Impl& prog) {
 
 void emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const DispatchDataLayout& layout, GpuAddress data,
                    const Launch& launch) {
+  // What a dispatch writes besides the recorded program packets, at most: the grid (ten one-value
+  // register writes), four CP_LOAD_STATE6_FRAG, four 64-bit base registers, SP_CS_USIZE and
+  // CP_EXEC_CS.
+  constexpr std::uint32_t kMaxDispatchDwords = 10 * 2 + 4 * 4 + 4 * 3 + 2 + 5;
   const ProgramInfo& info = prog.info();
   const bool exec_cs = info.launch == LaunchPacket::exec_cs;
   const ProgramPackets& packets = prog.packets();
-  cs.append(packets.state[launch.wave_size.value_or(info.wave_size) == WaveSize::thread128 ? 1 : 0]);
-  emit_grid(cs, exec_cs, launch);
-  cs.append(packets.code);
+  const std::vector<std::uint32_t>& state = packets.state[launch.wave_size.value_or(info.wave_size) == WaveSize::thread128 ? 1 : 0];
+  // One room check for the whole dispatch; a dispatch that throws midway leaves nothing behind.
+  pm4::PacketWriter out =
+      cs.reserve_packets(static_cast<std::uint32_t>(state.size() + packets.code.size()) + kMaxDispatchDwords);
+  out.append(state);
+  emit_grid(out, exec_cs, launch);
+  out.append(packets.code);
 
   // Constants and descriptors.
   const std::uint32_t constlen = layout.constlen;
   if (constlen != 0)
-    pm4::load_state6_frag(cs, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_SHADER, 0, constlen}, data);
+    pm4::load_state6_frag(out, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_SHADER, 0, constlen}, data);
   if (info.textures != 0) {
-    pm4::load_state6_frag(cs, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_TEX, 0, info.textures},
+    pm4::load_state6_frag(out, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_TEX, 0, info.textures},
                           data + layout.textures_at);
-    pm4::write_register(cs, r::SP_CS_TEXMEMOBJ_BASE, (data + layout.textures_at).value());
+    pm4::write_register(out, r::SP_CS_TEXMEMOBJ_BASE, (data + layout.textures_at).value());
   }
   if (info.samplers != 0) {
-    pm4::load_state6_frag(cs, {pm4::StateType::ST6_SHADER, pm4::StateBlock::SB6_CS_TEX, 0, info.samplers},
+    pm4::load_state6_frag(out, {pm4::StateType::ST6_SHADER, pm4::StateBlock::SB6_CS_TEX, 0, info.samplers},
                           data + layout.samplers_at);
-    pm4::write_register(cs, r::SP_CS_SAMPLER_BASE, (data + layout.samplers_at).value());
-    pm4::write_register(cs, r::TPL1_CS_BORDER_COLOR_BASE, (data + layout.border_at).value());
+    pm4::write_register(out, r::SP_CS_SAMPLER_BASE, (data + layout.samplers_at).value());
+    pm4::write_register(out, r::TPL1_CS_BORDER_COLOR_BASE, (data + layout.border_at).value());
   }
   if (info.storage_images != 0) {
-    pm4::load_state6_frag(cs, {pm4::StateType::ST6_UAV, pm4::StateBlock::SB6_CS_SHADER, 0, info.storage_images},
+    pm4::load_state6_frag(out, {pm4::StateType::ST6_UAV, pm4::StateBlock::SB6_CS_SHADER, 0, info.storage_images},
                           data + layout.images_at);
-    pm4::write_register(cs, r::SP_CS_UAV_BASE, (data + layout.images_at).value());
+    pm4::write_register(out, r::SP_CS_UAV_BASE, (data + layout.images_at).value());
   }
-  pm4::write_register(cs, r::SP_CS_USIZE, info.storage_images);
+  pm4::write_register(out, r::SP_CS_USIZE, info.storage_images);
 
   if (exec_cs)
-    pm4::exec_cs(cs, launch.groups[0], launch.groups[1], launch.groups[2]);
+    pm4::exec_cs(out, launch.groups[0], launch.groups[1], launch.groups[2]);
   else
-    pm4::run_opencl(cs);
+    pm4::run_opencl(out);
+  cs.commit(out);
 }
 
 void Queue::dispatch(const Program& program, const Arguments& arguments, const Launch& launch) {

@@ -6,10 +6,13 @@
 // CP_INDIRECT_BUFFER cannot be used to chain: it is a call, and a6xx only nests IB1 -> IB2.
 //
 // Appending a packet is a bounds check and a few stores: no heap allocation and no syscall. Only
-// crossing into a new chunk calls the ChunkSource and may append to the IB and chunk lists.
+// crossing into a new chunk calls the ChunkSource and may append to the IB and chunk lists. A
+// caller that knows a bound on what it appends (a dispatch) reserves the room once and writes its
+// packets through a PacketWriter: then each packet is only its stores.
 #pragma once
 
 #include <algorithm>
+#include <cassert>
 #include <concepts>
 #include <cstdint>
 #include <span>
@@ -45,6 +48,57 @@ struct IbRange {
   std::uint64_t tag = 0;
 };
 
+/// Writes whole packets into room reserved in advance (CommandStream::reserve_packets), with no
+/// bounds check of its own: the reservation is the check. Every packet encoding lives here;
+/// CommandStream's appends reserve and delegate.
+class PacketWriter {
+ public:
+  explicit PacketWriter(std::uint32_t* at, const std::uint32_t* limit) : cursor_(at), limit_(limit) {}
+
+  /// Whole packets recorded earlier (e.g. into host memory), copied verbatim. Returns where.
+  std::uint32_t* append(std::span<const std::uint32_t> dwords) {
+    std::uint32_t* at = take(dwords.size());
+    std::copy(dwords.begin(), dwords.end(), at);
+    return at;
+  }
+
+  /// Type-4 packet writing `values` to consecutive registers from `first_register`. Returns the
+  /// CPU location of the header so that callers can patch the values in place later.
+  template <std::convertible_to<std::uint32_t>... Values>
+  std::uint32_t* write_registers(std::uint32_t first_register, Values... values) {
+    static_assert(sizeof...(Values) >= 1 && sizeof...(Values) <= kType4MaxCount);
+    std::uint32_t* at = take(1 + sizeof...(Values));
+    std::uint32_t* out = at;
+    *out++ = type4_header(first_register, sizeof...(Values));
+    ((*out++ = static_cast<std::uint32_t>(values)), ...);
+    return at;
+  }
+
+  /// Type-7 packet `opcode` with `payload`. Returns the CPU location of the header.
+  template <std::convertible_to<std::uint32_t>... Payload>
+  std::uint32_t* packet(Opcode opcode, Payload... payload) {
+    static_assert(sizeof...(Payload) <= kType7MaxCount);
+    std::uint32_t* at = take(1 + sizeof...(Payload));
+    std::uint32_t* out = at;
+    *out++ = type7_header(static_cast<std::uint32_t>(opcode), sizeof...(Payload));
+    ((*out++ = static_cast<std::uint32_t>(payload)), ...);
+    return at;
+  }
+
+  std::uint32_t* cursor() const noexcept { return cursor_; }
+
+ private:
+  std::uint32_t* take(std::size_t dwords) {
+    std::uint32_t* at = cursor_;
+    cursor_ += dwords;
+    assert(cursor_ <= limit_ && "a PacketWriter wrote past its reservation");
+    return at;
+  }
+
+  std::uint32_t* cursor_;
+  [[maybe_unused]] const std::uint32_t* limit_;  // checked by assert() only
+};
+
 class CommandStream {
  public:
   enum class Growth { separate_ibs, chain };
@@ -58,35 +112,31 @@ class CommandStream {
   /// Whole packets recorded earlier (e.g. into host memory), copied verbatim. `dwords` must be
   /// complete packets; they stay in one IB. Returns where they were copied.
   std::uint32_t* append(std::span<const std::uint32_t> dwords) {
-    std::uint32_t* at = reserve(static_cast<std::uint32_t>(dwords.size()));
-    std::copy(dwords.begin(), dwords.end(), at);
-    return at;
+    return writer(static_cast<std::uint32_t>(dwords.size())).append(dwords);
   }
 
-  /// Type-4 packet writing `values` to consecutive registers from `first_register`. Returns the
-  /// CPU location of the header so that callers can patch the values in place later.
+  /// Type-4 packet writing `values` to consecutive registers from `first_register` (see PacketWriter).
   template <std::convertible_to<std::uint32_t>... Values>
   std::uint32_t* write_registers(std::uint32_t first_register, Values... values) {
-    static_assert(sizeof...(Values) >= 1 && sizeof...(Values) <= kType4MaxCount);
-    std::uint32_t* at = reserve(1 + sizeof...(Values));
-    std::uint32_t* out = at;
-    *out++ = type4_header(first_register, sizeof...(Values));
-    ((*out++ = static_cast<std::uint32_t>(values)), ...);
-    return at;
+    return writer(1 + sizeof...(Values)).write_registers(first_register, values...);
   }
   std::uint32_t* write_registers(std::uint32_t first_register, std::span<const std::uint32_t> values);
 
-  /// Type-7 packet `opcode` with `payload`. Returns the CPU location of the header.
+  /// Type-7 packet `opcode` with `payload` (see PacketWriter).
   template <std::convertible_to<std::uint32_t>... Payload>
   std::uint32_t* packet(Opcode opcode, Payload... payload) {
-    static_assert(sizeof...(Payload) <= kType7MaxCount);
-    std::uint32_t* at = reserve(1 + sizeof...(Payload));
-    std::uint32_t* out = at;
-    *out++ = type7_header(static_cast<std::uint32_t>(opcode), sizeof...(Payload));
-    ((*out++ = static_cast<std::uint32_t>(payload)), ...);
-    return at;
+    return writer(1 + sizeof...(Payload)).packet(opcode, payload...);
   }
   std::uint32_t* packet(Opcode opcode, std::span<const std::uint32_t> payload);
+
+  /// Room for up to `max_dwords` of whole packets (they stay in one IB), written through the
+  /// returned writer and ended by commit(); nothing else may be appended in between.
+  PacketWriter reserve_packets(std::uint32_t max_dwords) {
+    make_room(max_dwords);
+    return PacketWriter(cursor_, cursor_ + max_dwords);
+  }
+  /// Ends a reservation: what `writer` wrote becomes part of the stream.
+  void commit(const PacketWriter& writer) { cursor_ = writer.cursor(); }
 
   /// Type-7 header for `payload_dwords`; returns the payload for the caller to fill.
   std::span<std::uint32_t> packet_payload(Opcode opcode, std::uint32_t payload_dwords);
@@ -105,12 +155,20 @@ class CommandStream {
   GpuAddress gpu_address_here() const;
 
  private:
-  std::uint32_t* reserve(std::uint32_t dwords) {
+  void make_room(std::uint32_t dwords) {
     if (static_cast<std::uint32_t>(end_ - cursor_) < dwords + tail_) [[unlikely]]
       next_chunk(dwords);
+  }
+  std::uint32_t* reserve(std::uint32_t dwords) {
+    make_room(dwords);
     std::uint32_t* at = cursor_;
     cursor_ += dwords;
     return at;
+  }
+  // A writer for exactly `dwords` dwords, already counted as written.
+  PacketWriter writer(std::uint32_t dwords) {
+    std::uint32_t* at = reserve(dwords);
+    return PacketWriter(at, cursor_);
   }
   void next_chunk(std::uint32_t dwords);
   GpuAddress gpu_of(const std::uint32_t* at) const;

@@ -3,6 +3,7 @@
 // checks and the stores, and the decoder reads back exactly what was packed.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <span>
 
@@ -47,6 +48,11 @@ inline constexpr const Field& kMarkerMode = payload_entry(Opcode::CP_SET_MARKER,
 inline constexpr const Field& kUsesGmem = payload_entry(Opcode::CP_SET_MARKER, "0").field("USES_GMEM");
 inline constexpr const Field& kIbSize = payload_entry(Opcode::CP_INDIRECT_BUFFER, "2").field("IB_SIZE");
 }  // namespace packet_field
+
+/// Where a packet builder writes: the stream, or a writer in room reserved on it (the builders a
+/// dispatch uses take either, so that a dispatch's packets cost only their stores).
+template <typename T>
+concept PacketSink = std::same_as<T, CommandStream> || std::same_as<T, PacketWriter>;
 
 template <typename E>
 constexpr std::uint64_t raw(E value) {
@@ -130,8 +136,10 @@ struct LoadState {
   std::uint32_t num_units = 0;
 };
 
-/// CP_LOAD_STATE6_FRAG from GPU memory (SS6_INDIRECT).
-inline void load_state6_frag(CommandStream& cs, const LoadState& state, GpuAddress source) {
+/// CP_LOAD_STATE6_FRAG from GPU memory (SS6_INDIRECT). Always inlined: the dispatch emitter's
+/// constant state types and blocks fold, only the unit count is checked at run time.
+template <PacketSink Sink>
+[[gnu::always_inline]] inline void load_state6_frag(Sink& cs, const LoadState& state, GpuAddress source) {
   using namespace packet_field;
   cs.packet(Opcode::CP_LOAD_STATE6_FRAG,
             kDstOff.pack(state.dst_offset) | kStateType.pack(raw(state.type)) |
@@ -143,12 +151,14 @@ inline void load_state6_frag(CommandStream& cs, const LoadState& state, GpuAddre
 /// CP_LOAD_STATE6_FRAG with the state inline in the packet (SS6_DIRECT).
 void load_state6_frag(CommandStream& cs, const LoadState& state, std::span<const std::uint32_t> data);
 
-inline void exec_cs(CommandStream& cs, std::uint32_t groups_x, std::uint32_t groups_y, std::uint32_t groups_z) {
+template <PacketSink Sink>
+void exec_cs(Sink& cs, std::uint32_t groups_x, std::uint32_t groups_y, std::uint32_t groups_z) {
   cs.packet(Opcode::CP_EXEC_CS, 0u, groups_x, groups_y, groups_z);
 }
 
 /// CP_RUN_OPENCL: dispatches the grid programmed in SP_CS_NDRANGE_* / SP_CS_KERNEL_GROUP_*.
-inline void run_opencl(CommandStream& cs) { cs.packet(Opcode::CP_RUN_OPENCL, 0u); }
+template <PacketSink Sink>
+void run_opencl(Sink& cs) { cs.packet(Opcode::CP_RUN_OPENCL, 0u); }
 
 /// CP_INDIRECT_BUFFER: calls `dwords` dwords of commands at `address` (IB2 from an IB1).
 inline void indirect_buffer(CommandStream& cs, GpuAddress address, std::uint32_t dwords) {
@@ -158,8 +168,10 @@ inline void indirect_buffer(CommandStream& cs, GpuAddress address, std::uint32_t
 [[noreturn]] void throw_register_write_out_of_range(const Register& reg, unsigned index);
 
 /// Type-4 write of one register (both dwords of a reg64; element `index` of an array), value
-/// already packed. A 32-bit register's value must fit in 32 bits.
-inline void write_register(CommandStream& cs, const Register& reg, std::uint64_t value, unsigned index = 0) {
+/// already packed. A 32-bit register's value must fit in 32 bits. Always inlined: with a constant
+/// register, as the dispatch emitter passes, its checks and header fold into a few instructions.
+template <PacketSink Sink>
+[[gnu::always_inline]] inline void write_register(Sink& cs, const Register& reg, std::uint64_t value, unsigned index = 0) {
   if (index >= reg.array_length || (reg.dwords == 1 && (value >> 32) != 0)) [[unlikely]]
     throw_register_write_out_of_range(reg, index);
   if (reg.dwords == 2)

@@ -37,13 +37,15 @@ Arguments::Impl::Impl(std::shared_ptr<const Program::Impl> program)
       textures_(std::size_t{program_->info().textures} * d::kTextureDwords, 0u),
       storage_images_(std::size_t{program_->info().storage_images} * d::kTextureDwords, 0u),
       samplers_(std::size_t{program_->info().samplers} * d::kSamplerDwords, 0u),
-      bindings_(program_->info().arguments.size()) {
+      bindings_(program_->info().arguments.size()),
+      unset_count_(bindings_.size()) {
   // Immediates were checked against constlen when the program was loaded.
   for (const ProgramImmediate& immediate : program_->info().immediates)
     std::memcpy(reinterpret_cast<std::byte*>(constants_.data()) + immediate.const_byte, &immediate.value, immediate.size_bytes);
 }
 
 std::optional<std::size_t> Arguments::Impl::first_unset() const noexcept {
+  if (unset_count_ == 0) return std::nullopt;
   for (std::size_t i = 0; i < bindings_.size(); ++i)
     if (!bindings_[i].set) return i;
   return std::nullopt;
@@ -70,6 +72,11 @@ const ProgramArgument& Arguments::Impl::argument(const ProgramInfo& info, std::s
   return argument;
 }
 
+void Arguments::Impl::bind(std::size_t index, Binding binding) {
+  if (!bindings_[index].set) --unset_count_;
+  bindings_[index] = std::move(binding);
+}
+
 const ProgramArgument& Arguments::Impl::buffer_argument(const ProgramInfo& info, std::size_t index) {
   constexpr const char* kOperation = "set buffer argument";
   const ProgramArgument& arg = argument(info, index, ProgramArgument::Kind::constant, kOperation);
@@ -94,7 +101,7 @@ void Arguments::Impl::set_buffer(std::size_t index, const BufferView& buffer) {
   constants_[arg.const_byte / 4] = address.lo();
   constants_[arg.const_byte / 4 + 1] = address.hi();
   // A buffer argument may be written by the program: list it as writable.
-  bindings_[index] = Binding{buffer.buffer()->block_shared(), true, true};
+  bind(index, Binding{buffer.buffer()->block_shared(), true, true});
 }
 
 void Arguments::Impl::set_bytes(std::size_t index, std::span<const std::byte> bytes) {
@@ -102,7 +109,7 @@ void Arguments::Impl::set_bytes(std::size_t index, std::span<const std::byte> by
   std::byte* at = reinterpret_cast<std::byte*>(constants_.data()) + arg.const_byte;
   std::memset(at, 0, arg.size_bytes);
   std::memcpy(at, bytes.data(), bytes.size());
-  bindings_[index] = Binding{nullptr, false, true};
+  bind(index, Binding{nullptr, false, true});
 }
 
 const ProgramArgument& Arguments::Impl::image_descriptor(std::span<std::uint32_t, 16> out, const ProgramInfo& info,
@@ -119,13 +126,13 @@ void Arguments::Impl::set_image(std::size_t index, const ImageDesc& image, bool 
   const ProgramArgument& arg = image_descriptor(descriptor, program_->info(), index, image, storage);
   std::vector<std::uint32_t>& table = storage ? storage_images_ : textures_;
   std::copy(descriptor, descriptor + d::kTextureDwords, table.begin() + std::size_t{arg.slot} * d::kTextureDwords);
-  bindings_[index] = Binding{image.memory.buffer()->block_shared(), storage, true};
+  bind(index, Binding{image.memory.buffer()->block_shared(), storage, true});
 }
 
 void Arguments::Impl::set_sampler(std::size_t index, const SamplerDesc& sampler) {
   const ProgramArgument& arg = argument(program_->info(), index, ProgramArgument::Kind::sampler, "set sampler argument");
   write_sampler_descriptor(std::span<std::uint32_t, 4>(samplers_.data() + std::size_t{arg.slot} * d::kSamplerDwords, 4), sampler);
-  bindings_[index] = Binding{nullptr, false, true};
+  bind(index, Binding{nullptr, false, true});
 }
 
 Arguments::Arguments(const Program& program) : impl_(std::make_unique<Impl>(program.impl())) {}

@@ -19,6 +19,7 @@
 
 #include <adreno/buffer.hpp>
 #include <adreno/device.hpp>
+#include <adreno/regid.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -36,10 +37,6 @@ namespace adreno {
 /// Hardware wave (thread-group) size. On the A630 a 128-wide wave doubles FP16 MAD throughput but
 /// some FP32 kernels run slower, so the compiler's choice can be overridden per launch.
 enum class WaveSize { thread64, thread128 };
-
-/// An ir3 register id as Mesa reports it: 4·register + component (r0.x = 0, r48.x = 192).
-/// kUnusedRegid (0xfc, r63.x) means "the program does not read this value".
-inline constexpr std::uint32_t kUnusedRegid = 0xfc;
 
 /// What Mesa's ir3 compiler reports for one compute variant (ir3_shader_variant / ir3_info /
 /// ir3_const_state). Every field is the compiler's number; Program::from_ir3 validates them.

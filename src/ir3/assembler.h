@@ -8,13 +8,12 @@
 #include <string_view>
 #include <vector>
 
+#include <adreno/regid.hpp>
+
 #include "ir3/instruction.h"
 #include "ir3/program.h"
 
 namespace adreno::ir3 {
-
-/// "Not used" register id (SP_CS_CONST_CONFIG_0 convention).
-inline constexpr std::uint16_t kUnusedRegid = 0xfc;
 
 /// A buffer the program expects: `@buf SIZE [(cN.c)] [v0, v1, ...]` (Mesa computerator syntax).
 struct BufferSlot {

@@ -72,8 +72,8 @@ TEST_CASE("computerator directives declare the launch facts", "[pure][ir3]") {
 
 TEST_CASE("directives left out mean the system values are not read", "[pure][ir3]") {
   const Program program = assemble("end\n");
-  CHECK(program.launch.local_id_regid == kUnusedRegid);
-  CHECK(program.launch.work_group_id_regid == kUnusedRegid);
+  CHECK(program.launch.local_id_regid == adreno::kUnusedRegid);
+  CHECK(program.launch.work_group_id_regid == adreno::kUnusedRegid);
   CHECK(program.launch.local_size == std::array<std::uint32_t, 3>{1, 1, 1});
 }
 

@@ -46,27 +46,37 @@ constexpr const char* kOperation = "dispatch";
 
 std::uint64_t align64(std::uint64_t value) { return (value + 63) & ~std::uint64_t{63}; }
 
-[[noreturn]] void invalid(const std::string& detail) { throw Error(Errc::invalid_argument, kOperation, detail); }
+// Every dispatch runs the checks that call this: the message is formatted out of line, in a cold
+// function, so that a check costs a compare and a branch and not a stack frame for strings.
+template <typename... Args>
+[[noreturn, gnu::cold, gnu::noinline]] void invalid(fmt::format_string<Args...> format, Args&&... args) {
+  throw Error(Errc::invalid_argument, kOperation, fmt::format(format, std::forward<Args>(args)...));
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void argument_not_set(const ProgramInfo& info, std::size_t index) {
+  const std::string& name = info.arguments[index].name;
+  invalid("argument {}{} of program '{}' is not set", index, name.empty() ? "" : " ('" + name + "')", info.name);
+}
 
 void validate_launch(const ProgramInfo& info, const Launch& launch) {
   std::uint64_t invocations = 1;
   for (unsigned axis = 0; axis < 3; ++axis) {
     const char name = "xyz"[axis];
     const std::uint32_t local = launch.local_size[axis];
-    if (local == 0) invalid(fmt::format("local_size.{} is 0", name));
+    if (local == 0) invalid("local_size.{} is 0", name);
     if (info.fixed_local_size[axis] != 0 && local != info.fixed_local_size[axis])
-      invalid(fmt::format("local_size.{} is {}; program '{}' was compiled for {}", name, local, info.name,
-                          info.fixed_local_size[axis]));
+      invalid("local_size.{} is {}; program '{}' was compiled for {}", name, local, info.name,
+              info.fixed_local_size[axis]);
     invocations *= local;
-    if (launch.groups[axis] == 0) invalid(fmt::format("groups.{} is 0", name));
+    if (launch.groups[axis] == 0) invalid("groups.{} is 0", name);
     // SP_CS_NDRANGE_{1,3,5} GLOBALSIZE holds local size × groups in 32 bits.
     if (std::uint64_t{local} * launch.groups[axis] > 0xffffffffu)
-      invalid(fmt::format("groups.{} = {} × local_size.{} = {} exceeds the 32-bit global size", name,
-                          launch.groups[axis], name, local));
+      invalid("groups.{} = {} × local_size.{} = {} exceeds the 32-bit global size", name, launch.groups[axis], name,
+              local);
   }
   if (invocations > program_limits::kMaxInvocations)
-    invalid(fmt::format("local_size {}×{}×{} = {} invocations exceeds {}", launch.local_size[0], launch.local_size[1],
-                        launch.local_size[2], invocations, program_limits::kMaxInvocations));
+    invalid("local_size {}×{}×{} = {} invocations exceeds {}", launch.local_size[0], launch.local_size[1],
+            launch.local_size[2], invocations, program_limits::kMaxInvocations);
 }
 
 // CONSTLEN counts 4-vec4 units.
@@ -90,13 +100,10 @@ void validate_dispatch(const Device::Impl& device, const Program::Impl& program,
                        const Launch& launch) {
   const ProgramInfo& info = program.info();
   if (&arguments.program() != &program)
-    invalid(fmt::format("the arguments belong to program '{}', not '{}'", arguments.program().info().name, info.name));
-  if (&program.device() != &device) invalid(fmt::format("program '{}' was loaded on another device", info.name));
+    invalid("the arguments belong to program '{}', not '{}'", arguments.program().info().name, info.name);
+  if (&program.device() != &device) invalid("program '{}' was loaded on another device", info.name);
   validate_launch(info, launch);
-  if (const auto unset = arguments.first_unset()) {
-    const std::string& name = info.arguments[*unset].name;
-    invalid(fmt::format("argument {}{} of program '{}' is not set", *unset, name.empty() ? "" : " ('" + name + "')", info.name));
-  }
+  if (const auto unset = arguments.first_unset()) argument_not_set(info, *unset);
 }
 
 DispatchDataLayout dispatch_data_layout(const ProgramInfo& info, const Arguments::Impl& arguments) {
@@ -260,7 +267,8 @@ void emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const Disp
   const ProgramInfo& info = prog.info();
   const bool exec_cs = info.launch == LaunchPacket::exec_cs;
   const ProgramPackets& packets = prog.packets();
-  const std::vector<std::uint32_t>& state = packets.state[launch.wave_size.value_or(info.wave_size) == WaveSize::thread128 ? 1 : 0];
+  const std::vector<std::uint32_t>& state =
+      packets.state[launch.wave_size.value_or(info.wave_size) == WaveSize::thread128 ? 1 : 0];
   // One room check for the whole dispatch; a dispatch that throws midway leaves nothing behind.
   pm4::PacketWriter out =
       cs.reserve_packets(static_cast<std::uint32_t>(state.size() + packets.code.size()) + kMaxDispatchDwords);

@@ -192,3 +192,30 @@ TEST_CASE("gpu_address_here is where the next packet will be in GPU address spac
   REQUIRE(memory.read(next, std::span(&header, 1)));
   CHECK(header == type7_header(static_cast<std::uint32_t>(Opcode::CP_EXEC_CS), 4));
 }
+
+TEST_CASE("a reservation takes room once and commit keeps only the packets written into it", "[pure][pm4]") {
+  FakeGpuMemory memory(16);
+  CommandStream cs(memory);
+  cs.packet(Opcode::CP_WAIT_FOR_IDLE);
+  // 10 more dwords do not fit in the first 16-dword chunk: the reservation moves to the next.
+  cs.packet(Opcode::CP_NOP, 0u, 0u, 0u, 0u);
+  PacketWriter out = cs.reserve_packets(11);
+  out.write_registers(0xa9b0, 7u);
+  out.packet(Opcode::CP_EXEC_CS, 0u, 1u, 1u, 1u);
+  cs.commit(out);
+  // An abandoned reservation (a dispatch that threw midway) leaves nothing behind.
+  cs.reserve_packets(4).packet(Opcode::CP_RUN_OPENCL, 0u);
+  cs.packet(Opcode::CP_WAIT_FOR_ME);
+  std::span<const IbRange> ibs = cs.finish();
+
+  REQUIRE(ibs.size() == 2);
+  CHECK(ibs[0].dwords == 6u);
+  std::vector<Packet> seen;
+  int chains = 0;
+  collect_packets(memory, ibs[1].gpu, ibs[1].dwords, seen, chains);
+  const std::uint32_t exec_cs = static_cast<std::uint32_t>(Opcode::CP_EXEC_CS);
+  const std::uint32_t wait_for_me = static_cast<std::uint32_t>(Opcode::CP_WAIT_FOR_ME);
+  CHECK(seen == std::vector<Packet>{{type4_header(0xa9b0, 1), 7},
+                                    {type7_header(exec_cs, 4), 0, 1, 1, 1},
+                                    {type7_header(wait_for_me, 0)}});
+}

@@ -48,9 +48,9 @@ struct IbRange {
   std::uint64_t tag = 0;
 };
 
-/// Writes whole packets into room reserved in advance (CommandStream::reserve_packets), with no
-/// bounds check of its own: the reservation is the check. Every packet encoding lives here;
-/// CommandStream's appends reserve and delegate.
+/// Writes whole packets into room reserved in advance (CommandStream::reserve_packets). The
+/// reservation is the bounds check; debug builds assert that the writer stays inside it. The
+/// fixed-size packet encodings live here: CommandStream's templated appends reserve and delegate.
 class PacketWriter {
  public:
   explicit PacketWriter(std::uint32_t* at, const std::uint32_t* limit) : cursor_(at), limit_(limit) {}

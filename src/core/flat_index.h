@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace adreno {
@@ -57,5 +58,20 @@ class FlatIndex {
   std::vector<Slot> slots_;
   std::size_t count_ = 0;
 };
+
+/// Appends `entry` to `list` unless `key` already has an entry there, which `merge(existing,
+/// entry)` then updates; returns the position of the key's entry. `index` holds the keys of
+/// `list` (cleared together with it).
+template <typename List, typename Entry, typename Merge>
+std::uint32_t add_once(FlatIndex& index, List& list, std::uintptr_t key, Entry&& entry, Merge&& merge) {
+  const auto position = static_cast<std::uint32_t>(list.size());
+  const std::uint32_t existing = index.find_or_insert(key, position);
+  if (existing == FlatIndex::kAbsent) {
+    list.push_back(std::forward<Entry>(entry));
+    return position;
+  }
+  merge(list[existing], entry);
+  return existing;
+}
 
 }  // namespace adreno

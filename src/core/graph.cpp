@@ -524,13 +524,11 @@ void Graph::Impl::list_objects() {
   objects_.clear();
   object_index_.clear();
   for (const BufferBinding& binding : bindings_) {
-    const auto position = static_cast<std::uint32_t>(objects_.size());
-    const std::uint32_t existing = object_index_.find_or_insert(reinterpret_cast<std::uintptr_t>(binding.object), position);
-    if (existing == FlatIndex::kAbsent) {
-      objects_.push_back(Queue::Impl::ListedObject{binding.object, binding.writes});
-    } else {
-      objects_[existing].write = objects_[existing].write || binding.writes;
-    }
+    add_once(object_index_, objects_, reinterpret_cast<std::uintptr_t>(binding.object),
+             Queue::Impl::ListedObject{binding.object, binding.writes},
+             [](Queue::Impl::ListedObject& existing, const Queue::Impl::ListedObject& added) {
+               existing.write = existing.write || added.write;
+             });
   }
   objects_stale_ = false;
 }

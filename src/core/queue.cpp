@@ -71,13 +71,8 @@ pm4::CommandStream& Queue::Impl::stream() {
 }
 
 void Queue::Impl::reference(const std::shared_ptr<MemoryBlock>& block, bool write) {
-  const auto position = static_cast<std::uint32_t>(references_.size());
-  const std::uint32_t existing = reference_index_.find_or_insert(reinterpret_cast<std::uintptr_t>(block.get()), position);
-  if (existing == FlatIndex::kAbsent) {
-    references_.push_back(Reference{block, write});
-  } else {
-    references_[existing].write = references_[existing].write || write;
-  }
+  add_once(reference_index_, references_, reinterpret_cast<std::uintptr_t>(block.get()), Reference{block, write},
+           [](Reference& existing, const Reference& added) { existing.write = existing.write || added.write; });
 }
 
 void Queue::Impl::check_not_lost() const {
@@ -109,13 +104,8 @@ std::uint64_t Queue::Impl::submit() {
   bo_uses_.clear();
   object_index_.clear();
   const auto list = [&](const Bo& bo, bool write) {
-    const auto position = static_cast<std::uint32_t>(bo_uses_.size());
-    const std::uint32_t existing = object_index_.find_or_insert(reinterpret_cast<std::uintptr_t>(&bo), position);
-    if (existing == FlatIndex::kAbsent) {
-      bo_uses_.push_back(BoUse{&bo, write});
-    } else {
-      bo_uses_[existing].write = bo_uses_[existing].write || write;
-    }
+    add_once(object_index_, bo_uses_, reinterpret_cast<std::uintptr_t>(&bo), BoUse{&bo, write},
+             [](BoUse& existing, const BoUse& added) { existing.write = existing.write || added.write; });
   };
   for (const auto& chunk : chunks) list(chunk->bo(), false);
   for (const Reference& ref : references_) list(ref.block->bo(), ref.write);
@@ -150,8 +140,8 @@ void Queue::Impl::dump_if_requested(std::span<const pm4::IbRange> ibs) {
     }
     buffers.push_back(pm4::DumpBuffer{object.bo.gpu, object.cpu});
   };
-  for (const auto& chunk : commands_.blocks()) add(*chunk->allocation().object);
-  for (const Reference& ref : references_) add(*ref.block->allocation().object);
+  for (const auto& chunk : commands_.blocks()) add(chunk->object());
+  for (const Reference& ref : references_) add(ref.block->object());
   for (const ListedObject& listed : listed_) add(*listed.object);
   const KernelInfo& info = device_->kernel().info();
   if (auto path = pm4::dump_submission_if_requested({info.gpu_id, info.chip_id, buffers, ibs})) {

@@ -16,14 +16,10 @@ constexpr const char* kOperation = "MSM GEM_SUBMIT table";
 // The table entry of `handle` (never 0: drm_gem_handle_create allocates from 1), added on first
 // use; the kernel refuses a handle listed twice.
 std::uint32_t index_of(SubmitTable& table, FlatIndex& entries, std::uint32_t handle, std::uint32_t flags) {
-  const auto position = static_cast<std::uint32_t>(table.bos.size());
-  const std::uint32_t existing = entries.find_or_insert(handle, position);
-  if (existing != FlatIndex::kAbsent) {
-    table.bos[existing].flags |= flags;
-    return existing;
-  }
-  table.bos.push_back(uapi::drm_msm_gem_submit_bo{flags, handle, 0});
-  return position;
+  return add_once(entries, table.bos, handle, uapi::drm_msm_gem_submit_bo{flags, handle, 0},
+                  [](uapi::drm_msm_gem_submit_bo& existing, const uapi::drm_msm_gem_submit_bo& added) {
+                    existing.flags |= added.flags;
+                  });
 }
 
 }  // namespace

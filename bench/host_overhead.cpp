@@ -58,6 +58,13 @@ std::vector<Buffer> make_buffers(Device& device, std::size_t count) {
   return buffers;
 }
 
+// Arguments of `add` bound to buffers[first], [first + 1], [first + 2] (c, a, b).
+Arguments add_arguments(const Program& add, const std::vector<Buffer>& buffers, std::size_t first = 0) {
+  Arguments arguments(add);
+  arguments.set_buffer(0, buffers[first]).set_buffer(1, buffers[first + 1]).set_buffer(2, buffers[first + 2]);
+  return arguments;
+}
+
 // Per-unit time counter: seconds of the timed region divided by `units` per iteration.
 benchmark::Counter per_unit(double units) {
   return benchmark::Counter(units, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
@@ -76,8 +83,7 @@ void encode_dispatch(benchmark::State& state) {
   Device device = Device::open(kBackend);
   const Program add = load_add(device);
   std::vector<Buffer> buffers = make_buffers(device, 3);
-  Arguments arguments(add);
-  arguments.set_buffer(0, buffers[0]).set_buffer(1, buffers[1]).set_buffer(2, buffers[2]);
+  const Arguments arguments = add_arguments(add, buffers);
   Queue queue(device);
   for (auto _ : state) {
     queue.barrier();  // opens the command chunk outside the timing
@@ -95,8 +101,7 @@ void submit_dispatches(benchmark::State& state) {
   Device device = Device::open(kBackend);
   const Program add = load_add(device);
   std::vector<Buffer> buffers = make_buffers(device, 3);
-  Arguments arguments(add);
-  arguments.set_buffer(0, buffers[0]).set_buffer(1, buffers[1]).set_buffer(2, buffers[2]);
+  const Arguments arguments = add_arguments(add, buffers);
   Queue queue(device);
   for (auto _ : state) {
     timed(state, [&] {
@@ -123,9 +128,7 @@ void replay_all_changed(benchmark::State& state) {
   Graph graph(device);
   std::vector<GraphDispatch> ids;
   for (std::size_t i = 0; i < count; ++i) {
-    Arguments arguments(add);
-    arguments.set_buffer(0, sets[0][3 * i]).set_buffer(1, sets[0][3 * i + 1]).set_buffer(2, sets[0][3 * i + 2]);
-    ids.push_back(graph.dispatch(add, arguments, kLaunch, {Access::write, Access::read, Access::read}));
+    ids.push_back(graph.dispatch(add, add_arguments(add, sets[0], 3 * i), kLaunch, {Access::write, Access::read, Access::read}));
   }
   graph.build();
   Queue queue(device);

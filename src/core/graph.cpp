@@ -112,11 +112,11 @@ class Graph::Impl {
     std::uint32_t index;  // into dispatches_ or syncs_
   };
   // An argument's bytes in the graph's GPU memory (a constant, or a 16-dword image descriptor),
-  // and where its next value waits in staged_.
+  // and where its next value waits in next_values_.
   struct PatchSite {
     std::byte* at = nullptr;
     std::uint32_t bytes = 0;  // 0: not patchable (a sampler)
-    std::uint32_t staged = 0;
+    std::uint32_t next = 0;  // in next_values_
     std::uint32_t binding = kNoSite;  // in bindings_, when the argument binds memory
     ProgramArgument::Kind kind = ProgramArgument::Kind::constant;
     bool dirty = false;
@@ -153,7 +153,7 @@ class Graph::Impl {
   RecordedDispatch& kept_dispatch(GraphDispatch id, const char* operation);
   // The patch site of `argument` of dispatch `id`; throws naming what is wrong.
   PatchSite& site_of(GraphDispatch id, std::size_t argument, const char* operation);
-  std::byte* staged(const PatchSite& site) { return staged_.data() + site.staged; }
+  std::byte* next_value(const PatchSite& site) { return next_values_.data() + site.next; }
   void mark_dirty(PatchSite& site) {
     if (site.dirty) return;
     site.dirty = true;
@@ -177,7 +177,7 @@ class Graph::Impl {
   std::vector<OwnReference> own_;        // graph data, commands and scratch; program code and private memory; signals
   std::vector<BufferBinding> bindings_;  // of the kept dispatches
   std::vector<PatchSite> sites_;
-  std::vector<std::byte> staged_;              // next values of the sites
+  std::vector<std::byte> next_values_;         // of the sites
   std::vector<SiteRange> sites_of_dispatch_;  // by GraphDispatch (a dropped duplicate: the kept one's)
   std::vector<std::uint32_t> dirty_sites_;    // capacity: every site
   std::vector<std::uint32_t> dirty_syncs_;    // capacity: every sync
@@ -269,7 +269,7 @@ void Graph::Impl::build(const GraphOptions& options) {
   auto scratch = std::make_shared<MemoryBlock>(device_, device_->allocator().allocate(64, 64, BoFlags{}, false));
   auto commands = std::make_unique<CommandMemory>(device_);
   std::vector<PatchSite> sites;
-  std::uint32_t staged_bytes = 0;
+  std::uint32_t next_bytes = 0;
   std::vector<OwnReference> own{{data, false}, {scratch, true}};
   auto own_block = [&](const std::shared_ptr<MemoryBlock>& block, bool write) {
     for (OwnReference& existing : own)
@@ -323,8 +323,8 @@ void Graph::Impl::build(const GraphOptions& options) {
             break;
           case ProgramArgument::Kind::sampler: break;
         }
-        site.staged = staged_bytes;
-        staged_bytes += site.bytes;
+        site.next = next_bytes;
+        next_bytes += site.bytes;
         sites.push_back(site);
       }
       ++result.dispatches;
@@ -357,7 +357,7 @@ void Graph::Impl::build(const GraphOptions& options) {
   dirty_sites_.reserve(sites.size());
   dirty_syncs_.reserve(syncs_.size());
   uses_.reserve(8);  // one per queue that replays the graph, typically one or two
-  staged_.resize(staged_bytes);
+  next_values_.resize(next_bytes);
   sites_ = std::move(sites);
   own_ = std::move(own);
   data_ = std::move(data);
@@ -405,7 +405,7 @@ void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const Buffe
     if (site.kind == ProgramArgument::Kind::constant && site.binding != kNoSite) [[likely]] {
       bindings_[site.binding].stage(buffer);
       const std::uint64_t value = address.value();
-      std::memcpy(staged(site), &value, sizeof(value));
+      std::memcpy(next_value(site), &value, sizeof(value));
       mark_dirty(site);
       return;
     }
@@ -423,7 +423,7 @@ void Graph::Impl::set_image(GraphDispatch id, std::size_t argument, const ImageD
   Arguments::Impl::image_descriptor(descriptor, kept_dispatch(id, "set graph image argument").program->info(), argument,
                                     image, storage);  // throws unless that kind of image argument
   bindings_[site.binding].stage(*image.memory.buffer());
-  std::memcpy(staged(site), descriptor, sizeof(descriptor));
+  std::memcpy(next_value(site), descriptor, sizeof(descriptor));
   mark_dirty(site);
 }
 
@@ -431,8 +431,8 @@ void Graph::Impl::set_bytes(GraphDispatch id, std::size_t argument, std::span<co
   constexpr const char* kOperation = "set graph scalar argument";
   PatchSite& site = site_of(id, argument, kOperation);
   const ProgramArgument& arg = Arguments::Impl::scalar_argument(kept_dispatch(id, kOperation).program->info(), argument, bytes.size());
-  std::memset(staged(site), 0, arg.size_bytes);
-  std::memcpy(staged(site), bytes.data(), bytes.size());
+  std::memset(next_value(site), 0, arg.size_bytes);
+  std::memcpy(next_value(site), bytes.data(), bytes.size());
   mark_dirty(site);
 }
 
@@ -492,9 +492,9 @@ void Graph::Impl::apply_patches() {
   for (const std::uint32_t index : dirty_sites_) {
     PatchSite& site = sites_[index];
     if (site.bytes == sizeof(std::uint64_t)) {
-      std::memcpy(site.at, staged(site), sizeof(std::uint64_t));  // buffer addresses: no call
+      std::memcpy(site.at, next_value(site), sizeof(std::uint64_t));  // buffer addresses: no call
     } else {
-      std::memcpy(site.at, staged(site), site.bytes);
+      std::memcpy(site.at, next_value(site), site.bytes);
     }
     site.dirty = false;
     if (site.binding == kNoSite) continue;

@@ -4,7 +4,7 @@
 
 #include <adreno/error.hpp>
 
-#include "core/log.h"
+#include "kernel/log.h"
 
 #include <algorithm>
 

@@ -13,7 +13,7 @@
 
 #include "alloc/gpu_use.h"
 #include "alloc/range_allocator.h"
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 
 #include <chrono>
 #include <cstdint>

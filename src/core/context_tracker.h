@@ -4,7 +4,7 @@
 #pragma once
 
 #include "alloc/gpu_use.h"
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 
 #include <map>
 #include <mutex>

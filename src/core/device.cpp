@@ -4,12 +4,12 @@
 #include "core/buffer_impl.h"
 #include "core/device_impl.h"
 #include "core/device_spec.h"
-#include "core/log.h"
+#include "kernel/log.h"
 #include "kgsl/kgsl_kernel.h"
 #include "msm/msm_kernel.h"
 #include "sys/syscalls.h"
-#include "virt/gpu_model.h"
-#include "virt/virtual_system.h"
+#include "virt/gpu/gpu_model.h"
+#include "virt/kernels/virtual_system.h"
 
 #include <cstdlib>
 

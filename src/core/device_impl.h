@@ -8,8 +8,8 @@
 
 #include "alloc/allocator.h"
 #include "core/context_tracker.h"
-#include "core/kernel.h"
-#include "virt/virtual_syscalls.h"
+#include "kernel/kernel.h"
+#include "virt/kernels/virtual_syscalls.h"
 
 #include <sys/types.h>
 

@@ -17,7 +17,7 @@
 #include "core/command_memory.h"
 #include "core/arguments_impl.h"
 #include "core/dispatch_encoder.h"
-#include "core/flat_index.h"
+#include "kernel/flat_index.h"
 #include "core/graph_schedule.h"
 #include "core/queue_impl.h"
 #include "core/sync_commands.h"

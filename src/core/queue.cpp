@@ -1,7 +1,7 @@
 #include <adreno/error.hpp>
 #include <adreno/queue.hpp>
 
-#include "core/log.h"
+#include "kernel/log.h"
 #include "core/queue_impl.h"
 #include "core/sync_commands.h"
 #include "pm4/a6xx_registers.h"

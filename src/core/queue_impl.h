@@ -8,7 +8,7 @@
 #include "core/buffer_impl.h"
 #include "core/command_memory.h"
 #include "core/device_impl.h"
-#include "core/flat_index.h"
+#include "kernel/flat_index.h"
 #include "core/upload_area.h"
 #include "pm4/command_stream.h"
 

@@ -1,6 +1,6 @@
 #include "kgsl/kgsl_kernel.h"
 
-#include "core/kernel_error.h"
+#include "kernel/kernel_error.h"
 #include "kgsl/kgsl_abi.h"
 
 #include <fcntl.h>

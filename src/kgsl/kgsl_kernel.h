@@ -3,7 +3,7 @@
 // code runs against the real driver and against src/virt's virtual KGSL.
 #pragma once
 
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 #include "sys/syscalls.h"
 
 #include <map>

@@ -1,6 +1,6 @@
 #include "msm/msm_kernel.h"
 
-#include "core/kernel_error.h"
+#include "kernel/kernel_error.h"
 #include "msm/msm_abi.h"
 #include "msm/submit_table.h"
 

@@ -2,7 +2,7 @@
 // the syscall seam, so the same code runs against /dev/dri/renderD* and the virtual msm node.
 #pragma once
 
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 #include "sys/syscalls.h"
 
 #include <memory>

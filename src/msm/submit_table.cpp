@@ -2,7 +2,7 @@
 
 #include <adreno/error.hpp>
 
-#include "core/flat_index.h"
+#include "kernel/flat_index.h"
 
 #include <cstdint>
 #include <limits>

@@ -5,7 +5,7 @@
 // the same object fails with EALREADY.
 #pragma once
 
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 #include "msm/msm_abi.h"
 
 #include <span>

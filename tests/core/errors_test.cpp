@@ -1,5 +1,5 @@
 // [pure] Kernel errnos become typed errors that name the operation, the object and the errno.
-#include "core/kernel_error.h"
+#include "kernel/kernel_error.h"
 
 #include <catch2/catch.hpp>
 

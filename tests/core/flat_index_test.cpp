@@ -1,6 +1,6 @@
 // [pure] FlatIndex, the position lookup submissions list their objects with: against std::map
 // over random keys shaped like object addresses and handles, across growth and reuse.
-#include "core/flat_index.h"
+#include "kernel/flat_index.h"
 
 #include <catch2/catch.hpp>
 

@@ -5,7 +5,7 @@
 // them cleanly like any other failure.
 #include "kgsl_test_support.h"
 
-#include "core/kernel_error.h"
+#include "kernel/kernel_error.h"
 #include "kgsl/kgsl_abi.h"
 
 #include <catch2/catch.hpp>

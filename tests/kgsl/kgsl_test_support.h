@@ -5,8 +5,8 @@
 #include "kgsl/kgsl_kernel.h"
 #include <adreno/error.hpp>
 #include "pm4/packet.h"
-#include "virt/kgsl_device.h"
-#include "virt/virtual_syscalls.h"
+#include "virt/kernels/kgsl_device.h"
+#include "virt/kernels/virtual_syscalls.h"
 
 #include <cstring>
 #include <memory>

@@ -1,7 +1,7 @@
 // [virtual-kernel] Every ioctl the MSM backend issues, failing at every place it is issued with
 // each errno a kernel can return there: the backend reports a typed error that names the ioctl
 // and the errno, and nothing stays allocated.
-#include "core/kernel_error.h"
+#include "kernel/kernel_error.h"
 #include "virtual_msm.h"
 
 #include <catch2/catch.hpp>

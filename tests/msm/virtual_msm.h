@@ -5,8 +5,8 @@
 #include "msm/msm_abi.h"
 #include "msm/msm_kernel.h"
 #include "pm4/packet.h"
-#include "virt/msm_device.h"
-#include "virt/virtual_syscalls.h"
+#include "virt/kernels/msm_device.h"
+#include "virt/kernels/virtual_syscalls.h"
 
 #include <cstring>
 #include <memory>

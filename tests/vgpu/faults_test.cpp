@@ -4,7 +4,7 @@
 // another context on the same GPU keeps working.
 #include "virtual_gpu.h"
 
-#include "virt/ring.h"
+#include "virt/kernels/ring.h"
 
 #include <catch2/catch.hpp>
 

@@ -8,7 +8,7 @@
 #include "pm4/a6xx_registers.h"
 #include "pm4/command_stream.h"
 #include "pm4/packets.h"
-#include "virt/command_processor.h"
+#include "virt/gpu/command_processor.h"
 
 #include <array>
 #include <atomic>

@@ -1,6 +1,6 @@
 // [virtual-gpu] The virtual GPU's address space: VA allocation, permissions and page faults, and
 // the view of it one submission may be restricted to.
-#include "virt/gpu_memory.h"
+#include "virt/gpu/gpu_memory.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // [virtual-gpu] The virtual command processor and its rings, fed hand-encoded PM4.
 #include "pm4/packet.h"
-#include "virt/ring.h"
+#include "virt/kernels/ring.h"
 
 #include <catch2/catch.hpp>
 

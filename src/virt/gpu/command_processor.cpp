@@ -1,0 +1,491 @@
+#include "virt/gpu/command_processor.h"
+
+#include "pm4/a6xx_registers.h"
+#include "pm4/packets.h"
+#include "virt/gpu/shader_processor.h"
+
+#include <string>
+#include <thread>
+
+namespace adreno::virt {
+namespace {
+
+using pm4::EventType;
+using pm4::Opcode;
+namespace field = pm4::packet_field;
+
+constexpr const pm4::Field& kSignedCompare = field::kWaitRegMem0.field("SIGNED_COMPARE");
+constexpr const pm4::Field& kNgroupsX = pm4::payload_entry(Opcode::CP_EXEC_CS, "1").field("NGROUPS_X");
+constexpr const pm4::Field& kNgroupsY = pm4::payload_entry(Opcode::CP_EXEC_CS, "2").field("NGROUPS_Y");
+constexpr const pm4::Field& kNgroupsZ = pm4::payload_entry(Opcode::CP_EXEC_CS, "3").field("NGROUPS_Z");
+
+// The a6xx constant file holds 1024 vec4s on the CS side (SP_CS_CONST_CONFIG CONSTLEN is 8 bits
+// of vec4 quads, so a program can name up to 1020).
+constexpr std::uint32_t kConstantVec4s = 1024;
+// Descriptor slots: as many as SP_CS_CONFIG NUAV / NTEX / NSAMP can declare.
+constexpr auto slots_of(std::string_view field) {
+  return static_cast<std::uint32_t>(pm4::a6xx::SP_CS_CONFIG.field(field).max_value() + 1);
+}
+constexpr std::uint32_t kUavSlots = slots_of("NUAV"), kTextureSlots = slots_of("NTEX"), kSamplerSlots = slots_of("NSAMP");
+
+// a6xx runs the ringbuffer, IB1 and IB2; a third level does not exist before a7xx.
+constexpr int kMaxIbLevel = 2;
+
+// CP_ALWAYS_ON_COUNTER ticks at the 19.2 MHz XO clock on a6xx (tinygrad's QCOM runtime converts
+// its timestamps with the same rate: ops_qcom.py, timestamp_divider 19.2).
+constexpr double kAlwaysOnTicksPerNanosecond = 19.2e6 / 1e9;
+
+std::string hex(std::uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+std::uint64_t address_at(std::span<const std::uint32_t> payload, std::size_t index) {
+  return payload[index] | (std::uint64_t{payload[index + 1]} << 32);
+}
+
+}  // namespace
+
+CommandProcessor::CommandProcessor(const GpuMemory& memory, std::chrono::milliseconds hang_timeout,
+                                   const std::atomic<bool>& stop)
+    : address_space_(memory), memory_(memory), hang_timeout_(hang_timeout), stop_(stop), regs_(pm4::kMaxRegister + 1, 0) {
+  cs_.constants.assign(kConstantVec4s * 4, 0);
+  cs_.constant_loaded.assign(kConstantVec4s, 0);
+  cs_.uav.resize(kUavSlots);
+  cs_.texture.resize(kTextureSlots);
+  cs_.sampler.resize(kSamplerSlots);
+}
+
+const std::array<CommandProcessor::Handler, 128>& CommandProcessor::handlers() {
+  static const std::array<Handler, 128> table = [] {
+    std::array<Handler, 128> t{};
+    auto set = [&](Opcode opcode, Handler handler) { t[static_cast<std::size_t>(opcode)] = handler; };
+    set(Opcode::CP_NOP, &CommandProcessor::op_nop);
+    // Execution here is in order and every write lands before the next packet, so the pipeline
+    // waits have nothing left to wait for, and markers change nothing a compute stream sees.
+    set(Opcode::CP_WAIT_FOR_IDLE, &CommandProcessor::op_nop);
+    set(Opcode::CP_WAIT_FOR_ME, &CommandProcessor::op_nop);
+    set(Opcode::CP_WAIT_MEM_WRITES, &CommandProcessor::op_nop);
+    set(Opcode::CP_SET_MARKER, &CommandProcessor::op_nop);
+    set(Opcode::CP_INDIRECT_BUFFER, &CommandProcessor::op_indirect_buffer);
+    set(Opcode::CP_INDIRECT_BUFFER_CHAIN, &CommandProcessor::op_indirect_buffer_chain);
+    set(Opcode::CP_MEM_WRITE, &CommandProcessor::op_mem_write);
+    set(Opcode::CP_EVENT_WRITE, &CommandProcessor::op_event_write);
+    set(Opcode::CP_WAIT_REG_MEM, &CommandProcessor::op_wait_reg_mem);
+    set(Opcode::CP_WAIT_MEM_GTE, &CommandProcessor::op_wait_mem_gte);
+    set(Opcode::CP_REG_TO_MEM, &CommandProcessor::op_reg_to_mem);
+    set(Opcode::CP_MEM_TO_MEM, &CommandProcessor::op_mem_to_mem);
+    set(Opcode::CP_LOAD_STATE6, &CommandProcessor::op_load_state6);
+    set(Opcode::CP_LOAD_STATE6_FRAG, &CommandProcessor::op_load_state6);
+    set(Opcode::CP_LOAD_STATE6_GEOM, &CommandProcessor::op_load_state6);
+    set(Opcode::CP_EXEC_CS, &CommandProcessor::op_exec_cs);
+    set(Opcode::CP_RUN_OPENCL, &CommandProcessor::op_run_opencl);
+    return t;
+  }();
+  return table;
+}
+
+void CommandProcessor::execute(std::span<const IbSpan> ibs, const AddressRanges* allowed) {
+  memory_ = GpuView(address_space_, allowed);
+  for (const IbSpan& ib : ibs) run_ib(ib.address, ib.dwords, 1);
+}
+
+void CommandProcessor::run_ib(std::uint64_t address, std::uint32_t dwords, int level) {
+  std::vector<std::uint32_t> words;
+  for (;;) {
+    words.resize(dwords);
+    memory_.read(address, words.data(), words.size() * sizeof(std::uint32_t));
+    chain_.reset();
+    std::size_t pos = 0;
+    while (pos < words.size()) {
+      const std::uint64_t packet_address = address + pos * 4;
+      auto header = pm4::decode_header(words[pos]);
+      if (!header) throw GpuFault(FaultKind::cp_error, packet_address, "illegal packet header " + hex(words[pos]));
+      if (pos + 1 + header->count > words.size()) {
+        throw GpuFault(FaultKind::cp_error, packet_address, "packet runs past the end of its IB");
+      }
+      std::span<const std::uint32_t> payload(words.data() + pos + 1, header->count);
+      if (header->type == pm4::Header::Type::type4) {
+        for (std::uint32_t i = 0; i < header->count; ++i) write_register(header->reg_or_opcode + i, payload[i]);
+      } else {
+        Handler handler = handlers()[header->reg_or_opcode];
+        if (handler == nullptr) {
+          throw GpuFault(FaultKind::cp_error, packet_address, "unsupported opcode " + hex(header->reg_or_opcode));
+        }
+        (this->*handler)(Packet{packet_address, payload, level});
+      }
+      pos += 1 + header->count;
+      if (chain_ && pos != words.size()) {
+        throw GpuFault(FaultKind::cp_error, packet_address, "CP_INDIRECT_BUFFER_CHAIN is not the last packet of its IB");
+      }
+    }
+    if (!chain_) return;
+    address = chain_->address;
+    dwords = chain_->dwords;
+  }
+}
+
+void CommandProcessor::require_payload(const Packet& packet, std::size_t dwords, const char* name) const {
+  if (packet.payload.size() < dwords) {
+    throw GpuFault(FaultKind::cp_error, packet.address,
+                   std::string(name) + " needs " + std::to_string(dwords) + " payload dwords, has " +
+                       std::to_string(packet.payload.size()));
+  }
+}
+
+std::uint32_t CommandProcessor::read_register(std::uint32_t offset) const {
+  const std::uint32_t always_on = pm4::a6xx::CP_ALWAYS_ON_COUNTER.offset;
+  if (offset == always_on || offset == always_on + 1) {
+    const auto now = std::chrono::steady_clock::now().time_since_epoch();
+    const auto ticks = static_cast<std::uint64_t>(
+        static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()) * kAlwaysOnTicksPerNanosecond);
+    return static_cast<std::uint32_t>(offset == always_on ? ticks : ticks >> 32);
+  }
+  return regs_.at(offset);
+}
+
+void CommandProcessor::op_nop(const Packet&) {}
+
+void CommandProcessor::op_indirect_buffer(const Packet& packet) {
+  require_payload(packet, 3, "CP_INDIRECT_BUFFER");
+  if (packet.level >= kMaxIbLevel) {
+    throw GpuFault(FaultKind::cp_error, packet.address, "CP_INDIRECT_BUFFER nested deeper than IB2");
+  }
+  run_ib(address_at(packet.payload, 0), static_cast<std::uint32_t>(field::kIbSize.extract(packet.payload[2])),
+         packet.level + 1);
+}
+
+void CommandProcessor::op_indirect_buffer_chain(const Packet& packet) {
+  require_payload(packet, 3, "CP_INDIRECT_BUFFER_CHAIN");
+  chain_ = IbSpan{address_at(packet.payload, 0), static_cast<std::uint32_t>(field::kIbSize.extract(packet.payload[2]))};
+}
+
+void CommandProcessor::op_mem_write(const Packet& packet) {
+  require_payload(packet, 2, "CP_MEM_WRITE");
+  auto data = packet.payload.subspan(2);
+  memory_.write(address_at(packet.payload, 0), data.data(), data.size_bytes());
+}
+
+void CommandProcessor::op_event_write(const Packet& packet) {
+  require_payload(packet, 1, "CP_EVENT_WRITE");
+  const auto event = static_cast<EventType>(field::kEvent.extract(packet.payload[0]));
+  switch (event) {
+    case EventType::CACHE_INVALIDATE:
+      return;  // caches are not modelled: every access sees memory
+    case EventType::CACHE_FLUSH_TS: {
+      require_payload(packet, 4, "CP_EVENT_WRITE(CACHE_FLUSH_TS)");
+      const std::uint64_t target = address_at(packet.payload, 1);
+      if (field::kEventTimestamp.extract(packet.payload[0])) {
+        const std::uint32_t always_on = pm4::a6xx::CP_ALWAYS_ON_COUNTER.offset;
+        memory_.write64(target, read_register(always_on) | (std::uint64_t{read_register(always_on + 1)} << 32));
+      } else {
+        memory_.write32(target, packet.payload[3]);
+      }
+      return;
+    }
+    default:
+      throw GpuFault(FaultKind::cp_error, packet.address,
+                     "CP_EVENT_WRITE event " + hex(static_cast<unsigned>(event)) + " is not modelled");
+  }
+}
+
+void CommandProcessor::wait_until(const Packet& packet, std::uint64_t address, const std::function<bool()>& satisfied) {
+  const auto deadline = std::chrono::steady_clock::now() + hang_timeout_;
+  while (!satisfied()) {
+    if (stop_.load(std::memory_order_relaxed)) {
+      throw GpuFault(FaultKind::hang, packet.address, "wait aborted by teardown");
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      throw GpuFault(FaultKind::hang, packet.address, "wait on " + hex(address) + " never satisfied");
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+void CommandProcessor::op_wait_reg_mem(const Packet& packet) {
+  require_payload(packet, 6, "CP_WAIT_REG_MEM");
+  const auto function = static_cast<pm4::CondFunction>(field::kFunction.extract(packet.payload[0]));
+  const bool is_signed = kSignedCompare.extract(packet.payload[0]);
+  if (static_cast<pm4::PollType>(field::kPoll.extract(packet.payload[0])) != pm4::PollType::POLL_MEMORY) {
+    throw GpuFault(FaultKind::cp_error, packet.address, "CP_WAIT_REG_MEM only polls memory here (POLL_MEMORY)");
+  }
+  const std::uint64_t address = address_at(packet.payload, 1);
+  const std::uint32_t mask = packet.payload[4];
+  const std::uint32_t reference = packet.payload[3] & mask;
+  auto compare = [&](auto a, auto b) {
+    switch (function) {
+      case pm4::CondFunction::WRITE_ALWAYS: return true;
+      case pm4::CondFunction::WRITE_LT: return a < b;
+      case pm4::CondFunction::WRITE_LE: return a <= b;
+      case pm4::CondFunction::WRITE_EQ: return a == b;
+      case pm4::CondFunction::WRITE_NE: return a != b;
+      case pm4::CondFunction::WRITE_GE: return a >= b;
+      case pm4::CondFunction::WRITE_GT: return a > b;
+    }
+    throw GpuFault(FaultKind::cp_error, packet.address, "CP_WAIT_REG_MEM function 7 is undefined");
+  };
+  wait_until(packet, address, [&] {
+    const std::uint32_t value = memory_.read32(address) & mask;
+    return is_signed ? compare(static_cast<std::int32_t>(value), static_cast<std::int32_t>(reference))
+                     : compare(value, reference);
+  });
+}
+
+void CommandProcessor::op_wait_mem_gte(const Packet& packet) {
+  // Payload: a reserved dword, the 64-bit address, the reference (adreno_pm4.xml CP_WAIT_MEM_GTE).
+  require_payload(packet, 4, "CP_WAIT_MEM_GTE");
+  const std::uint64_t address = address_at(packet.payload, 1);
+  const auto reference = static_cast<std::int32_t>(packet.payload[3]);
+  wait_until(packet, address, [&] { return static_cast<std::int32_t>(memory_.read32(address)) >= reference; });
+}
+
+void CommandProcessor::op_reg_to_mem(const Packet& packet) {
+  require_payload(packet, 3, "CP_REG_TO_MEM");
+  const auto first = static_cast<std::uint32_t>(field::kRegToMemReg.extract(packet.payload[0]));
+  const auto count = static_cast<std::uint32_t>(field::kRegToMemCnt.extract(packet.payload[0]));
+  if (field::kRegToMemAccumulate.extract(packet.payload[0])) {
+    throw GpuFault(FaultKind::cp_error, packet.address, "CP_REG_TO_MEM ACCUMULATE is not modelled");
+  }
+  const std::uint64_t destination = address_at(packet.payload, 1);
+  for (std::uint32_t i = 0; i < count; ++i) memory_.write32(destination + 4 * i, read_register(first + i));
+}
+
+void CommandProcessor::op_mem_to_mem(const Packet& packet) {
+  require_payload(packet, 5, "CP_MEM_TO_MEM");
+  const std::uint32_t flags = packet.payload[0];
+  const bool wide = field::kDouble.extract(flags);
+  const std::size_t sources = (packet.payload.size() - 3) / 2;
+  if (sources < 1 || sources > 3 || packet.payload.size() != 3 + 2 * sources) {
+    throw GpuFault(FaultKind::cp_error, packet.address, "CP_MEM_TO_MEM takes 1 to 3 source addresses");
+  }
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < sources; ++i) {
+    const std::uint64_t source = address_at(packet.payload, 3 + 2 * i);
+    std::uint64_t value = wide ? memory_.read64(source) : memory_.read32(source);
+    if ((flags >> (field::kNegA.low + i)) & 1) value = ~value + 1;
+    sum += value;
+  }
+  const std::uint64_t destination = address_at(packet.payload, 1);
+  if (wide) {
+    memory_.write64(destination, sum);
+  } else {
+    memory_.write32(destination, static_cast<std::uint32_t>(sum));
+  }
+}
+
+}  // namespace adreno::virt
+
+namespace adreno::virt {
+namespace {
+
+namespace a6xx = pm4::a6xx;
+constexpr const pm4::Field& kCsState = a6xx::SP_UPDATE_CNTL.field("CS_STATE");
+constexpr const pm4::Field& kCsUav = a6xx::SP_UPDATE_CNTL.field("CS_UAV");
+
+}  // namespace
+
+void CommandProcessor::write_register(std::uint32_t offset, std::uint32_t value) {
+  regs_.at(offset) = value;
+  if (offset != a6xx::SP_UPDATE_CNTL.offset) return;
+  // SP_UPDATE_CNTL (HLSQ_INVALIDATE_CMD) drops the cached state of the stages it names; what a
+  // dispatch reads afterwards must be loaded again.
+  if (kCsState.extract(value)) {
+    std::fill(cs_.constant_loaded.begin(), cs_.constant_loaded.end(), 0);
+    cs_.shader_source.reset();
+    for (auto& slot : cs_.texture) slot.clear();
+    for (auto& slot : cs_.sampler) slot.clear();
+  }
+  if (kCsUav.extract(value)) {
+    for (auto& slot : cs_.uav) slot.clear();
+  }
+}
+
+void CommandProcessor::op_load_state6(const Packet& packet) {
+  require_payload(packet, 3, "CP_LOAD_STATE6");
+  const std::uint32_t d0 = packet.payload[0];
+  const auto type = static_cast<pm4::StateType>(field::kStateType.extract(d0));
+  const auto source = static_cast<pm4::StateSrc>(field::kStateSrc.extract(d0));
+  const auto block = static_cast<pm4::StateBlock>(field::kStateBlock.extract(d0));
+  const auto offset = static_cast<std::uint32_t>(field::kDstOff.extract(d0));
+  const auto units = static_cast<std::uint32_t>(field::kNumUnit.extract(d0));
+  auto cp_error = [&](const std::string& what) { throw GpuFault(FaultKind::cp_error, packet.address, "CP_LOAD_STATE6: " + what); };
+  const std::string where = "state type " + std::to_string(static_cast<unsigned>(type)) + " block " +
+                            hex(static_cast<unsigned>(block));
+
+  // Unit sizes per Mesa adreno_pm4.xml (CP_LOAD_STATE6 NUM_UNIT): shader code in 128-byte
+  // units, constants in vec4s, descriptors per slot (a6xx_descriptors.xml: 16 dwords for
+  // textures and IBOs, 4 for samplers).
+  std::uint32_t unit_dwords = 0;
+  std::vector<std::vector<std::uint32_t>>* slots = nullptr;
+  if (block == pm4::StateBlock::SB6_CS_SHADER && type == pm4::StateType::ST6_SHADER) {
+    unit_dwords = 32;
+  } else if (block == pm4::StateBlock::SB6_CS_SHADER && type == pm4::StateType::ST6_CONSTANTS) {
+    unit_dwords = 4;
+  } else if (block == pm4::StateBlock::SB6_CS_SHADER && type == pm4::StateType::ST6_UAV) {
+    unit_dwords = 16;
+    slots = &cs_.uav;
+  } else if (block == pm4::StateBlock::SB6_CS_TEX && type == pm4::StateType::ST6_CONSTANTS) {
+    unit_dwords = 16;
+    slots = &cs_.texture;
+  } else if (block == pm4::StateBlock::SB6_CS_TEX && type == pm4::StateType::ST6_SHADER) {
+    unit_dwords = 4;
+    slots = &cs_.sampler;
+  } else {
+    cp_error(where + " is not compute state this virtual GPU models");
+  }
+
+  std::vector<std::uint32_t> data(std::size_t{units} * unit_dwords);
+  std::uint64_t source_address = 0;
+  switch (source) {
+    case pm4::StateSrc::SS6_DIRECT:
+      if (packet.payload.size() != 3 + data.size()) {
+        cp_error("SS6_DIRECT carries " + std::to_string(packet.payload.size() - 3) + " dwords for " +
+                 std::to_string(units) + " units of " + std::to_string(unit_dwords));
+      }
+      std::copy(packet.payload.begin() + 3, packet.payload.end(), data.begin());
+      break;
+    case pm4::StateSrc::SS6_INDIRECT:
+      source_address = address_at(packet.payload, 1);
+      memory_.read(source_address, data.data(), data.size() * 4);
+      break;
+    default:
+      cp_error("state source " + std::to_string(static_cast<unsigned>(source)) + " is not modelled");
+  }
+
+  if (type == pm4::StateType::ST6_SHADER && block == pm4::StateBlock::SB6_CS_SHADER) {
+    // The code is fetched again from SP_CS_BASE at dispatch; the preload only has to agree.
+    if (source != pm4::StateSrc::SS6_INDIRECT) cp_error("CS code must be loaded from memory (SS6_INDIRECT)");
+    if (offset != 0) cp_error("CS code loaded at DST_OFF " + std::to_string(offset) + " is not modelled");
+    cs_.shader_source = source_address;
+  } else if (slots == nullptr) {
+    if (offset + units > kConstantVec4s) cp_error("constants beyond c" + std::to_string(kConstantVec4s - 1));
+    std::copy(data.begin(), data.end(), cs_.constants.begin() + std::ptrdiff_t{offset} * 4);
+    std::fill_n(cs_.constant_loaded.begin() + offset, units, 1);
+  } else {
+    if (offset + units > slots->size()) cp_error(where + ": slot " + std::to_string(offset + units - 1) + " does not exist");
+    for (std::uint32_t i = 0; i < units; ++i) {
+      (*slots)[offset + i].assign(data.begin() + std::ptrdiff_t{i} * unit_dwords, data.begin() + std::ptrdiff_t{i + 1} * unit_dwords);
+    }
+  }
+}
+
+ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups) {
+  auto value = [&](const pm4::Register& reg, std::string_view name) {
+    return static_cast<std::uint32_t>(reg.field(name).extract(regs_.at(reg.offset)));
+  };
+  auto refuse = [&](const std::string& what) { throw GpuFault(FaultKind::shader_error, packet.address, what); };
+
+  ComputeDispatch d;
+  d.memory = &memory_;
+  d.groups = groups;
+  if (!value(a6xx::SP_CS_CONFIG, "ENABLED")) refuse("SP_CS_CONFIG ENABLED is 0: the compute stage is off");
+
+  // Wave size: SP_CS_CNTL_0 and SP_CS_WGE_CNTL both carry THREADSIZE; Turnip and tinygrad write
+  // the same value to both (tu_cmd_buffer.cc tu6_emit_cs_config, ops_qcom.py exec).
+  const std::uint32_t thread_size = value(a6xx::SP_CS_CNTL_0, "THREADSIZE");
+  if (thread_size != value(a6xx::SP_CS_WGE_CNTL, "THREADSIZE")) {
+    refuse("SP_CS_CNTL_0 THREADSIZE and SP_CS_WGE_CNTL THREADSIZE disagree");
+  }
+  d.wave_size = thread_size == static_cast<std::uint32_t>(pm4::ThreadSize::THREAD128) ? 128 : 64;
+  d.full_footprint = value(a6xx::SP_CS_CNTL_0, "FULLREGFOOTPRINT");
+  d.half_footprint = value(a6xx::SP_CS_CNTL_0, "HALFREGFOOTPRINT");
+  d.merged_registers = value(a6xx::SP_CS_CNTL_0, "MERGEDREGS") != 0;
+
+  // Where the system values land: SP_CS_CONST_CONFIG_0 (HLSQ_CS_CNTL_0) and SP_CS_WGE_CNTL, as
+  // computerator, Turnip and tinygrad program them. Despite the CONSTID names these are register
+  // ids on a6xx (the fixtures put the work-group id in r48.x); Mesa's programs use only the work-
+  // group and local ids. The size and offset vectors follow the field names: the Qualcomm
+  // compiler's programs (tinygrad's 0x00ccc0cf) read them, and this model is unverified there.
+  d.work_group_id_regid = static_cast<std::uint16_t>(value(a6xx::SP_CS_CONST_CONFIG_0, "WGIDCONSTID"));
+  d.work_group_size_regid = static_cast<std::uint16_t>(value(a6xx::SP_CS_CONST_CONFIG_0, "WGSIZECONSTID"));
+  d.work_group_offset_regid = static_cast<std::uint16_t>(value(a6xx::SP_CS_CONST_CONFIG_0, "WGOFFSETCONSTID"));
+  d.local_id_regid = static_cast<std::uint16_t>(value(a6xx::SP_CS_CONST_CONFIG_0, "LOCALIDREGID"));
+  d.linear_local_id_regid = static_cast<std::uint16_t>(value(a6xx::SP_CS_WGE_CNTL, "LINEARLOCALIDREGID"));
+
+  d.local_size = {value(a6xx::SP_CS_NDRANGE_0, "LOCALSIZEX") + 1, value(a6xx::SP_CS_NDRANGE_0, "LOCALSIZEY") + 1,
+                  value(a6xx::SP_CS_NDRANGE_0, "LOCALSIZEZ") + 1};
+  const std::uint32_t fibers = d.local_size[0] * d.local_size[1] * d.local_size[2];
+  if (fibers > 1024) refuse("work group of " + std::to_string(fibers) + " fibers exceeds 1024");
+  if (value(a6xx::SP_CS_NDRANGE_2, "GLOBALOFF_X") || value(a6xx::SP_CS_NDRANGE_4, "GLOBALOFF_Y") ||
+      value(a6xx::SP_CS_NDRANGE_6, "GLOBALOFF_Z")) {
+    refuse("a nonzero global offset (SP_CS_NDRANGE GLOBALOFF) is not modelled");
+  }
+
+  // Shared memory: Turnip programs SHARED_SIZE = max((bytes - 1) / 1024, 1), i.e. the hardware
+  // gives (SHARED_SIZE + 1) KiB (tu_shader.cc tu6_emit_cs_config).
+  d.shared_bytes = (value(a6xx::SP_CS_CNTL_1, "SHARED_SIZE") + 1) * 1024;
+
+  // Private memory: MEMSIZEPERITEM bytes per fiber. The model keeps it beside the registers, but
+  // hardware spills it to SP_CS_PVT_MEM_BASE, so that must be writable GPU memory.
+  d.private_bytes = value(a6xx::SP_CS_PVT_MEM_PARAM, "MEMSIZEPERITEM");
+  if (d.private_bytes != 0) memory_.translate(reg64(a6xx::SP_CS_PVT_MEM_BASE.offset), 1, true);
+
+  // The program: SP_CS_INSTR_SIZE groups of 16 instructions at SP_CS_BASE.
+  const std::uint64_t base = reg64(a6xx::SP_CS_BASE.offset);
+  const std::uint32_t groups_of_16 = value(a6xx::SP_CS_INSTR_SIZE, "");
+  if (groups_of_16 == 0) refuse("SP_CS_INSTR_SIZE is 0");
+  if (base % 128 != 0) refuse("SP_CS_BASE " + hex(base) + " is not 128-byte aligned");
+  if (cs_.shader_source && *cs_.shader_source != base) {
+    refuse("CS code was loaded from " + hex(*cs_.shader_source) + " but SP_CS_BASE is " + hex(base));
+  }
+  std::vector<std::uint64_t> words(std::size_t{groups_of_16} * 16);
+  // Execution starts SP_CS_PROGRAM_COUNTER_OFFSET bytes into the program (Qualcomm binaries put
+  // their entry point there; tinygrad ops_qcom.py writes prg_offset).
+  const std::uint32_t entry = regs_.at(a6xx::SP_CS_PROGRAM_COUNTER_OFFSET.offset);
+  if (entry % 8 != 0 || entry / 8 >= words.size()) {
+    refuse("SP_CS_PROGRAM_COUNTER_OFFSET " + std::to_string(entry) + " is not an instruction of the " +
+           std::to_string(words.size() * 8) + "-byte program");
+  }
+  d.first_instruction = entry / 8;
+  memory_.read(base, words.data(), words.size() * 8);
+  d.program = programs_.get(base, std::move(words));
+
+  // Constants: CONSTLEN vec4s of the loaded constant file.
+  const std::uint32_t constlen = value(a6xx::SP_CS_CONST_CONFIG, "ENABLED") ? value(a6xx::SP_CS_CONST_CONFIG, "CONSTLEN") : 0;
+  d.constants.assign(cs_.constants.begin(), cs_.constants.begin() + std::ptrdiff_t{constlen} * 4);
+  d.constant_loaded.assign(cs_.constant_loaded.begin(), cs_.constant_loaded.begin() + constlen);
+
+  // Descriptor slots: SP_CS_CONFIG NUAV / NTEX of them, decoded once per dispatch.
+  auto bind = [](const std::vector<std::vector<std::uint32_t>>& loaded, std::uint32_t count) {
+    std::vector<BoundImage> bound(std::min<std::size_t>(count, loaded.size()));
+    for (std::size_t i = 0; i < bound.size(); ++i) bound[i].image = ImageDescriptor::decode(loaded[i], bound[i].error);
+    return bound;
+  };
+  d.uavs = bind(cs_.uav, value(a6xx::SP_CS_CONFIG, "NUAV"));
+  d.textures = bind(cs_.texture, value(a6xx::SP_CS_CONFIG, "NTEX"));
+
+  d.deadline = std::chrono::steady_clock::now() + hang_timeout_;
+  d.stop = &stop_;
+  return d;
+}
+
+void CommandProcessor::dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups) {
+  fiber_instructions_ += run_dispatch(compute_dispatch(packet, groups));
+}
+
+void CommandProcessor::op_exec_cs(const Packet& packet) {
+  require_payload(packet, 4, "CP_EXEC_CS");
+  dispatch(packet, {static_cast<std::uint32_t>(kNgroupsX.extract(packet.payload[1])),
+                    static_cast<std::uint32_t>(kNgroupsY.extract(packet.payload[2])),
+                    static_cast<std::uint32_t>(kNgroupsZ.extract(packet.payload[3]))});
+}
+
+void CommandProcessor::op_run_opencl(const Packet& packet) {
+  // CP_RUN_OPENCL takes the grid from the registers: SP_CS_NDRANGE GLOBALSIZE in fibers.
+  std::array<std::uint32_t, 3> groups{};
+  const std::array<const pm4::Register*, 3> global = {&a6xx::SP_CS_NDRANGE_1, &a6xx::SP_CS_NDRANGE_3, &a6xx::SP_CS_NDRANGE_5};
+  const std::array<const char*, 3> local = {"LOCALSIZEX", "LOCALSIZEY", "LOCALSIZEZ"};
+  for (int i = 0; i < 3; ++i) {
+    const std::uint32_t size = regs_.at(global[i]->offset);
+    const std::uint32_t local_size =
+        static_cast<std::uint32_t>(a6xx::SP_CS_NDRANGE_0.field(local[i]).extract(regs_.at(a6xx::SP_CS_NDRANGE_0.offset))) + 1;
+    if (size % local_size != 0) {
+      throw GpuFault(FaultKind::shader_error, packet.address, "CP_RUN_OPENCL: a global size that is not a multiple of the local size is not modelled");
+    }
+    groups[i] = size / local_size;
+  }
+  dispatch(packet, groups);
+}
+
+}  // namespace adreno::virt

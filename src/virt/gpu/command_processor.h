@@ -1,0 +1,100 @@
+// The virtual CP: interprets the PM4 that a submission's indirect buffers hold, reading only the
+// bytes in GPU memory. Submitted IBs run as IB1; a CP_INDIRECT_BUFFER inside them runs as IB2,
+// and deeper nesting is a CP error, as on a6xx. A packet it cannot honour is a CP error too —
+// never silently skipped.
+#pragma once
+
+#include "virt/gpu/compute_dispatch.h"
+#include "virt/gpu/gpu_memory.h"
+#include "virt/gpu/shader_program.h"
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace adreno::virt {
+
+struct IbSpan {
+  std::uint64_t address;
+  std::uint32_t dwords;
+};
+
+class CommandProcessor {
+ public:
+  /// `stop` aborts a wait in progress (ring teardown); a wait that outlives `hang_timeout` is
+  /// reported as a hang.
+  CommandProcessor(const GpuMemory& memory, std::chrono::milliseconds hang_timeout, const std::atomic<bool>& stop);
+
+  /// Runs the IBs in order; throws GpuFault on a CP error, page fault or hang. With `allowed`,
+  /// every memory access of the submission (CP and shaders) must stay inside those ranges.
+  void execute(std::span<const IbSpan> ibs, const AddressRanges* allowed = nullptr);
+
+  /// Shader instructions executed so far, counted once per fiber (a performance counter).
+  std::uint64_t fiber_instructions() const noexcept { return fiber_instructions_; }
+
+  /// Register file (type-4 writes land here); registers are 18-bit offsets.
+  std::uint32_t reg(std::uint32_t offset) const { return regs_.at(offset); }
+
+ private:
+  struct Packet {
+    std::uint64_t address;              // GPU address of the header (for fault reports)
+    std::span<const std::uint32_t> payload;
+    int level;                          // 1 for IB1, 2 for IB2
+  };
+  using Handler = void (CommandProcessor::*)(const Packet&);
+
+  void run_ib(std::uint64_t address, std::uint32_t dwords, int level);
+  void require_payload(const Packet& packet, std::size_t dwords, const char* name) const;
+  /// A register as the CP reads it: the register file, or a live counter.
+  std::uint32_t read_register(std::uint32_t offset) const;
+  /// Polls until `satisfied`; a hang after hang_timeout, an abort on teardown.
+  void wait_until(const Packet& packet, std::uint64_t address, const std::function<bool()>& satisfied);
+
+  void op_nop(const Packet&);
+  void op_indirect_buffer(const Packet&);
+  void op_indirect_buffer_chain(const Packet&);
+  void op_mem_write(const Packet&);
+  void op_event_write(const Packet&);
+  void op_wait_reg_mem(const Packet&);
+  void op_wait_mem_gte(const Packet&);
+  void op_reg_to_mem(const Packet&);
+  void op_mem_to_mem(const Packet&);
+  void op_load_state6(const Packet&);
+  void op_exec_cs(const Packet&);
+  void op_run_opencl(const Packet&);
+
+  /// A type-4 write; SP_UPDATE_CNTL invalidates the state loaded for the stages it names.
+  void write_register(std::uint32_t offset, std::uint32_t value);
+  std::uint64_t reg64(std::uint32_t offset) const { return regs_.at(offset) | (std::uint64_t{regs_.at(offset + 1)} << 32); }
+  /// The dispatch the compute registers and loaded state describe; `groups` from the packet.
+  ComputeDispatch compute_dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups);
+  void dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups);
+
+  static const std::array<Handler, 128>& handlers();
+
+  const GpuMemory& address_space_;
+  GpuView memory_;  // the address space as the submission being executed may reach it
+  std::chrono::milliseconds hang_timeout_;
+  const std::atomic<bool>& stop_;
+  std::vector<std::uint32_t> regs_;
+  std::optional<IbSpan> chain_;  // set by CP_INDIRECT_BUFFER_CHAIN: where the current IB continues
+
+  // Compute state loaded with CP_LOAD_STATE6 (the SP/HLSQ state caches), until SP_UPDATE_CNTL
+  // invalidates it.
+  struct LoadedState {
+    std::vector<std::uint32_t> constants;       // kConstantVec4s vec4s
+    std::vector<std::uint8_t> constant_loaded;  // per vec4
+    std::optional<std::uint64_t> shader_source;  // where ST6_SHADER preloaded CS code from
+    std::vector<std::vector<std::uint32_t>> uav, texture, sampler;  // descriptors per slot
+  };
+  LoadedState cs_;
+  ShaderProgramCache programs_;
+  std::uint64_t fiber_instructions_ = 0;
+};
+
+}  // namespace adreno::virt

@@ -1,0 +1,132 @@
+#include "virt/gpu/gpu_memory.h"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+
+namespace adreno::virt {
+
+const char* to_string(FaultKind kind) noexcept {
+  switch (kind) {
+    case FaultKind::page_fault: return "GPU page fault";
+    case FaultKind::cp_error: return "CP error";
+    case FaultKind::hang: return "GPU hang";
+    case FaultKind::shader_error: return "shader error";
+  }
+  return "GPU fault";
+}
+
+std::string GpuFault::hex(std::uint64_t value) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+namespace {
+std::uint64_t align_up(std::uint64_t value, std::uint64_t align) { return (value + align - 1) & ~(align - 1); }
+}  // namespace
+
+AddressRanges::AddressRanges(std::vector<Range> ranges) : ranges_(std::move(ranges)) {
+  std::sort(ranges_.begin(), ranges_.end(), [](const Range& a, const Range& b) { return a.start < b.start; });
+}
+
+bool AddressRanges::contains(std::uint64_t va, std::uint64_t size) const noexcept {
+  auto inside = [&](const Range& range) {
+    return va >= range.start && va - range.start < range.size && size <= range.size - (va - range.start);
+  };
+  const std::size_t hint = last_hit_.load(std::memory_order_relaxed);
+  if (hint < ranges_.size() && inside(ranges_[hint])) return true;
+  auto it = std::upper_bound(ranges_.begin(), ranges_.end(), va, [](std::uint64_t v, const Range& range) { return v < range.start; });
+  if (it == ranges_.begin() || !inside(*--it)) return false;
+  last_hit_.store(static_cast<std::size_t>(it - ranges_.begin()), std::memory_order_relaxed);
+  return true;
+}
+
+GpuMemory::GpuMemory(std::uint64_t va_start, std::uint64_t va_size)
+    : va_start_(va_start), va_size_(va_size), va_(va_start, va_size) {}
+
+std::optional<std::uint64_t> GpuMemory::map(std::shared_ptr<Backing> backing, std::uint64_t offset,
+                                            std::uint64_t size, bool gpu_writable, std::uint64_t align) {
+  if (size == 0 || align < kPageSize) return std::nullopt;
+  std::unique_lock lock(mutex_);
+  auto va = va_.allocate(align_up(size, kPageSize), align);
+  if (va) mappings_.emplace(*va, Mapping{size, std::move(backing), offset, gpu_writable});
+  return va;
+}
+
+bool GpuMemory::unmap(std::uint64_t va) {
+  std::unique_lock lock(mutex_);
+  auto it = mappings_.find(va);
+  if (it == mappings_.end()) return false;
+  va_.free(va, align_up(it->second.size, kPageSize));
+  mappings_.erase(it);
+  return true;
+}
+
+std::size_t GpuMemory::mapping_count() const {
+  std::shared_lock lock(mutex_);
+  return mappings_.size();
+}
+
+template <typename Chunk>
+void GpuMemory::walk(std::uint64_t va, std::size_t size, bool write, const AddressRanges* allowed, Chunk&& chunk) const {
+  std::shared_lock lock(mutex_);
+  while (size > 0) {
+    auto it = mappings_.upper_bound(va);
+    if (it == mappings_.begin()) throw GpuFault(FaultKind::page_fault, va, "unmapped address");
+    --it;
+    const auto& [start, mapping] = *it;
+    if (va - start >= mapping.size) throw GpuFault(FaultKind::page_fault, va, "unmapped address");
+    if (write && !mapping.writable) throw GpuFault(FaultKind::page_fault, va, "write to a GPU read-only buffer");
+    std::size_t length = std::min<std::uint64_t>(size, mapping.size - (va - start));
+    if (allowed != nullptr && !allowed->contains(va, length)) {
+      throw GpuFault(FaultKind::page_fault, va, "not in the submission's bo table");
+    }
+    chunk(mapping.backing->host() + mapping.offset + (va - start), length);
+    va += length;
+    size -= length;
+  }
+}
+
+void GpuView::read(std::uint64_t va, void* dst, std::size_t size) const {
+  auto* out = static_cast<std::byte*>(dst);
+  memory_->walk(va, size, false, allowed_, [&](std::byte* host, std::size_t length) {
+    std::memcpy(out, host, length);
+    out += length;
+  });
+}
+
+void GpuView::write(std::uint64_t va, const void* src, std::size_t size) const {
+  const auto* in = static_cast<const std::byte*>(src);
+  memory_->walk(va, size, true, allowed_, [&](std::byte* host, std::size_t length) {
+    std::memcpy(host, in, length);
+    in += length;
+  });
+}
+
+std::uint32_t GpuView::read32(std::uint64_t va) const {
+  std::uint32_t value;
+  read(va, &value, sizeof value);
+  return value;
+}
+
+std::uint64_t GpuView::read64(std::uint64_t va) const {
+  std::uint64_t value;
+  read(va, &value, sizeof value);
+  return value;
+}
+
+void GpuView::write32(std::uint64_t va, std::uint32_t value) const { write(va, &value, sizeof value); }
+void GpuView::write64(std::uint64_t va, std::uint64_t value) const { write(va, &value, sizeof value); }
+
+std::byte* GpuView::translate(std::uint64_t va, std::size_t size, bool write) const {
+  std::byte* result = nullptr;
+  std::size_t pieces = 0;
+  memory_->walk(va, size, write, allowed_, [&](std::byte* host, std::size_t) {
+    if (pieces++ == 0) result = host;
+  });
+  if (pieces > 1) throw GpuFault(FaultKind::page_fault, va, "access spans two buffer objects");
+  return result;
+}
+
+}  // namespace adreno::virt

@@ -1,0 +1,107 @@
+// One wave of a work group on the virtual shader processor: 64 or 128 fibers that share a
+// program counter until a branch splits them. Registers are stored per component across lanes
+// (structure of arrays), sized by the dispatch's declared footprint; an access outside it is a
+// shader error here, where hardware would silently corrupt another wave or hang.
+//
+// Divergence: each lane has its own program counter; the wave executes the lowest counter among
+// its live lanes, with the lanes that are there. Lanes therefore rejoin at the first instruction
+// they share, which is where the compiler puts (jp); for programs without data races between
+// lanes of a wave this is indistinguishable from the hardware's branch stack.
+#pragma once
+
+#include "virt/gpu/compute_dispatch.h"
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace adreno::virt {
+
+/// State shared by the waves of one work group.
+struct WorkGroup {
+  std::array<std::uint32_t, 3> id{};
+  std::vector<std::uint8_t> local_memory;
+};
+
+class Wave {
+ public:
+  enum class Stop { ended, barrier };
+
+  /// The lanes of this wave are the work group's fibers [first_fiber, first_fiber + lanes).
+  Wave(const ComputeDispatch& dispatch, WorkGroup& group, unsigned index, unsigned first_fiber, unsigned lanes);
+
+  /// Runs until every lane ended or the wave reached a barrier. Throws GpuFault.
+  Stop run();
+
+  /// Instructions executed, counted once per lane (the benchmark's thread-instructions).
+  std::uint64_t fiber_instructions() const noexcept { return fiber_instructions_; }
+
+ private:
+  /// One value per executing lane, indexed by position in active_.
+  using Lanes = std::array<std::uint32_t, 128>;
+  void execute(const DecodedInstruction& decoded, std::uint32_t pc);
+  [[noreturn]] void fail(std::uint32_t pc, const std::string& what) const;
+
+  // Register access. regid = 4 * register + component.
+  std::uint32_t read_full(unsigned regid, unsigned lane) const;
+  std::uint32_t read_half(unsigned regid, unsigned lane) const;
+  void write_full(unsigned regid, unsigned lane, std::uint32_t value);
+  void write_half(unsigned regid, unsigned lane, std::uint32_t value);
+  std::uint32_t read_const(int regid) const;
+  int relative(const ir3::Operand& operand, unsigned lane, unsigned rpt) const;
+  /// Raw bits of a source: 32 bits, or 16 for a half operand.
+  std::uint32_t read(const ir3::Operand& operand, unsigned lane, unsigned rpt) const;
+  void write(const ir3::Operand& operand, unsigned lane, unsigned rpt, std::uint32_t value);
+  /// Operand values of every executing lane, read or written in one pass.
+  void gather(const ir3::Operand& operand, unsigned rpt, Lanes& out) const;
+  void scatter(const ir3::Operand& operand, unsigned rpt, const Lanes& values);
+  void check_full_range(unsigned regid, unsigned count) const;
+  void check_half_range(unsigned regid, unsigned count) const;
+
+  // Instruction groups.
+  void branch(const ir3::Instruction& in, std::uint32_t pc);
+  void alu2(const ir3::Instruction& in);
+  void alu3(const ir3::Instruction& in);
+  void sfu(const ir3::Instruction& in);
+  void move(const ir3::Instruction& in);
+  void memory(const ir3::Instruction& in);
+  void global_access(const ir3::Instruction& in);
+  void local_access(const ir3::Instruction& in);
+  void atomic(const ir3::Instruction& in);
+  void image_access(const ir3::Instruction& in);
+  void texture_fetch(const ir3::Instruction& in);
+  const ImageDescriptor& image(const std::vector<BoundImage>& slots, std::uint32_t slot, const char* kind) const;
+  std::uint64_t address64(const ir3::Operand& base, unsigned lane) const;
+
+  const ComputeDispatch& dispatch_;
+  WorkGroup& group_;
+  const ShaderProgram& program_;
+  unsigned index_;
+  unsigned lanes_;
+  unsigned stride_;  // lanes per register component in the arrays below (the wave size)
+  unsigned full_regids_;
+  unsigned half_regids_;
+
+  std::vector<std::uint32_t> full_;
+  std::vector<std::uint16_t> half_;
+  std::array<std::uint32_t, 32> shared_full_{};
+  std::array<std::uint16_t, 32> shared_half_{};
+  std::vector<std::int32_t> a0_, a1_;
+  std::vector<std::uint8_t> p0_;  // 4 components per lane
+  std::vector<std::uint8_t> private_;  // private_bytes per lane
+
+  std::vector<std::uint32_t> pc_;    // per lane, meaningful while diverged
+  std::vector<std::uint8_t> live_;   // lane has not ended
+  std::vector<std::uint16_t> active_;  // lanes executing the current instruction
+  std::vector<std::uint32_t> next_pc_;  // where each active lane goes after it (indexed by lane)
+  std::uint32_t uniform_pc_ = 0;
+  bool diverged_ = false;
+  bool active_is_live_ = false;  // active_ lists exactly the live lanes
+  bool at_barrier_ = false;
+  std::uint64_t fiber_instructions_ = 0;
+  std::uint32_t since_watchdog_ = 0;  // instructions since the hang detector last looked
+  std::uint32_t pc_now_ = 0;
+};
+
+}  // namespace adreno::virt

@@ -1,0 +1,111 @@
+#include "virt/kernels/kgsl_device.h"
+
+#include "kgsl/kgsl_abi.h"
+#include "virt/kernels/kgsl_file.h"
+
+#include <algorithm>
+#include <cerrno>
+
+namespace adreno::virt {
+namespace {
+
+// Context ids come from an idr over [1, KGSL_MEMSTORE_MAX): one memstore slot of
+// sizeof(struct kgsl_devmemstore) = 40 bytes each in 8 pages, less the global slot, the LPAC
+// ringbuffer and 4 priority ringbuffers (qualcomm-linux/kgsl kgsl.h KGSL_MEMSTORE_MAX, kgsl.c
+// _kgsl_get_context_id). Exhaustion is -ENOSPC.
+constexpr std::uint32_t kMemstoreSize = 8 * 4096;
+constexpr std::uint32_t kDevmemstoreSize = 40;
+constexpr std::uint32_t kMemstoreMax = kMemstoreSize / kDevmemstoreSize - 2 - 4;
+// kgsl_context_init refuses a process more than KGSL_MAX_CONTEXTS_PER_PROC contexts (the check
+// is `count > 200` before the increment) with -ENOSPC.
+constexpr std::size_t kMaxContextsPerProcess = 200;
+
+}  // namespace
+
+VirtualSyscalls::NodeFactory make_virtual_kgsl_node(const VirtualGpuConfig& config) {
+  auto device = std::make_shared<KgslDevice>(config);
+  return [device]() -> std::shared_ptr<VirtualFile> { return std::make_shared<KgslFile>(device); };
+}
+
+std::uint64_t KgslDevice::new_owner() {
+  std::lock_guard lock(mutex_);
+  return next_owner_++;
+}
+
+int KgslDevice::create_context(std::uint64_t owner, std::uint32_t flags, std::shared_ptr<const GpuMemory> memory) {
+  std::lock_guard lock(mutex_);
+  const auto owned = std::count_if(contexts_.begin(), contexts_.end(),
+                                   [&](const auto& entry) { return entry.second->owner == owner; });
+  if (static_cast<std::size_t>(owned) > kMaxContextsPerProcess) return -ENOSPC;
+  // idr_alloc hands out the lowest free id.
+  std::uint32_t id = 1;
+  for (const auto& [used, context] : contexts_) {
+    if (used != id) break;
+    ++id;
+  }
+  if (id >= kMemstoreMax) return -ENOSPC;
+  auto context = std::make_shared<KgslContext>();
+  context->id = id;
+  context->owner = owner;
+  context->flags = flags;
+  context->ring = std::make_unique<Ring>(std::move(memory), config_.hang_timeout);
+  contexts_.emplace(id, std::move(context));
+  return static_cast<int>(id);
+}
+
+int KgslDevice::destroy_context(std::uint64_t owner, std::uint32_t id) {
+  std::shared_ptr<KgslContext> detached;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = contexts_.find(id);
+    // kgsl_ioctl_drawctxt_destroy: a context of another process, or none, is -EINVAL.
+    if (it == contexts_.end() || it->second->owner != owner) return -EINVAL;
+    detached = std::move(it->second);
+    contexts_.erase(it);
+  }
+  // The ring (and its thread) goes when the last waiter lets go of the context, outside the lock.
+  return 0;
+}
+
+std::shared_ptr<KgslContext> KgslDevice::find(std::uint64_t owner, std::uint32_t id) const {
+  std::lock_guard lock(mutex_);
+  auto it = contexts_.find(id);
+  if (it == contexts_.end() || it->second->owner != owner) return nullptr;
+  return it->second;
+}
+
+std::uint32_t KgslDevice::take_reset_status(KgslContext& context) {
+  std::lock_guard lock(mutex_);
+  // adreno_drawctxt_set_guilty marks the faulting context GUILTY; this driver never reports
+  // INNOCENT (contexts replayed after someone else's fault learn of it through -EPROTO
+  // instead), and the virtual GPU's rings are independent, so no other context is affected.
+  if (!context.ring->fault() || context.reset_reported) return KGSL_CTX_STAT_NO_ERROR;
+  context.reset_reported = true;
+  return KGSL_CTX_STAT_GUILTY_CONTEXT_RESET_EXT;
+}
+
+std::vector<std::uint32_t> KgslDevice::contexts_of(std::uint64_t owner) const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::uint32_t> ids;
+  for (const auto& [id, context] : contexts_) {
+    if (context->owner == owner) ids.push_back(id);
+  }
+  return ids;
+}
+
+void KgslDevice::release(std::uint64_t owner) {
+  std::vector<std::shared_ptr<KgslContext>> detached;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto it = contexts_.begin(); it != contexts_.end();) {
+      if (it->second->owner == owner) {
+        detached.push_back(std::move(it->second));
+        it = contexts_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+}
+
+}  // namespace adreno::virt

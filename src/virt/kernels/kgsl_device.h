@@ -1,0 +1,60 @@
+// The virtual KGSL device: what /dev/kgsl-3d0 is to the kernel. One device is shared by every
+// file opened on the node; it owns the global draw-context id space and each context's Ring,
+// as kgsl_device's context_idr does (qualcomm-linux/kgsl kgsl.c, _kgsl_get_context_id). Memory
+// lives in the files (kgsl_file.h): each open is a process with its own pagetable.
+#pragma once
+
+#include "virt/kernels/ring.h"
+#include "virt/kernels/virtual_gpu_config.h"
+#include "virt/kernels/virtual_syscalls.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace adreno::virt {
+
+/// The factory for VirtualSyscalls::add_node: every file it creates shares one virtual device.
+VirtualSyscalls::NodeFactory make_virtual_kgsl_node(const VirtualGpuConfig& config);
+
+/// A draw context: its flags, its owner (the file that created it) and the ring it runs on.
+struct KgslContext {
+  std::uint32_t id;
+  std::uint64_t owner;
+  std::uint32_t flags;
+  std::unique_ptr<Ring> ring;
+  bool reset_reported = false;  // GPU_RESET_STAT reports GUILTY once, then NO_ERROR
+};
+
+class KgslDevice {
+ public:
+  explicit KgslDevice(const VirtualGpuConfig& config) : config_(config) {}
+
+  const VirtualGpuConfig& config() const noexcept { return config_; }
+
+  /// A number naming a new open file (the owner of its contexts).
+  std::uint64_t new_owner();
+
+  /// DRAWCTXT_CREATE after flag validation: the new id, or -errno.
+  int create_context(std::uint64_t owner, std::uint32_t flags, std::shared_ptr<const GpuMemory> memory);
+  /// DRAWCTXT_DESTROY: 0 or -errno.
+  int destroy_context(std::uint64_t owner, std::uint32_t id);
+  /// The context `id` when `owner` created it (kgsl_context_get_owner), else nullptr.
+  std::shared_ptr<KgslContext> find(std::uint64_t owner, std::uint32_t id) const;
+  /// GPU_RESET_STAT: read-and-clear, as kgsl_prop_gpu_reset_stat does.
+  std::uint32_t take_reset_status(KgslContext& context);
+  /// Ids of the contexts `owner` still holds.
+  std::vector<std::uint32_t> contexts_of(std::uint64_t owner) const;
+  /// The owner's file is released: its contexts are detached (kgsl_release → context detach).
+  void release(std::uint64_t owner);
+
+ private:
+  const VirtualGpuConfig config_;
+  mutable std::mutex mutex_;
+  std::uint64_t next_owner_ = 1;
+  std::map<std::uint32_t, std::shared_ptr<KgslContext>> contexts_;
+};
+
+}  // namespace adreno::virt

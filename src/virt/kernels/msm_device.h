@@ -1,0 +1,21 @@
+// The virtual msm render node: what drivers/gpu/drm/msm (with drm_gem/drm_prime underneath)
+// is to a process that opens /dev/dri/renderD128 on a Snapdragon running an upstream kernel.
+// Each open file is one msm_context: its own GEM handle table, its own GPU address space, its
+// own submitqueues (each a virtual Ring). It decodes the same structs (msm/msm_abi.h) and
+// answers with the driver's errno for the driver's checks.
+#pragma once
+
+#include "virt/kernels/virtual_gpu_config.h"
+#include "virt/kernels/virtual_syscalls.h"
+
+namespace adreno::virt {
+
+struct MsmNodeOptions {
+  /// Per-process pagetables: MSM_PARAM_VA_START/VA_SIZE answer. Kernels (or IOMMU setups)
+  /// without them answer EINVAL (adreno_gpu.c adreno_get_param), which this switch reproduces.
+  bool per_process_pgtables = true;
+};
+
+VirtualSyscalls::NodeFactory make_virtual_msm_node(const VirtualGpuConfig& config, MsmNodeOptions options = {});
+
+}  // namespace adreno::virt

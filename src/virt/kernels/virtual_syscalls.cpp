@@ -1,0 +1,190 @@
+#include "virt/kernels/virtual_syscalls.h"
+
+#include <fcntl.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+namespace adreno::virt {
+
+VirtualSyscalls::VirtualSyscalls() = default;
+
+VirtualSyscalls::~VirtualSyscalls() {
+  // Whatever the user did not close is torn down like a process exit would.
+  for (auto& [addr, mapping] : mappings_) ::munmap(addr, mapping.length);
+  for (auto& [fd, descriptor] : descriptors_) ::close(fd);
+}
+
+void VirtualSyscalls::add_node(std::string path, NodeFactory factory) {
+  std::lock_guard lock(mutex_);
+  nodes_[std::move(path)] = std::move(factory);
+}
+
+void VirtualSyscalls::fail_ioctl(unsigned long request, unsigned nth, int error) {
+  std::lock_guard lock(mutex_);
+  unsigned seen = request == 0 ? total_ioctls_ : ioctl_counts_[request];
+  injections_.push_back(Injection{request, seen + nth, error});
+}
+
+void VirtualSyscalls::clear_ioctl_failures() {
+  std::lock_guard lock(mutex_);
+  injections_.clear();
+}
+
+unsigned VirtualSyscalls::ioctl_count(unsigned long request) const {
+  std::lock_guard lock(mutex_);
+  if (request == 0) return total_ioctls_;
+  auto it = ioctl_counts_.find(request);
+  return it == ioctl_counts_.end() ? 0 : it->second;
+}
+
+std::vector<std::string> VirtualSyscalls::leaks() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> found = closed_with_live_objects_;
+  for (const auto& [fd, descriptor] : descriptors_) {
+    found.push_back("open descriptor " + std::to_string(fd) + " of " + descriptor.path);
+  }
+  for (const auto& [addr, mapping] : mappings_) {
+    char text[64];
+    std::snprintf(text, sizeof text, "CPU mapping at %p (%zu bytes)", addr, mapping.length);
+    found.emplace_back(text);
+  }
+  std::vector<const VirtualFile*> seen;
+  for (const auto& [fd, descriptor] : descriptors_) {
+    if (std::find(seen.begin(), seen.end(), descriptor.file.get()) != seen.end()) continue;
+    seen.push_back(descriptor.file.get());
+    for (auto& object : descriptor.file->live_objects()) found.push_back(descriptor.path + ": " + object);
+  }
+  return found;
+}
+
+std::shared_ptr<VirtualFile> VirtualSyscalls::file_for(int fd) const {
+  std::lock_guard lock(mutex_);
+  auto it = descriptors_.find(fd);
+  return it == descriptors_.end() ? nullptr : it->second.file;
+}
+
+int VirtualSyscalls::open(const char* path, int flags) {
+  NodeFactory factory;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = nodes_.find(path);
+    if (it == nodes_.end()) return -ENOENT;  // only virtual nodes exist in a virtual system
+    factory = it->second;
+  }
+  (void)flags;
+  int fd = ::eventfd(0, EFD_CLOEXEC);
+  if (fd < 0) return -errno;
+  std::lock_guard lock(mutex_);
+  descriptors_[fd] = Descriptor{path, factory()};
+  return fd;
+}
+
+void VirtualSyscalls::release_file(const std::string& path, std::shared_ptr<VirtualFile> file) {
+  // Called with the lock held. The last descriptor of a file closes it: whatever it still holds
+  // would be freed by the driver's release(), and is a leak of the user.
+  bool still_open = std::any_of(descriptors_.begin(), descriptors_.end(),
+                                [&](const auto& entry) { return entry.second.file == file; }) ||
+                    std::any_of(mappings_.begin(), mappings_.end(),
+                                [&](const auto& entry) { return entry.second.file == file; });
+  if (still_open) return;
+  for (auto& object : file->live_objects()) closed_with_live_objects_.push_back(path + " (closed): " + object);
+}
+
+int VirtualSyscalls::close(int fd) {
+  std::lock_guard lock(mutex_);
+  auto it = descriptors_.find(fd);
+  if (it == descriptors_.end()) return ::close(fd) == 0 ? 0 : -errno;
+  Descriptor descriptor = std::move(it->second);
+  descriptors_.erase(it);
+  ::close(fd);
+  release_file(descriptor.path, std::move(descriptor.file));
+  return 0;
+}
+
+int VirtualSyscalls::ioctl(int fd, unsigned long request, void* arg) {
+  std::shared_ptr<VirtualFile> file = file_for(fd);
+  {
+    std::lock_guard lock(mutex_);
+    const unsigned count = ++ioctl_counts_[request];
+    const unsigned total = ++total_ioctls_;
+    for (auto it = injections_.begin(); it != injections_.end(); ++it) {
+      if ((it->request == request && it->at == count) || (it->request == 0 && it->at == total)) {
+        int error = it->error;
+        injections_.erase(it);
+        return -error;
+      }
+    }
+  }
+  if (!file) return ::ioctl(fd, request, arg) >= 0 ? 0 : -errno;
+  return file->ioctl(request, arg);
+}
+
+sys::MapResult VirtualSyscalls::mmap(std::size_t length, int prot, int flags, int fd, off_t offset) {
+  std::shared_ptr<VirtualFile> file = file_for(fd);
+  if (!file) {
+    void* addr = ::mmap(nullptr, length, prot, flags, fd, offset);
+    return addr == MAP_FAILED ? sys::MapResult{nullptr, errno} : sys::MapResult{addr, 0};
+  }
+  int error = 0;
+  void* addr = file->mmap(length, prot, flags, offset, error);
+  if (addr == nullptr) return {nullptr, error};
+  std::lock_guard lock(mutex_);
+  mappings_[addr] = CpuMapping{length, std::move(file)};
+  return {addr, 0};
+}
+
+int VirtualSyscalls::munmap(void* addr, std::size_t length) {
+  std::shared_ptr<VirtualFile> file;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = mappings_.find(addr);
+    if (it != mappings_.end()) {
+      if (it->second.length != length) return -EINVAL;  // partial unmaps of BO mappings: not modelled
+      file = it->second.file;
+      mappings_.erase(it);
+    }
+  }
+  if (::munmap(addr, length) != 0) return -errno;
+  if (file) {
+    file->munmapped(addr, length);
+    std::lock_guard lock(mutex_);
+    // A file whose descriptors are all closed lives on through its mappings, as in the kernel.
+    bool open = std::any_of(descriptors_.begin(), descriptors_.end(),
+                            [&](const auto& entry) { return entry.second.file == file; });
+    if (!open) release_file("(unmapped)", file);
+  }
+  return 0;
+}
+
+int VirtualSyscalls::poll(struct pollfd* fds, nfds_t count, int timeout_ms) {
+  int ret = ::poll(fds, count, timeout_ms);
+  return ret >= 0 ? ret : -errno;
+}
+
+int VirtualSyscalls::dup(int fd) {
+  std::lock_guard lock(mutex_);
+  auto it = descriptors_.find(fd);
+  if (it == descriptors_.end()) {
+    int ret = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    return ret >= 0 ? ret : -errno;
+  }
+  int copy = ::eventfd(0, EFD_CLOEXEC);
+  if (copy < 0) return -errno;
+  descriptors_[copy] = it->second;
+  return copy;
+}
+
+int VirtualSyscalls::fstat(int fd, struct stat* out) {
+  std::shared_ptr<VirtualFile> file = file_for(fd);
+  if (!file) return ::fstat(fd, out) == 0 ? 0 : -errno;
+  *out = {};
+  file->stat(*out);
+  return 0;
+}
+
+}  // namespace adreno::virt

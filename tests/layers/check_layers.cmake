@@ -1,0 +1,40 @@
+# Checks the one-way dependencies between the layers of ARCHITECTURE.md by reading every
+# #include "layer/..." in src/. Run as: cmake -DSRC=<src dir> -P check_layers.cmake
+# Each rule: a layer, then the layers its files must not include.
+set(rules
+  "kernel|core"
+  "sys|core kernel kgsl msm alloc virt"
+  "kgsl|core msm alloc virt"
+  "msm|core kgsl alloc virt"
+  "alloc|core kgsl msm virt"
+  "pm4|core kernel kgsl msm alloc virt"
+  "ir3|core kernel kgsl msm alloc virt"
+  "virt/gpu|core kernel kgsl msm virt/kernels"
+  "virt/kernels|core kernel")
+set(violations "")
+get_filename_component(SRC "${SRC}" ABSOLUTE)
+foreach(rule IN LISTS rules)
+  string(REPLACE "|" ";" parts "${rule}")
+  list(GET parts 0 layer)
+  list(GET parts 1 forbidden)
+  string(REPLACE " " ";" forbidden "${forbidden}")
+  file(GLOB files ${SRC}/${layer}/*.h ${SRC}/${layer}/*.cpp)
+  if(NOT files)
+    message(FATAL_ERROR "layer ${layer}: no sources under ${SRC}/${layer}")
+  endif()
+  foreach(file IN LISTS files)
+    file(STRINGS ${file} includes REGEX "^#include \"")
+    foreach(line IN LISTS includes)
+      foreach(other IN LISTS forbidden)
+        if(line MATCHES "^#include \"${other}/")
+          file(RELATIVE_PATH name ${SRC} ${file})
+          string(APPEND violations "  ${name}: ${line} (${layer} must not depend on ${other})\n")
+        endif()
+      endforeach()
+    endforeach()
+  endforeach()
+endforeach()
+if(violations)
+  message(FATAL_ERROR "layering violations:\n${violations}")
+endif()
+message(STATUS "layers: every include points down")

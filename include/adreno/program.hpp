@@ -68,6 +68,16 @@ struct Ir3Metadata {
   /// Constant dword where the driver writes the local size x, y, z (driver params); nullopt when
   /// the program does not read it.
   std::optional<std::uint32_t> local_size_const_dword;
+  /// Mesa's compute driver params (`struct ir3_driver_params_cs` in ir3_shader.h: work-group
+  /// counts, work_dim, base group, subgroup size, local size, subgroup-id shift, work-group id):
+  /// where the block starts in the constant file (the DRIVER_PARAMS allocation's offset_vec4 × 4)
+  /// and how many of its dwords the program reads (num_driver_params). Every dispatch writes them,
+  /// clipped to constlen as Turnip does; nullopt when the program reads none.
+  struct DriverParams {
+    std::uint32_t const_dword;
+    std::uint32_t count;  ///< 1..16
+  };
+  std::optional<DriverParams> driver_params;
   std::vector<BufferPointer> buffers;  ///< in kernel-argument order, before the scalars
   std::vector<Scalar> scalars;
   std::vector<Immediate> immediates;
@@ -186,6 +196,11 @@ struct Launch {
   std::uint32_t local_size[3] = {1, 1, 1};
   /// Overrides the program's wave size for this launch.
   std::optional<WaveSize> wave_size;
+  /// The first work-group's id (Vulkan's vkCmdDispatchBase, OpenCL's global work offset in
+  /// groups): delivered to the program as the base-group driver params, which Mesa-compiled code
+  /// adds to its work-group id as Turnip's does; the hardware's own ids still start at 0.
+  /// base_group + groups must fit 32 bits on every axis.
+  std::uint32_t base_group[3] = {0, 0, 0};
 };
 
 }  // namespace adreno

@@ -69,6 +69,9 @@ void validate_launch(const ProgramInfo& info, const Launch& launch) {
               info.fixed_local_size[axis]);
     invocations *= local;
     if (launch.groups[axis] == 0) invalid("groups.{} is 0", name);
+    if (std::uint64_t{launch.base_group[axis]} + launch.groups[axis] > 0xffffffffu)
+      invalid("base_group.{} = {} + groups.{} = {} exceeds a 32-bit work-group id", name, launch.base_group[axis], name,
+              launch.groups[axis]);
     // SP_CS_NDRANGE_{1,3,5} GLOBALSIZE holds local size × groups in 32 bits.
     if (std::uint64_t{local} * launch.groups[axis] > 0xffffffffu)
       invalid("groups.{} = {} × local_size.{} = {} exceeds the 32-bit global size", name, launch.groups[axis], name,
@@ -117,6 +120,28 @@ DispatchDataLayout dispatch_data_layout(const ProgramInfo& info, const Arguments
   return layout;
 }
 
+void write_driver_params(std::byte* constants, const ProgramInfo& info, const Launch& launch) {
+  if (info.driver_params.empty()) return;
+  // The values of struct ir3_driver_params_cs (Mesa ir3_shader.h) as gallium's
+  // ir3_build_driver_params_cs fills them for OpenCL-style launches, where the local size is the
+  // launch's (Turnip writes 0 there: Vulkan compiles the local size in). work_dim is the kernel
+  // dimension SP_CS_NDRANGE_0 is programmed with (emit_grid: always 3). The work-group id stays
+  // 0 as in both drivers: a6xx delivers it in a register (WGIDCONSTID).
+  const std::uint32_t subgroup = launch.wave_size.value_or(info.wave_size) == WaveSize::thread128 ? 128 : 64;
+  std::uint32_t values[dword_of(DriverParam::count)] = {};
+  const auto put3 = [&](DriverParam first, const std::uint32_t (&xyz)[3]) {
+    std::copy(std::begin(xyz), std::end(xyz), values + dword_of(first));
+  };
+  put3(DriverParam::num_work_groups_x, launch.groups);
+  values[dword_of(DriverParam::work_dim)] = 3;
+  put3(DriverParam::base_group_x, launch.base_group);
+  values[dword_of(DriverParam::subgroup_size)] = subgroup;
+  put3(DriverParam::local_group_size_x, launch.local_size);
+  values[dword_of(DriverParam::subgroup_id_shift)] = subgroup == 128 ? 7 : 6;  // log2(subgroup size)
+  for (const DriverParamRange& range : info.driver_params)
+    std::memcpy(constants + std::uint64_t{range.const_dword} * 4, values + dword_of(range.first), range.count * 4);
+}
+
 void write_dispatch_data(CpuView data, const DispatchDataLayout& layout, const Program::Impl& program,
                          const Arguments::Impl& arguments, const Launch& launch) {
   const ProgramInfo& info = program.info();
@@ -127,7 +152,7 @@ void write_dispatch_data(CpuView data, const DispatchDataLayout& layout, const P
     if (!words.empty()) std::memcpy(at + offset, words.data(), words.size_bytes());
   };
   copy(0, arguments.constants());
-  if (info.local_size_const_dword != kUnusedRegid) copy(std::uint64_t{info.local_size_const_dword} * 4, launch.local_size);
+  write_driver_params(at, info, launch);
   copy(layout.textures_at, arguments.textures());
   copy(layout.images_at, arguments.storage_images());
   copy(layout.samplers_at, arguments.samplers());

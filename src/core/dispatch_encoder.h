@@ -31,6 +31,10 @@ void validate_dispatch(const Device::Impl& device, const Program::Impl& program,
 
 DispatchDataLayout dispatch_data_layout(const ProgramInfo& info, const Arguments::Impl& arguments);
 
+/// Writes the driver params `info` reads (ProgramInfo::driver_params) for `launch` into the
+/// constant file image at `constants`. Graphs call it again when a replay changes the grid.
+void write_driver_params(std::byte* constants, const ProgramInfo& info, const Launch& launch);
+
 /// Writes the constant file image (with the launch's driver params) and descriptor tables to `data`
 /// (layout.bytes bytes).
 void write_dispatch_data(CpuView data, const DispatchDataLayout& layout, const Program::Impl& program,

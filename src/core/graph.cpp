@@ -250,6 +250,7 @@ void Graph::Impl::build(const GraphOptions& options) {
     const RecordedDispatch& y = dispatches_[nodes_[b].index];
     return x.program == y.program && std::equal(x.launch.groups, x.launch.groups + 3, y.launch.groups) &&
            std::equal(x.launch.local_size, x.launch.local_size + 3, y.launch.local_size) &&
+           std::equal(x.launch.base_group, x.launch.base_group + 3, y.launch.base_group) &&
            x.launch.wave_size == y.launch.wave_size && x.data == y.data;
   };
   Built result{schedule(schedule_nodes, {options.drop_duplicates, options.order_by_level}, same_work), 0, {}, 0};

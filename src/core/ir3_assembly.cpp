@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <fmt/format.h>
+
 namespace adreno {
 namespace {
 
@@ -21,9 +23,6 @@ constexpr std::uint32_t kAssemblySharedBytes = program_limits::kMaxSharedBytes;
 Ir3Metadata ir3_metadata(const ir3::Program& assembled) {
   const ir3::ProgramInfo& info = assembled.info;
   const ir3::LaunchInfo& launch = assembled.launch;
-  if (launch.num_work_groups_const) {
-    throw Error(Errc::unsupported, kOperation, "@numwg: the runtime does not deliver the work-group count");
-  }
   Ir3Metadata metadata;
   metadata.name = "assembly";
   metadata.instrlen = info.instrlen;
@@ -43,6 +42,15 @@ Ir3Metadata ir3_metadata(const ir3::Program& assembled) {
   for (const auto& constant : launch.constants) {
     for (unsigned c = 0; c < 4; ++c) metadata.immediates.push_back({constant.regid + c, constant.values[c]});
     max_const_vec4 = std::max(max_const_vec4, (constant.regid + 3) / 4);
+  }
+  if (launch.num_work_groups_const) {
+    // computerator (a6xx.cc, cs_const_emit) writes the grid's x, y, z at @numwg's vec4: the first
+    // three of Mesa's compute driver params.
+    const std::uint32_t regid = *launch.num_work_groups_const;
+    if (regid % 4 != 0)
+      throw Error(Errc::malformed, kOperation, fmt::format("@numwg(c{}.{}) must name the x component of a constant", regid / 4, "xyzw"[regid % 4]));
+    metadata.driver_params = Ir3Metadata::DriverParams{regid, 3};
+    max_const_vec4 = std::max(max_const_vec4, static_cast<int>(regid / 4));
   }
   metadata.constlen_vec4 = static_cast<std::uint32_t>(max_const_vec4 + 1);
   metadata.shared_bytes = info.uses_local_memory ? kAssemblySharedBytes : 0;

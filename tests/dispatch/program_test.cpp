@@ -45,7 +45,10 @@ TEST_CASE("an ir3 program keeps the compiler's metadata, not numbers derived fro
     CHECK(info.half_regs_vec4 == 48);
     CHECK(info.merged_regs);
     CHECK(info.branch_stack == 5);
-    CHECK(info.local_size_const_dword == 8);
+    REQUIRE(info.driver_params.size() == 1);
+    CHECK(info.driver_params[0].const_dword == 8);
+    CHECK(info.driver_params[0].first == DriverParam::local_group_size_x);
+    CHECK(info.driver_params[0].count == 3);
     CHECK(info.constlen_vec4 == 12);
     CHECK(info.launch == LaunchPacket::exec_cs);
     CHECK(info.work_group_size_regid == kUnusedRegid);
@@ -84,7 +87,13 @@ TEST_CASE("ir3 metadata outside the hardware's limits is refused naming the fiel
   require_malformed(load(m), "argument 'b'");
   m = three_buffer_metadata();
   m.local_size_const_dword = 14;
-  require_malformed(load(m), "local-size const dword 14");
+  require_malformed(load(m), "driver params 8..11 at constant dword 14");
+  m = three_buffer_metadata();
+  m.driver_params = Ir3Metadata::DriverParams{16, 4};  // c4: past constlen 4
+  require_malformed(load(m), "driver params at constant dword 16");
+  m = three_buffer_metadata();
+  m.driver_params = Ir3Metadata::DriverParams{8, 17};
+  require_malformed(load(m), "driver params count 17");
   m = three_buffer_metadata();
   m.immediates = {{16, 1}};
   require_malformed(load(m), "immediate at constant byte 64");

@@ -32,6 +32,7 @@
 #include "pm4/a6xx_registers.h"
 #include "pm4/packets.h"
 
+#include <cassert>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -58,6 +59,8 @@ template <typename... Args>
   invalid("argument {}{} of program '{}' is not set", index, name.empty() ? "" : " ('" + name + "')", info.name);
 }
 
+}  // namespace
+
 void validate_launch(const ProgramInfo& info, const Launch& launch) {
   std::uint64_t invocations = 1;
   for (unsigned axis = 0; axis < 3; ++axis) {
@@ -77,10 +80,15 @@ void validate_launch(const ProgramInfo& info, const Launch& launch) {
       invalid("groups.{} = {} × local_size.{} = {} exceeds the 32-bit global size", name, launch.groups[axis], name,
               local);
   }
+  if (info.launch == LaunchPacket::run_opencl && (launch.base_group[0] | launch.base_group[1] | launch.base_group[2]) != 0)
+    throw Error(Errc::unsupported, kOperation,
+                fmt::format("program '{}' is a Qualcomm OpenCL binary, which reads no base group", info.name));
   if (invocations > program_limits::kMaxInvocations)
     invalid("local_size {}×{}×{} = {} invocations exceeds {}", launch.local_size[0], launch.local_size[1],
             launch.local_size[2], invocations, program_limits::kMaxInvocations);
 }
+
+namespace {
 
 // CONSTLEN counts 4-vec4 units.
 std::uint32_t constlen_units(const ProgramInfo& info) { return (info.constlen_vec4 + 3) & ~3u; }
@@ -283,20 +291,17 @@ ProgramPackets record_program_packets(const Program::Impl& prog) {
   return packets;
 }
 
-void emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const DispatchDataLayout& layout, GpuAddress data,
-                   const Launch& launch) {
-  // What a dispatch writes besides the recorded program packets, at most: the grid (ten one-value
-  // register writes), four CP_LOAD_STATE6_FRAG, four 64-bit base registers, SP_CS_USIZE and
-  // CP_EXEC_CS.
-  constexpr std::uint32_t kMaxDispatchDwords = 10 * 2 + 4 * 4 + 4 * 3 + 2 + 5;
+namespace {
+
+// The packets of one dispatch. Their length depends on the program and the layout only (both
+// wave sizes' state packets write the same registers), so a graph can rewrite them in place.
+void write_dispatch(pm4::PacketWriter& out, const Program::Impl& prog, const DispatchDataLayout& layout, GpuAddress data,
+                    const Launch& launch) {
   const ProgramInfo& info = prog.info();
   const bool exec_cs = info.launch == LaunchPacket::exec_cs;
   const ProgramPackets& packets = prog.packets();
   const std::vector<std::uint32_t>& state =
       packets.state[launch.wave_size.value_or(info.wave_size) == WaveSize::thread128 ? 1 : 0];
-  // One room check for the whole dispatch; a dispatch that throws midway leaves nothing behind.
-  pm4::PacketWriter out =
-      cs.reserve_packets(static_cast<std::uint32_t>(state.size() + packets.code.size()) + kMaxDispatchDwords);
   out.append(state);
   emit_grid(out, exec_cs, launch);
   out.append(packets.code);
@@ -327,7 +332,31 @@ void emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const Disp
     pm4::exec_cs(out, launch.groups[0], launch.groups[1], launch.groups[2]);
   else
     pm4::run_opencl(out);
+}
+
+}  // namespace
+
+std::span<std::uint32_t> emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const DispatchDataLayout& layout,
+                                       GpuAddress data, const Launch& launch) {
+  // What a dispatch writes besides the recorded program packets, at most: the grid (ten one-value
+  // register writes), four CP_LOAD_STATE6_FRAG, four 64-bit base registers, SP_CS_USIZE and
+  // CP_EXEC_CS.
+  constexpr std::uint32_t kMaxDispatchDwords = 10 * 2 + 4 * 4 + 4 * 3 + 2 + 5;
+  const ProgramPackets& packets = prog.packets();
+  // One room check for the whole dispatch; a dispatch that throws midway leaves nothing behind.
+  pm4::PacketWriter out =
+      cs.reserve_packets(static_cast<std::uint32_t>(packets.state[0].size() + packets.code.size()) + kMaxDispatchDwords);
+  std::uint32_t* const start = out.cursor();
+  write_dispatch(out, prog, layout, data, launch);
   cs.commit(out);
+  return {start, out.cursor()};
+}
+
+void rewrite_dispatch(std::span<std::uint32_t> packets, const Program::Impl& prog, const DispatchDataLayout& layout,
+                      GpuAddress data, const Launch& launch) {
+  pm4::PacketWriter out(packets.data(), packets.data() + packets.size());
+  write_dispatch(out, prog, layout, data, launch);
+  assert(out.cursor() == packets.data() + packets.size() && "a rewritten dispatch changed length");
 }
 
 void Queue::dispatch(const Program& program, const Arguments& arguments, const Launch& launch) {

@@ -10,6 +10,7 @@
 #include "pm4/command_stream.h"
 
 #include <cstdint>
+#include <span>
 
 namespace adreno {
 
@@ -23,6 +24,10 @@ struct DispatchDataLayout {
   std::uint64_t border_at = 0;
   std::uint64_t bytes = 0;
 };
+
+/// Throws Error(invalid_argument, "dispatch") naming the field when the launch is out of range
+/// for `info`.
+void validate_launch(const ProgramInfo& info, const Launch& launch);
 
 /// Throws Error(invalid_argument) naming the field when `arguments` do not belong to `program`,
 /// the program is from another device, an argument is unset, or the launch is out of range.
@@ -44,7 +49,13 @@ void write_dispatch_data(CpuView data, const DispatchDataLayout& layout, const P
 ProgramPackets record_program_packets(const Program::Impl& program);
 
 /// Appends the compute state and launch packets; the data written by write_dispatch_data is at `data`.
-void emit_dispatch(pm4::CommandStream& cs, const Program::Impl& program, const DispatchDataLayout& layout, GpuAddress data,
-                   const Launch& launch);
+/// Returns where the packets went, for rewrite_dispatch.
+std::span<std::uint32_t> emit_dispatch(pm4::CommandStream& cs, const Program::Impl& program, const DispatchDataLayout& layout,
+                                       GpuAddress data, const Launch& launch);
+
+/// Rewrites in place the `packets` emit_dispatch returned for the same program, layout and data,
+/// for another launch (a graph whose replay changes the grid); the length stays the same.
+void rewrite_dispatch(std::span<std::uint32_t> packets, const Program::Impl& program, const DispatchDataLayout& layout,
+                      GpuAddress data, const Launch& launch);
 
 }  // namespace adreno

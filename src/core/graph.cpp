@@ -59,6 +59,7 @@ class Graph::Impl {
   void set_image(GraphDispatch id, std::size_t argument, const ImageDesc& image, bool storage);
   void set_bytes(GraphDispatch id, std::size_t argument, std::span<const std::byte> bytes);
   void set_value(GraphSync id, std::uint64_t value);
+  void set_launch(GraphDispatch id, const Launch& launch);
   void replay(Queue::Impl& queue);
 
   std::size_t dispatch_count() const { return built().dispatches; }
@@ -98,6 +99,11 @@ class Graph::Impl {
     std::vector<BufferBinding> buffers;    // moved into bindings_ at build
     std::vector<ScheduleAccess> accesses;  // by block identity, as recorded
     std::uint32_t first_site = kNoSite;    // patch sites of its arguments, in argument order (after build)
+    // Where build() put it (kept dispatches): its packets, and its data in both views.
+    std::span<std::uint32_t> packets;
+    std::byte* data_cpu = nullptr;
+    GpuAddress data_gpu;
+    std::optional<Launch> next_launch;  // set_launch's, for the next replay
   };
   struct RecordedSync {
     std::shared_ptr<Signal::Impl> signal;
@@ -181,6 +187,7 @@ class Graph::Impl {
   std::vector<SiteRange> sites_of_dispatch_;  // by GraphDispatch (a dropped duplicate: the kept one's)
   std::vector<std::uint32_t> dirty_sites_;    // capacity: every site
   std::vector<std::uint32_t> dirty_syncs_;    // capacity: every sync
+  std::vector<std::uint32_t> dirty_launches_;  // RecordedDispatch indices; capacity: every dispatch
   std::vector<std::uint32_t> signal_syncs_;
 
   // The kernel objects of bindings_, each once, as replays list them.
@@ -301,7 +308,9 @@ void Graph::Impl::build(const GraphOptions& options) {
       RecordedDispatch& recorded = dispatches_[node.index];
       std::byte* const at = memory.cpu.data() + data_at[node.index];
       std::memcpy(at, recorded.data.data(), recorded.data.size());
-      emit_dispatch(cs, *recorded.program, recorded.layout, memory.gpu + data_at[node.index], recorded.launch);
+      recorded.data_cpu = at;
+      recorded.data_gpu = memory.gpu + data_at[node.index];
+      recorded.packets = emit_dispatch(cs, *recorded.program, recorded.layout, recorded.data_gpu, recorded.launch);
       own_block(recorded.program->code(), false);
       if (recorded.program->private_memory()) own_block(recorded.program->private_memory(), true);
       recorded.first_site = static_cast<std::uint32_t>(sites.size());
@@ -357,6 +366,7 @@ void Graph::Impl::build(const GraphOptions& options) {
   }
   dirty_sites_.reserve(sites.size());
   dirty_syncs_.reserve(syncs_.size());
+  dirty_launches_.reserve(dispatches_.size());
   uses_.reserve(8);  // one per queue that replays the graph, typically one or two
   next_values_.resize(next_bytes);
   sites_ = std::move(sites);
@@ -447,6 +457,13 @@ void Graph::Impl::set_value(GraphSync id, std::uint64_t value) {
   sync.dirty = true;
 }
 
+void Graph::Impl::set_launch(GraphDispatch id, const Launch& launch) {
+  RecordedDispatch& recorded = kept_dispatch(id, "set graph launch");
+  validate_launch(recorded.program->info(), launch);
+  if (!recorded.next_launch) dirty_launches_.push_back(static_cast<std::uint32_t>(&recorded - dispatches_.data()));
+  recorded.next_launch = launch;
+}
+
 void Graph::Impl::check_bindings_held() {
   // Unchanged count: no buffer anywhere lost its last handle, so every bound one (held when it
   // was bound or last checked) still has one.
@@ -518,6 +535,14 @@ void Graph::Impl::apply_patches() {
     sync.dirty = false;
   }
   dirty_syncs_.clear();
+  for (const std::uint32_t index : dirty_launches_) {
+    RecordedDispatch& recorded = dispatches_[index];
+    recorded.launch = *recorded.next_launch;
+    recorded.next_launch.reset();
+    rewrite_dispatch(recorded.packets, *recorded.program, recorded.layout, recorded.data_gpu, recorded.launch);
+    write_driver_params(recorded.data_cpu, recorded.program->info(), recorded.launch);
+  }
+  dirty_launches_.clear();
 }
 
 void Graph::Impl::list_objects() {
@@ -540,7 +565,7 @@ void Graph::Impl::replay(Queue::Impl& queue) {
   if (&queue.device() != device_.get()) invalid("replay graph", "the queue belongs to another device");
   check_bindings_held();  // before anything changes
 
-  if (!dirty_sites_.empty() || !dirty_syncs_.empty()) {
+  if (!dirty_sites_.empty() || !dirty_syncs_.empty() || !dirty_launches_.empty()) {
     wait_for_previous_replays();
     apply_patches();
   }
@@ -596,6 +621,7 @@ void Graph::set_bytes(GraphDispatch dispatch, std::size_t argument, std::span<co
   impl_->set_bytes(dispatch, argument, bytes);
 }
 void Graph::set_value(GraphSync sync, std::uint64_t value) { impl_->set_value(sync, value); }
+void Graph::set_launch(GraphDispatch dispatch, const Launch& launch) { impl_->set_launch(dispatch, launch); }
 void Graph::replay(Queue& queue) { impl_->replay(queue.impl()); }
 
 }  // namespace adreno

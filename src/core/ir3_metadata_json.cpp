@@ -95,11 +95,10 @@ Ir3Metadata load_ir3_metadata_json(const std::filesystem::path& path) {
   // Optional (absent in the a630 fixtures, which read none): Mesa's driver-param block, as
   // const_state->allocs.consts[IR3_CONST_ALLOC_DRIVER_PARAMS].offset_vec4 and num_driver_params.
   if (const nlohmann::json& constants = at(root, "constants"); constants.contains("driver_params")) {
-    const nlohmann::json& params = constants["driver_params"];
-    const auto offset_vec4 = integer_at<std::uint32_t>(params, "offset_vec4");
+    const auto offset_vec4 = integer_at<std::uint32_t>(root, "constants.driver_params.offset_vec4");
     if (offset_vec4 > std::numeric_limits<std::uint32_t>::max() / 4)
       malformed(fmt::format("'constants.driver_params.offset_vec4' = {} is out of range", offset_vec4));
-    m.driver_params = Ir3Metadata::DriverParams{offset_vec4 * 4, integer_at<std::uint32_t>(params, "num_driver_params")};
+    m.driver_params = Ir3Metadata::DriverParams{offset_vec4 * 4, integer_at<std::uint32_t>(root, "constants.driver_params.num_driver_params")};
   }
 
   const nlohmann::json& arguments = at(root, "kernel.arguments");

@@ -197,6 +197,25 @@ TEST_CASE("parts with LPAC also get the SP copies of the work-item ids but a630 
   device.close_and_check_ledger();
 }
 
+TEST_CASE("a Qualcomm CL program refuses a base group it has no driver params for", "[virtual-kernel][dispatch]") {
+  VirtualDevice device("virtual-kgsl");
+  {
+    Program program = Program::from_qualcomm_binary(*device, image_kernel_binary().build());
+    Buffer data = device->allocate({.size = 256 * 1024});
+    Arguments arguments(program);
+    arguments.set_sampler(0, {});
+    arguments.set_buffer(1, data.view(0, 4096));
+    arguments.set_texture(2, image_in(data));
+    arguments.set_storage_image(3, image_in(data));
+    arguments.set_scalar(4, std::uint32_t{77});
+    Queue queue(*device);
+    require_error([&] { queue.dispatch(program, arguments, Launch{{5, 3, 2}, {16, 4, 2}, std::nullopt, {0, 0, 1}}); },
+                  Errc::unsupported, "reads no base group");
+    CHECK(program.impl()->info().driver_params.empty());
+  }
+  device.close_and_check_ledger();
+}
+
 TEST_CASE("a7xx GPUs are refused with a typed unsupported-GPU error", "[virtual-kernel][dispatch]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND() + ":a730");
   require_error([&] { Program::from_ir3(*device, placeholder_code(), three_buffer_metadata()); }, Errc::unsupported,

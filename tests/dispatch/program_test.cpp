@@ -8,6 +8,8 @@
 
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 using namespace adreno;
 
 namespace {
@@ -133,6 +135,17 @@ TEST_CASE("the fixture JSON reader names a missing or ill-typed key", "[pure][pr
         load_ir3_metadata_json(write(R"({"format": "ir3-a630-fixture/1", "name": "x", "code": {"instrlen": {"value": -1}}})"));
       },
       "'code.instrlen.value' = -1 is out of range");
+  // The optional driver-param block (Mesa's DRIVER_PARAMS allocation) next to a fixture's keys.
+  std::ifstream fixture(std::filesystem::path(ADRENO_IR3_FIXTURES_DIR) / "vector32.json");
+  nlohmann::json json = nlohmann::json::parse(fixture);
+  CHECK(!load_ir3_metadata_json(write(json.dump())).driver_params);
+  json["constants"]["driver_params"] = {{"offset_vec4", 2}, {"num_driver_params", 12}};
+  const Ir3Metadata with_params = load_ir3_metadata_json(write(json.dump()));
+  REQUIRE(with_params.driver_params);
+  CHECK(with_params.driver_params->const_dword == 8);
+  CHECK(with_params.driver_params->count == 12);
+  json["constants"]["driver_params"]["offset_vec4"] = "2";
+  require_malformed([&] { load_ir3_metadata_json(write(json.dump())); }, "'constants.driver_params.offset_vec4' is not an integer");
   try {
     load_ir3_metadata_json(dir / "absent.json");
     FAIL("read a file that does not exist");

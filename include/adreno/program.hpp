@@ -34,6 +34,11 @@
 
 namespace adreno {
 
+/// How ir3 assembly addresses half registers (SP_CS_CNTL_0 MERGEDREGS): merged, as Mesa's
+/// assembler and computerator assemble for a6xx (hrN is half of r(N/2)), or split (a separate
+/// half-register file).
+enum class RegisterMode { merged, split };
+
 /// Hardware wave (thread-group) size. On the A630 a 128-wide wave doubles FP16 MAD throughput but
 /// some FP32 kernels run slower, so the compiler's choice can be overridden per launch.
 enum class WaveSize { thread64, thread128 };
@@ -78,8 +83,17 @@ struct Ir3Metadata {
     std::uint32_t count;  ///< 1..16
   };
   std::optional<DriverParams> driver_params;
+  /// A buffer the program reaches as a storage buffer (UAV/IBO slot `slot`, as Mesa computerator's
+  /// `@buf` lines): the dispatch writes an R32_UINT buffer descriptor for it, and its 64-bit
+  /// address at `address_const_dword` too when given.
+  struct StorageBuffer {
+    std::string name;
+    std::uint32_t slot;
+    std::optional<std::uint32_t> address_const_dword;
+  };
   std::vector<BufferPointer> buffers;  ///< in kernel-argument order, before the scalars
   std::vector<Scalar> scalars;
+  std::vector<StorageBuffer> storage_buffers;  ///< arguments after the scalars
   std::vector<Immediate> immediates;
   std::uint32_t private_bytes_per_fiber = 0;
   bool private_per_wave = true;        ///< PERWAVEMEMLAYOUT
@@ -124,11 +138,15 @@ class Program {
   /// compiler's padding) with the compiler's metadata.
   static Program from_ir3(Device& device, std::span<const std::uint32_t> code, const Ir3Metadata& metadata);
   /// Assembles ir3 source — Mesa's disassembler syntax plus Mesa computerator's directives
-  /// (`@localsize X, Y, Z`, `@buf SIZE (cN.c)`, `@const(cN.c) a, b, c, d`, `@invocationid(rN.c)`,
-  /// `@wgid(rN.c)`) — and loads it. Its arguments are the @buf slots in order, named "buf0",
-  /// "buf1", …; @const values are preloaded; @localsize is the local size it must be launched
-  /// with. Throws Error(malformed) whose detail starts with "line:column:" for bad source.
-  static Program from_ir3_assembly(Device& device, std::string_view source);
+  /// (`@localsize X, Y, Z`, `@buf SIZE [(cN.c)] [values]`, `@const(cN.c) a, b, c, d`,
+  /// `@invocationid(rN.c)`, `@wgid(rN.c)`, `@numwg(cN.x)`, `@branchstack N`, `@localmem BYTES`,
+  /// `@pvtmem BYTES`, `@fullnopstart/end`, `@fullsyncstart/end`) — and loads it. Its arguments
+  /// are the @buf lines in order, named "buf0", "buf1", …: buffer i is storage-buffer (UAV) slot
+  /// i, its address also in cN.xy when the line names a constant, as in computerator. @const
+  /// values are preloaded; @numwg receives the work-group counts; @localsize is the local size it
+  /// must be launched with. Throws Error(malformed) whose detail starts with "line:column:" for
+  /// bad source.
+  static Program from_ir3_assembly(Device& device, std::string_view source, RegisterMode registers = RegisterMode::merged);
   /// Loads a fixture: `<dir>/<name>.code.bin` and its `<name>.json`.
   static Program from_ir3_fixture(Device& device, const std::filesystem::path& json_path);
 

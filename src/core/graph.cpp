@@ -55,7 +55,7 @@ class Graph::Impl {
                          std::span<const Access> access);
   GraphSync sync(const Signal& signal, std::uint64_t value, bool is_signal);
   void build(const GraphOptions& options);
-  void set_buffer(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer, GpuAddress address);
+  void set_buffer(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer, GpuAddress address, std::uint64_t size);
   void set_image(GraphDispatch id, std::size_t argument, const ImageDesc& image, bool storage);
   void set_bytes(GraphDispatch id, std::size_t argument, std::span<const std::byte> bytes);
   void set_value(GraphSync id, std::uint64_t value);
@@ -117,10 +117,12 @@ class Graph::Impl {
     bool is_dispatch;
     std::uint32_t index;  // into dispatches_ or syncs_
   };
-  // An argument's bytes in the graph's GPU memory (a constant, or a 16-dword image descriptor),
-  // and where its next value waits in next_values_.
+  // An argument's bytes in the graph's GPU memory (a constant, or a 16-dword image or buffer
+  // descriptor), and where its next value waits in next_values_. A storage buffer whose address
+  // the program also reads has that address at `address_at`; its next value follows the descriptor's.
   struct PatchSite {
     std::byte* at = nullptr;
+    std::byte* address_at = nullptr;
     std::uint32_t bytes = 0;  // 0: not patchable (a sampler)
     std::uint32_t next = 0;  // in next_values_
     std::uint32_t binding = kNoSite;  // in bindings_, when the argument binds memory
@@ -222,6 +224,7 @@ GraphDispatch Graph::Impl::dispatch(const Program& program, const Arguments& arg
     switch (info_arguments[i].kind) {
       case ProgramArgument::Kind::texture: how = Access::read; break;
       case ProgramArgument::Kind::constant:
+      case ProgramArgument::Kind::storage_buffer:
       case ProgramArgument::Kind::storage_image: how = i < access.size() ? access[i] : Access::read_write; break;
       case ProgramArgument::Kind::sampler: continue;
     }
@@ -331,10 +334,15 @@ void Graph::Impl::build(const GraphOptions& options) {
             site.at = at + recorded.layout.images_at + descriptor;
             site.bytes = pm4::a6xx_descriptors::kTextureDwords * 4;
             break;
+          case ProgramArgument::Kind::storage_buffer:
+            site.at = at + recorded.layout.images_at + descriptor;
+            site.bytes = pm4::a6xx_descriptors::kTextureDwords * 4;
+            if (argument.const_byte != kNoConstant) site.address_at = at + argument.const_byte;
+            break;
           case ProgramArgument::Kind::sampler: break;
         }
         site.next = next_bytes;
-        next_bytes += site.bytes;
+        next_bytes += site.bytes + (site.address_at != nullptr ? sizeof(std::uint64_t) : 0);
         sites.push_back(site);
       }
       ++result.dispatches;
@@ -407,7 +415,8 @@ Graph::Impl::PatchSite& Graph::Impl::site_of(GraphDispatch id, std::size_t argum
   return sites_[range.first + argument];
 }
 
-void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer, GpuAddress address) {
+void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer, GpuAddress address,
+                             std::uint64_t size) {
   // This runs once per changed pointer per replay: the common case checks inline, the rest
   // goes through site_of for its error.
   const auto index = static_cast<std::size_t>(id);
@@ -422,7 +431,18 @@ void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const Buffe
     }
   }
   constexpr const char* kOperation = "set graph buffer argument";
-  site_of(id, argument, kOperation);  // throws for a graph not built, a dispatch or argument that does not exist
+  PatchSite& site = site_of(id, argument, kOperation);  // throws for a graph not built, a dispatch or argument that does not exist
+  if (site.kind == ProgramArgument::Kind::storage_buffer) {
+    std::uint32_t descriptor[pm4::a6xx_descriptors::kTextureDwords];
+    Arguments::Impl::storage_buffer_descriptor(descriptor, kept_dispatch(id, kOperation).program->info(), argument,
+                                               address, size);
+    bindings_[site.binding].stage(buffer);
+    std::memcpy(next_value(site), descriptor, sizeof(descriptor));
+    const std::uint64_t value = address.value();
+    if (site.address_at != nullptr) std::memcpy(next_value(site) + sizeof(descriptor), &value, sizeof(value));
+    mark_dirty(site);
+    return;
+  }
   // The argument exists but binds no buffer: say what it is instead.
   Arguments::Impl::buffer_argument(kept_dispatch(id, kOperation).program->info(), argument);  // throws unless a 64-bit address
   invalid(kOperation, fmt::format("argument {} of dispatch {} was recorded with a scalar, not a buffer", argument, index));
@@ -513,6 +533,7 @@ void Graph::Impl::apply_patches() {
       std::memcpy(site.at, next_value(site), sizeof(std::uint64_t));  // buffer addresses: no call
     } else {
       std::memcpy(site.at, next_value(site), site.bytes);
+      if (site.address_at != nullptr) std::memcpy(site.address_at, next_value(site) + site.bytes, sizeof(std::uint64_t));
     }
     site.dirty = false;
     if (site.binding == kNoSite) continue;
@@ -605,11 +626,11 @@ std::size_t Graph::levels() const { return impl_->levels(); }
 std::size_t Graph::barriers() const { return impl_->barriers(); }
 std::size_t Graph::command_dwords() const { return impl_->command_dwords(); }
 void Graph::set_buffer(GraphDispatch dispatch, std::size_t argument, const BufferView& buffer) {
-  impl_->set_buffer(dispatch, argument, *buffer.buffer(), buffer.gpu_address());
+  impl_->set_buffer(dispatch, argument, *buffer.buffer(), buffer.gpu_address(), buffer.size());
 }
 void Graph::set_buffer(GraphDispatch dispatch, std::size_t argument, const Buffer& buffer) {
   if (!buffer) invalid("set graph buffer argument", "the buffer is empty (moved from or default)");
-  impl_->set_buffer(dispatch, argument, *buffer.impl(), buffer.impl()->gpu_address());
+  impl_->set_buffer(dispatch, argument, *buffer.impl(), buffer.impl()->gpu_address(), buffer.impl()->size());
 }
 void Graph::set_texture(GraphDispatch dispatch, std::size_t argument, const ImageDesc& image) {
   impl_->set_image(dispatch, argument, image, false);

@@ -65,6 +65,14 @@ void validate_program_info(const ProgramInfo& info, const char* operation) {
           "driver params {}..{} at constant dword {} lie outside constlen {} vec4", dword_of(params.first),
           dword_of(params.first) + params.count, params.const_dword, info.constlen_vec4);
   for (const ProgramArgument& argument : info.arguments) {
+    if (argument.kind == ProgramArgument::Kind::storage_buffer) {
+      check(argument.slot < info.storage_images, "storage buffer '{}' slot {} lies outside {} UAV slots", argument.name,
+            argument.slot, info.storage_images);
+      check(argument.const_byte == kNoConstant || std::uint64_t{argument.const_byte} + 8 <= const_bytes,
+            "storage buffer '{}' address at constant byte {} lies outside constlen {} vec4", argument.name,
+            argument.const_byte, info.constlen_vec4);
+      continue;
+    }
     if (argument.kind != ProgramArgument::Kind::constant) continue;
     check(argument.size_bytes >= 1 && argument.size_bytes <= 16 &&
               std::uint64_t{argument.const_byte} + argument.size_bytes <= const_bytes,
@@ -158,6 +166,13 @@ Program Program::from_ir3(Device& device, std::span<const std::uint32_t> code, c
     info.arguments.push_back({ProgramArgument::Kind::constant, buffer.name, buffer.const_dword * 4, 8, 0});
   for (const auto& scalar : metadata.scalars)
     info.arguments.push_back({ProgramArgument::Kind::constant, scalar.name, scalar.const_dword * 4, scalar.size_bytes, 0});
+  for (const auto& buffer : metadata.storage_buffers) {
+    check(buffer.slot < program_limits::kMaxStorageImages, "storage buffer '{}' slot {} exceeds {} UAV slots", buffer.name,
+          buffer.slot, program_limits::kMaxStorageImages);
+    info.arguments.push_back({ProgramArgument::Kind::storage_buffer, buffer.name,
+                              buffer.address_const_dword ? *buffer.address_const_dword * 4 : kNoConstant, 8, buffer.slot});
+    info.storage_images = std::max(info.storage_images, buffer.slot + 1);
+  }
   for (const auto& immediate : metadata.immediates) info.immediates.push_back({immediate.const_dword * 4, immediate.value, 4});
   validate_program_info(info, kOperation);
   return Program(std::make_shared<const Impl>(device, std::move(info)));

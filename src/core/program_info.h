@@ -38,11 +38,16 @@ inline constexpr std::uint32_t kMaxInvocations = 1024;
 
 enum class LaunchPacket { exec_cs, run_opencl };
 
+/// ProgramArgument::const_byte of a storage buffer whose address the program does not read.
+inline constexpr std::uint32_t kNoConstant = ~std::uint32_t{0};
+
 struct ProgramArgument {
   enum class Kind {
     constant,       ///< bytes in the constant file: a 64-bit buffer address or a scalar
     texture,        ///< sampled image: a 16-dword texture descriptor
     storage_image,  ///< image/IBO: a 16-dword IBO descriptor
+    storage_buffer, ///< a buffer as a UAV (computerator's @buf): a 16-dword buffer descriptor in
+                    ///< UAV slot `slot`, and its address at `const_byte` unless that is kNoConstant
     sampler,        ///< a 4-dword sampler descriptor
   };
   Kind kind;

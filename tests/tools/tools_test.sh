@@ -71,6 +71,22 @@ expect "run: an unknown element type is refused" 1 "unknown element type" "$tool
 expect "run: an invalid wave size is refused" 1 "threadsize" "$tools/adreno-run" --virtual "$kernels/vector_add.s" --threadsize 96
 expect "run: a local size other than the kernel's is refused" 1 "compiled for 64" "${run_add[@]}" -l 32
 expect "run: a missing kernel file is refused" 1 "cannot open" "$tools/adreno-run" --virtual "$scratch/none.s"
+# computerator's buffers: with no --arg, each @buf is a storage buffer holding its listed values,
+# and @const values are in place (out[i] = in[i] + 1000 through UAV slot 0).
+cat > "$scratch/uav.s" <<'ASM'
+@localsize 8, 1, 1
+@buf 8 10, 20, 30, 40, 50, 60, 70, 80
+@const(c0.x) 1000, 0, 0, 0
+@invocationid(r0.x)
+ldib.b.untyped.1d.u32.1.imm r1.x, r0.x, 0
+(sy)add.u r1.x, r1.x, c0.x
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r1.x, r0.x, 0
+end
+ASM
+expect "run: @buf initial values and @const values with no --arg" 0 "arg 0 \(8 x u32\): 1010 1020 1030 1040 1050 1060 1070 1080" \
+  "$tools/adreno-run" --virtual "$scratch/uav.s" -g 1 -p 0
+expect "run: @buf initial values on virtual MSM" 0 "1010 1020 1030" "$tools/adreno-run" -d virtual-msm "$scratch/uav.s" -g 1 -p 0
 
 echo "$failures failed"
 [ $failures -eq 0 ]

@@ -314,6 +314,8 @@ void write_dispatch(pm4::PacketWriter& out, const Program::Impl& prog, const Dis
     pm4::load_state6_frag(out, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_TEX, 0, info.textures},
                           data + layout.textures_at);
     pm4::write_register(out, r::SP_CS_TEXMEMOBJ_BASE, (data + layout.textures_at).value());
+    // The texture count next to the descriptors, as freedreno's fd6_texture.cc writes it.
+    pm4::write_register(out, r::SP_CS_TSIZE, info.textures);
   }
   if (info.samplers != 0) {
     pm4::load_state6_frag(out, {pm4::StateType::ST6_SHADER, pm4::StateBlock::SB6_CS_TEX, 0, info.samplers},
@@ -339,9 +341,9 @@ void write_dispatch(pm4::PacketWriter& out, const Program::Impl& prog, const Dis
 std::span<std::uint32_t> emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const DispatchDataLayout& layout,
                                        GpuAddress data, const Launch& launch) {
   // What a dispatch writes besides the recorded program packets, at most: the grid (ten one-value
-  // register writes), four CP_LOAD_STATE6_FRAG, four 64-bit base registers, SP_CS_USIZE and
-  // CP_EXEC_CS.
-  constexpr std::uint32_t kMaxDispatchDwords = 10 * 2 + 4 * 4 + 4 * 3 + 2 + 5;
+  // register writes), four CP_LOAD_STATE6_FRAG, four 64-bit base registers, SP_CS_TSIZE,
+  // SP_CS_USIZE and CP_EXEC_CS.
+  constexpr std::uint32_t kMaxDispatchDwords = 10 * 2 + 4 * 4 + 4 * 3 + 2 + 2 + 5;
   const ProgramPackets& packets = prog.packets();
   // One room check for the whole dispatch; a dispatch that throws midway leaves nothing behind.
   pm4::PacketWriter out =
@@ -376,7 +378,7 @@ void Queue::dispatch(const Program& program, const Arguments& arguments, const L
   for (const Arguments::Impl::Binding& binding : args.bindings())
     if (binding.memory) impl_->reference(binding.memory, binding.gpu_writes);
 
-  emit_dispatch(impl_->stream(), prog, layout, space.gpu, launch);
+  emit_dispatch(impl_->compute_stream(prog.part()), prog, layout, space.gpu, launch);
 }
 
 }  // namespace adreno

@@ -202,6 +202,7 @@ class Graph::Impl {
 
   std::vector<RecordedReplay> recorded_;
   std::vector<GpuUse> uses_;  // scratch for the waits
+  const GpuPart* part_ = nullptr;  // of its programs (null without dispatches): the queue's chip setup
 };
 
 GraphDispatch Graph::Impl::dispatch(const Program& program, const Arguments& arguments, const Launch& launch,
@@ -311,6 +312,7 @@ void Graph::Impl::build(const GraphOptions& options) {
       RecordedDispatch& recorded = dispatches_[node.index];
       std::byte* const at = memory.cpu.data() + data_at[node.index];
       std::memcpy(at, recorded.data.data(), recorded.data.size());
+      part_ = &recorded.program->part();
       recorded.data_cpu = at;
       recorded.data_gpu = memory.gpu + data_at[node.index];
       recorded.packets = emit_dispatch(cs, *recorded.program, recorded.layout, recorded.data_gpu, recorded.launch);
@@ -594,7 +596,8 @@ void Graph::Impl::replay(Queue::Impl& queue) {
 
   for (const OwnReference& own : own_) queue.reference(own.block, own.write);
   queue.list_objects(objects_);
-  if (graph.ib.dwords != 0) pm4::indirect_buffer(queue.stream(), graph.ib.gpu, graph.ib.dwords);
+  if (graph.ib.dwords != 0)
+    pm4::indirect_buffer(part_ != nullptr ? queue.compute_stream(*part_) : queue.stream(), graph.ib.gpu, graph.ib.dwords);
   for (const std::uint32_t index : signal_syncs_) queue.note_signal(syncs_[index].signal, syncs_[index].value);
 
   const std::uint64_t fence_before = queue.last_fence();

@@ -32,6 +32,7 @@
 #include "pm4/a6xx_registers.h"
 #include "pm4/packets.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 
@@ -249,7 +250,19 @@ void emit_program_code(pm4::CommandStream& cs, const Program::Impl& prog) {
                       {{"TOTALPVTMEMSIZE", prog.private_bytes_per_sp()},
                        {"PERWAVEMEMLAYOUT", prog.private_memory() && info.private_per_wave}});
   pm4::write_register(cs, r::SP_CS_PVT_MEM_STACK_OFFSET, {{"OFFSET", prog.private_bytes_per_sp()}});
-  pm4::load_state6_frag(cs, {pm4::StateType::ST6_SHADER, pm4::StateBlock::SB6_CS_SHADER, 0, info.instrlen}, code);
+  // A program longer than the instruction cache: the preload stops at the cache size (Turnip
+  // tu6_emit_xs_constants, freedreno fd6_program.cc: MIN2(instrlen, instr_cache_size); preloading
+  // more hangs the GPU), and SP_PS_INSTR_SIZE gets the CS length too, rolled in with a
+  // DEBUG_LABEL event: the hardware bounds-checks cache-miss fetches against the PS length of
+  // the other register context (Turnip tu_dispatch and fd6_compute.cc, Mesa MR 19023).
+  const GpuPart& part = prog.part();
+  if (info.instrlen > part.instr_cache_size) {
+    pm4::write_register(cs, r::SP_PS_INSTR_SIZE, info.instrlen);
+    pm4::event_write(cs, pm4::EventType::DEBUG_LABEL);
+  }
+  pm4::load_state6_frag(cs, {pm4::StateType::ST6_SHADER, pm4::StateBlock::SB6_CS_SHADER, 0,
+                             std::min(info.instrlen, part.instr_cache_size)},
+                        code);
 }
 
 // Host memory to record a program's packets in, once; CommandStream writes through a ChunkSource.

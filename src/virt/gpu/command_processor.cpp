@@ -48,8 +48,13 @@ std::uint64_t address_at(std::span<const std::uint32_t> payload, std::size_t ind
 }  // namespace
 
 CommandProcessor::CommandProcessor(const GpuMemory& memory, std::chrono::milliseconds hang_timeout,
-                                   const std::atomic<bool>& stop)
-    : address_space_(memory), memory_(memory), hang_timeout_(hang_timeout), stop_(stop), regs_(pm4::kMaxRegister + 1, 0) {
+                                   const std::atomic<bool>& stop, std::uint32_t instruction_cache_units)
+    : address_space_(memory),
+      memory_(memory),
+      hang_timeout_(hang_timeout),
+      instruction_cache_units_(instruction_cache_units),
+      stop_(stop),
+      regs_(pm4::kMaxRegister + 1, 0) {
   cs_.constants.assign(kConstantVec4s * 4, 0);
   cs_.constant_loaded.assign(kConstantVec4s, 0);
   cs_.uav.resize(kUavSlots);
@@ -173,6 +178,8 @@ void CommandProcessor::op_event_write(const Packet& packet) {
   switch (event) {
     case EventType::CACHE_INVALIDATE:
       return;  // caches are not modelled: every access sees memory
+    case EventType::DEBUG_LABEL:
+      return;  // rolls the register context (Mesa's instrlen workaround); one context is modelled
     case EventType::CACHE_FLUSH_TS: {
       require_payload(packet, 4, "CP_EVENT_WRITE(CACHE_FLUSH_TS)");
       const std::uint64_t target = address_at(packet.payload, 1);
@@ -357,6 +364,11 @@ void CommandProcessor::op_load_state6(const Packet& packet) {
     // The code is fetched again from SP_CS_BASE at dispatch; the preload only has to agree.
     if (source != pm4::StateSrc::SS6_INDIRECT) cp_error("CS code must be loaded from memory (SS6_INDIRECT)");
     if (offset != 0) cp_error("CS code loaded at DST_OFF " + std::to_string(offset) + " is not modelled");
+    // Mesa clamps the preload to instr_cache_size (tu6_emit_xs_constants, fd6_program.cc): a
+    // larger one is what its history records hanging the GPU.
+    if (instruction_cache_units_ != 0 && units > instruction_cache_units_)
+      cp_error("a CS code preload of " + std::to_string(units) + " units exceeds the " +
+               std::to_string(instruction_cache_units_) + "-unit instruction cache");
     cs_.shader_source = source_address;
   } else if (slots == nullptr) {
     if (offset + units > kConstantVec4s) cp_error("constants beyond c" + std::to_string(kConstantVec4s - 1));

@@ -48,7 +48,8 @@ int KgslDevice::create_context(std::uint64_t owner, std::uint32_t flags, std::sh
   context->id = id;
   context->owner = owner;
   context->flags = flags;
-  context->ring = std::make_unique<Ring>(std::move(memory), config_.hang_timeout);
+  context->ring = std::make_unique<Ring>(std::move(memory), config_.hang_timeout, Ring::FaultLog{},
+                                         config_.model.instr_cache_units);
   contexts_.emplace(id, std::move(context));
   return static_cast<int>(id);
 }

@@ -383,7 +383,7 @@ class MsmFile final : public VirtualFile {
     return std::make_shared<Ring>(memory_, device_->config.hang_timeout, [queue_id](const FaultRecord& fault) {
       std::fprintf(stderr, "virtual msm: submitqueue %u, submission %llu: %s\n", queue_id,
                    static_cast<unsigned long long>(fault.seqno), fault.message.c_str());
-    });
+    }, device_->config.model.instr_cache_units);
   }
 
   /// msm_submitqueue.c msm_submitqueue_get; the default queue 0 exists from open on

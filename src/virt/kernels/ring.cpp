@@ -2,8 +2,12 @@
 
 namespace adreno::virt {
 
-Ring::Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLog log)
-    : memory_(std::move(memory)), log_(std::move(log)), cp_(*memory_, hang_timeout, stop_), thread_([this] { worker(); }) {}
+Ring::Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLog log,
+           std::uint32_t instruction_cache_units)
+    : memory_(std::move(memory)),
+      log_(std::move(log)),
+      cp_(*memory_, hang_timeout, stop_, instruction_cache_units),
+      thread_([this] { worker(); }) {}
 
 Ring::~Ring() {
   {

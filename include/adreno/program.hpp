@@ -221,4 +221,11 @@ struct Launch {
   std::uint32_t base_group[3] = {0, 0, 0};
 };
 
+/// The shape of an indirect dispatch (Queue::dispatch_indirect): as Launch, but the group counts
+/// are read by the GPU from memory.
+struct IndirectLaunch {
+  std::uint32_t local_size[3] = {1, 1, 1};
+  std::optional<WaveSize> wave_size;
+};
+
 }  // namespace adreno

@@ -48,6 +48,10 @@ constexpr const char* kOperation = "dispatch";
 
 std::uint64_t align64(std::uint64_t value) { return (value + 63) & ~std::uint64_t{63}; }
 
+// Where in the queue's 64-byte scratch an indirect dispatch assembles its count vec4 (the first
+// 16 bytes are the barriers' flush dword).
+constexpr std::uint64_t kIndirectParamsOffset = 16;
+
 // Every dispatch runs the checks that call this: the message is formatted out of line, in a cold
 // function, so that a check costs a compare and a branch and not a stack frame for strings.
 template <typename... Args>
@@ -309,7 +313,7 @@ namespace {
 // The packets of one dispatch. Their length depends on the program and the layout only (both
 // wave sizes' state packets write the same registers), so a graph can rewrite them in place.
 void write_dispatch(pm4::PacketWriter& out, const Program::Impl& prog, const DispatchDataLayout& layout, GpuAddress data,
-                    const Launch& launch) {
+                    const Launch& launch, const IndirectCounts* indirect = nullptr) {
   const ProgramInfo& info = prog.info();
   const bool exec_cs = info.launch == LaunchPacket::exec_cs;
   const ProgramPackets& packets = prog.packets();
@@ -343,7 +347,12 @@ void write_dispatch(pm4::PacketWriter& out, const Program::Impl& prog, const Dis
   }
   pm4::write_register(out, r::SP_CS_USIZE, info.storage_images);
 
-  if (exec_cs)
+  if (indirect != nullptr && indirect->count_params.value() != 0)
+    pm4::load_state6_frag(out, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_SHADER, indirect->count_params_vec4, 1},
+                          indirect->count_params);
+  if (indirect != nullptr)
+    pm4::exec_cs_indirect(out, indirect->groups, launch.local_size);
+  else if (exec_cs)
     pm4::exec_cs(out, launch.groups[0], launch.groups[1], launch.groups[2]);
   else
     pm4::run_opencl(out);
@@ -352,17 +361,17 @@ void write_dispatch(pm4::PacketWriter& out, const Program::Impl& prog, const Dis
 }  // namespace
 
 std::span<std::uint32_t> emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const DispatchDataLayout& layout,
-                                       GpuAddress data, const Launch& launch) {
+                                       GpuAddress data, const Launch& launch, const IndirectCounts* indirect) {
   // What a dispatch writes besides the recorded program packets, at most: the grid (ten one-value
-  // register writes), four CP_LOAD_STATE6_FRAG, four 64-bit base registers, SP_CS_TSIZE,
-  // SP_CS_USIZE and CP_EXEC_CS.
-  constexpr std::uint32_t kMaxDispatchDwords = 10 * 2 + 4 * 4 + 4 * 3 + 2 + 2 + 5;
+  // register writes), five CP_LOAD_STATE6_FRAG (an indirect dispatch's counts), four 64-bit base
+  // registers, SP_CS_TSIZE, SP_CS_USIZE and CP_EXEC_CS(_INDIRECT).
+  constexpr std::uint32_t kMaxDispatchDwords = 10 * 2 + 5 * 4 + 4 * 3 + 2 + 2 + 5;
   const ProgramPackets& packets = prog.packets();
   // One room check for the whole dispatch; a dispatch that throws midway leaves nothing behind.
   pm4::PacketWriter out =
       cs.reserve_packets(static_cast<std::uint32_t>(packets.state[0].size() + packets.code.size()) + kMaxDispatchDwords);
   std::uint32_t* const start = out.cursor();
-  write_dispatch(out, prog, layout, data, launch);
+  write_dispatch(out, prog, layout, data, launch, indirect);
   cs.commit(out);
   return {start, out.cursor()};
 }
@@ -392,6 +401,58 @@ void Queue::dispatch(const Program& program, const Arguments& arguments, const L
     if (binding.memory) impl_->reference(binding.memory, binding.gpu_writes);
 
   emit_dispatch(impl_->compute_stream(prog.part()), prog, layout, space.gpu, launch);
+}
+
+void Queue::dispatch_indirect(const Program& program, const Arguments& arguments, const BufferView& groups,
+                              const IndirectLaunch& shape) {
+  impl_->check_not_lost();
+  const Program::Impl& prog = *program.impl();
+  const Arguments::Impl& args = arguments.impl();
+  const ProgramInfo& info = prog.info();
+  Launch launch;
+  std::copy(std::begin(shape.local_size), std::end(shape.local_size), launch.local_size);
+  launch.wave_size = shape.wave_size;
+  validate_dispatch(impl_->device(), prog, args, launch);
+  if (info.launch != LaunchPacket::exec_cs)
+    throw Error(Errc::unsupported, "dispatch indirect",
+                fmt::format("program '{}' is a Qualcomm OpenCL binary: CP_RUN_OPENCL reads no group counts from memory", info.name));
+  const GpuAddress counts = groups.gpu_address();
+  if (!groups.buffer() || groups.size() < 12 || counts.value() % 4 != 0)
+    throw Error(Errc::invalid_argument, "dispatch indirect",
+                fmt::format("groups: a view of {} bytes at {:#x}; three 4-byte-aligned uint32 counts are needed", groups.size(),
+                            counts.value()));
+
+  const DispatchDataLayout layout = dispatch_data_layout(info, args);
+  const UploadArea::Space space = impl_->uploads().allocate(*impl_, layout.bytes);
+  write_dispatch_data(space.cpu, layout, prog, args, launch);
+
+  impl_->reference(prog.code(), false);
+  if (prog.private_memory()) impl_->reference(prog.private_memory(), true);
+  for (const Arguments::Impl::Binding& binding : args.bindings())
+    if (binding.memory) impl_->reference(binding.memory, binding.gpu_writes);
+  impl_->reference(groups.buffer()->block_shared(), false);
+
+  pm4::CommandStream& cs = impl_->compute_stream(prog.part());
+  IndirectCounts indirect{counts, GpuAddress(), 0};
+  // The counts the program reads as driver params come from the same memory, as in Turnip's
+  // tu_emit_compute_driver_params: after a wait for earlier users, the CP copies x, y, z
+  // (CP_MEM_TO_MEM) into a 16-byte area of the queue's writable scratch, next to the fourth dword
+  // of that constant vec4 as this dispatch's constants have it, and loads the vec4 from there
+  // over the constants. Driver-param blocks start on a vec4 (Mesa's allocation; @numwg is
+  // refused off .x).
+  for (const DriverParamRange& range : info.driver_params) {
+    if (range.first != DriverParam::num_work_groups_x) continue;
+    const GpuAddress params = impl_->scratch() + kIndirectParamsOffset;
+    pm4::wait_for_idle(cs);
+    for (std::uint32_t k = 0; k < 4; ++k) {
+      const GpuAddress source[] = {k < 3 ? counts + 4 * k : space.gpu + (std::uint64_t{range.const_dword} + 3) * 4};
+      pm4::mem_to_mem(cs, params + 4 * k, source);
+    }
+    pm4::wait_mem_writes(cs);
+    indirect.count_params = params;
+    indirect.count_params_vec4 = range.const_dword / 4;
+  }
+  emit_dispatch(cs, prog, layout, space.gpu, launch, &indirect);
 }
 
 }  // namespace adreno

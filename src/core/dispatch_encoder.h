@@ -49,9 +49,19 @@ void write_dispatch_data(CpuView data, const DispatchDataLayout& layout, const P
 ProgramPackets record_program_packets(const Program::Impl& program);
 
 /// Appends the compute state and launch packets; the data written by write_dispatch_data is at `data`.
+/// With `indirect`, the launch is CP_EXEC_CS_INDIRECT.
 /// Returns where the packets went, for rewrite_dispatch.
+/// An indirect dispatch: CP_EXEC_CS_INDIRECT reads the counts at `groups`; when the program reads
+/// them as driver params, the vec4 holding them is loaded again from `count_params` (16 bytes
+/// the CP filled from `groups`) into constant vec4 `count_params_vec4`.
+struct IndirectCounts {
+  GpuAddress groups;
+  GpuAddress count_params;  // null: the program reads no counts
+  std::uint32_t count_params_vec4 = 0;
+};
+
 std::span<std::uint32_t> emit_dispatch(pm4::CommandStream& cs, const Program::Impl& program, const DispatchDataLayout& layout,
-                                       GpuAddress data, const Launch& launch);
+                                       GpuAddress data, const Launch& launch, const IndirectCounts* indirect = nullptr);
 
 /// Rewrites in place the `packets` emit_dispatch returned for the same program, layout and data,
 /// for another launch (a graph whose replay changes the grid); the length stays the same.

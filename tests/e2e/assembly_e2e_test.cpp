@@ -313,3 +313,89 @@ TEST_CASE("a program whose metadata places Mesa's driver-param block reads every
   }
   device.close_and_check_ledger();
 }
+
+namespace {
+
+// counts[i] = in[i] + 1 for i < 4, through UAV slots 0 (counts) and 1 (in): the dispatch that
+// computes an indirect dispatch's group counts.
+constexpr const char* kCountWriter = R"(
+@localsize 4, 1, 1
+@buf 4
+@buf 4
+@invocationid(r0.x)
+ldib.b.untyped.1d.u32.1.imm r1.x, r0.x, 1
+(sy)add.u r1.x, r1.x, 1
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r1.x, r0.x, 0
+end
+)";
+
+}  // namespace
+
+TEST_CASE("an indirect dispatch runs the grid an earlier dispatch computed, and its kernel reads those counts",
+          "[virtual-gpu][e2e]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    Program writer = Program::from_ir3_assembly(*device, kCountWriter);
+    Program program = Program::from_ir3_assembly(*device, kGridStride);
+    std::mt19937 rng(16);
+    const auto in = random_words(rng, 1024, 0xffffff);
+    Buffer out = device->allocate({.size = 1024 * 4}), input = upload(*device, in);
+    Arguments arguments(program);
+    arguments.set_buffer(0, out).set_buffer(1, input);
+    for (const std::array<std::uint32_t, 3> grid : {std::array<std::uint32_t, 3>{3, 2, 1}, {1, 1, 1}, {2, 2, 2}}) {
+      INFO("grid " << grid[0] << "x" << grid[1] << "x" << grid[2]);
+      std::memset(out.cpu_view().data(), 0, 1024 * 4);
+      Buffer counts = device->allocate({.size = 16});
+      Buffer minus_one = upload(*device, {grid[0] - 1, grid[1] - 1, grid[2] - 1, 0});
+      Arguments writer_arguments(writer);
+      writer_arguments.set_buffer(0, counts).set_buffer(1, minus_one);
+      Queue queue(*device);
+      queue.dispatch(writer, writer_arguments, Launch{{1, 1, 1}, {4, 1, 1}, std::nullopt});
+      queue.barrier();
+      queue.dispatch_indirect(program, arguments, counts, IndirectLaunch{{64, 1, 1}, std::nullopt});
+      queue.finish(std::chrono::seconds(60));
+      check_grid_stride(out, in, grid);
+    }
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("indirect dispatches with bad counts fault on the GPU and bad views are refused naming them",
+          "[virtual-gpu][e2e]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    Program program = Program::from_ir3_assembly(*device, kGridStride);
+    Buffer out = device->allocate({.size = 1024 * 4}), input = device->allocate({.size = 1024 * 4});
+    Arguments arguments(program);
+    arguments.set_buffer(0, out).set_buffer(1, input);
+    // 0x04000000 groups × 64 fibers leaves the 32-bit global size: a fault, not a hang.
+    Buffer counts = upload(*device, {0x04000000u, 1, 1, 0});
+    {
+      Queue queue(*device);
+      queue.dispatch_indirect(program, arguments, counts, IndirectLaunch{{64, 1, 1}, std::nullopt});
+      try {
+        queue.finish(std::chrono::seconds(60));
+        FAIL("the dispatch ran");
+      } catch (const Error& error) {
+        CHECK(error.code() == Errc::device_lost);
+      }
+    }
+    Queue queue(*device);
+    try {
+      queue.dispatch_indirect(program, arguments, counts.view(0, 8), IndirectLaunch{{64, 1, 1}, std::nullopt});
+      FAIL("dispatched from 8 bytes");
+    } catch (const Error& error) {
+      CHECK(error.code() == Errc::invalid_argument);
+      CHECK(std::string(error.what()).find("groups: a view of 8 bytes") != std::string::npos);
+    }
+    try {
+      queue.dispatch_indirect(program, arguments, counts, IndirectLaunch{{32, 1, 1}, std::nullopt});
+      FAIL("dispatched with the wrong local size");
+    } catch (const Error& error) {
+      CHECK(error.code() == Errc::invalid_argument);
+      CHECK(std::string(error.what()).find("compiled for 64") != std::string::npos);
+    }
+  }
+  device.close_and_check_ledger();
+}

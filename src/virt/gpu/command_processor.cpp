@@ -85,6 +85,7 @@ const std::array<CommandProcessor::Handler, 128>& CommandProcessor::handlers() {
     set(Opcode::CP_LOAD_STATE6_FRAG, &CommandProcessor::op_load_state6);
     set(Opcode::CP_LOAD_STATE6_GEOM, &CommandProcessor::op_load_state6);
     set(Opcode::CP_EXEC_CS, &CommandProcessor::op_exec_cs);
+    set(Opcode::CP_EXEC_CS_INDIRECT, &CommandProcessor::op_exec_cs_indirect);
     set(Opcode::CP_RUN_OPENCL, &CommandProcessor::op_run_opencl);
     return t;
   }();
@@ -481,6 +482,35 @@ void CommandProcessor::op_exec_cs(const Packet& packet) {
   dispatch(packet, {static_cast<std::uint32_t>(kNgroupsX.extract(packet.payload[1])),
                     static_cast<std::uint32_t>(kNgroupsY.extract(packet.payload[2])),
                     static_cast<std::uint32_t>(kNgroupsZ.extract(packet.payload[3]))});
+}
+
+void CommandProcessor::op_exec_cs_indirect(const Packet& packet) {
+  // adreno_pm4.xml CP_EXEC_CS_INDIRECT (A5XX-): ADDR of the x, y, z group counts, and the local
+  // size again in dword 3, which must agree with SP_CS_NDRANGE_0.
+  require_payload(packet, 4, "CP_EXEC_CS_INDIRECT");
+  static constexpr const pm4::Register& kDword3 = pm4::payload_entry(Opcode::CP_EXEC_CS_INDIRECT, "3");
+  auto cp_error = [&](const std::string& what) {
+    throw GpuFault(FaultKind::cp_error, packet.address, "CP_EXEC_CS_INDIRECT: " + what);
+  };
+  const std::uint64_t address = address_at(packet.payload, 1);
+  std::array<std::uint32_t, 3> groups{};
+  memory_.read(address, groups.data(), sizeof(groups));
+  const std::array<const char*, 3> local = {"LOCALSIZEX", "LOCALSIZEY", "LOCALSIZEZ"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::uint64_t packet_local = kDword3.field(local[i]).extract(packet.payload[3]) + 1;
+    const std::uint64_t register_local =
+        a6xx::SP_CS_NDRANGE_0.field(local[i]).extract(regs_.at(a6xx::SP_CS_NDRANGE_0.offset)) + 1;
+    if (packet_local != register_local)
+      cp_error(std::string(local[i]) + " " + std::to_string(packet_local) + " disagrees with SP_CS_NDRANGE_0's " +
+               std::to_string(register_local));
+    // Deliberately stricter than hardware, which would run (or wrap) for a very long time: a
+    // count whose global size leaves 32 bits is reported, not hung on.
+    if (groups[i] * packet_local > 0xffffffffu)
+      cp_error("group count " + std::to_string(groups[i]) + " at " + hex(address + 4 * i) + " times local size " +
+               std::to_string(packet_local) + " exceeds a 32-bit global size");
+  }
+  if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;  // an empty grid runs nothing
+  dispatch(packet, groups);
 }
 
 void CommandProcessor::op_run_opencl(const Packet& packet) {

@@ -69,6 +69,7 @@ class CommandProcessor {
   void op_mem_to_mem(const Packet&);
   void op_load_state6(const Packet&);
   void op_exec_cs(const Packet&);
+  void op_exec_cs_indirect(const Packet&);
   void op_run_opencl(const Packet&);
 
   /// A type-4 write; SP_UPDATE_CNTL invalidates the state loaded for the stages it names.

@@ -10,7 +10,8 @@ set(rules
   "pm4|core kernel kgsl msm alloc virt"
   "ir3|core kernel kgsl msm alloc virt"
   "virt/gpu|core kernel kgsl msm virt/kernels"
-  "virt/kernels|core kernel")
+  "virt/kernels|core kernel"
+  "capi|core kernel sys kgsl msm pm4 alloc ir3 virt")
 set(violations "")
 get_filename_component(SRC "${SRC}" ABSOLUTE)
 foreach(rule IN LISTS rules)

@@ -164,10 +164,57 @@ typedef struct adreno_program_info {
  * named "buf0", "buf1", ... ADRENO_MALFORMED's message starts with "line:column:". */
 adreno_status adreno_program_from_ir3_assembly(adreno_device device, const char* source, size_t length,
                                                adreno_program* program);
-/** ir3 machine code (`dwords` little-endian dwords) with Mesa compiler metadata from a JSON
- * file of format `ir3-a630-fixture/1`. */
+/** ir3 register ids are 4·register + component; this one means "not read by the program". */
+#define ADRENO_UNUSED_REGID 0xfcu
+
+/** What Mesa's ir3 compiler reports for one compute variant (see adreno::Ir3Metadata). */
+typedef struct adreno_ir3_buffer_pointer {
+  const char* name;     /**< may be NULL */
+  uint32_t const_dword; /**< receives the low half of the address; the high half the next one */
+} adreno_ir3_buffer_pointer;
+typedef struct adreno_ir3_scalar {
+  const char* name;     /**< may be NULL */
+  uint32_t const_dword;
+  uint32_t size_bytes;  /**< 1..16 */
+} adreno_ir3_scalar;
+typedef struct adreno_ir3_immediate {
+  uint32_t const_dword;
+  uint32_t value;
+} adreno_ir3_immediate;
+typedef struct adreno_ir3_metadata {
+  const char* name;
+  uint32_t instrlen;          /**< in groups of 16 instructions */
+  uint32_t constlen_vec4;
+  int32_t max_reg;            /**< -1: none */
+  int32_t max_half_reg;       /**< -1: none */
+  bool merged_regs;
+  adreno_wave_size wave_size; /**< ADRENO_WAVE_SIZE_64 or ADRENO_WAVE_SIZE_128 */
+  uint32_t branch_stack;
+  uint32_t work_group_id_regid; /**< ADRENO_UNUSED_REGID when not read */
+  uint32_t local_id_regid;
+  bool has_local_size_const_dword;
+  uint32_t local_size_const_dword;
+  /** In kernel-argument order: the buffers, then the scalars. */
+  const adreno_ir3_buffer_pointer* buffers;
+  size_t buffer_count;
+  const adreno_ir3_scalar* scalars;
+  size_t scalar_count;
+  const adreno_ir3_immediate* immediates;
+  size_t immediate_count;
+  uint32_t private_bytes_per_fiber;
+  bool private_per_wave;
+  uint32_t shared_bytes;
+  uint32_t fixed_local_size[3]; /**< 0: free */
+} adreno_ir3_metadata;
+
+/** ir3 machine code (`dwords` little-endian dwords, with the compiler's padding) and the
+ * compiler's metadata; every field is validated, errors name it. */
 adreno_status adreno_program_from_ir3(adreno_device device, const uint32_t* code, size_t dwords,
-                                      const char* metadata_json_path, adreno_program* program);
+                                      const adreno_ir3_metadata* metadata, adreno_program* program);
+/** As adreno_program_from_ir3, with the metadata read from a JSON file of format
+ * `ir3-a630-fixture/1` (ADRENO_MALFORMED names the key that is missing or out of range). */
+adreno_status adreno_program_from_ir3_json(adreno_device device, const uint32_t* code, size_t dwords,
+                                           const char* metadata_json_path, adreno_program* program);
 /** A fixture: `<name>.json` and the `<name>.code.bin` beside it. */
 adreno_status adreno_program_from_ir3_fixture(adreno_device device, const char* json_path, adreno_program* program);
 /** A Qualcomm OpenCL compiled binary. */

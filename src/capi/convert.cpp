@@ -32,6 +32,8 @@ Cpp enumerator(int number, int count, const char* field) {
 
 }  // namespace
 
+static_assert(ADRENO_UNUSED_REGID == kUnusedRegid);
+
 // The C enums below number their values as the C++ enums order theirs.
 MemoryType memory_type_of(const adreno_memory_type& field) {
   static_assert(ADRENO_MEMORY_UNCACHED == static_cast<int>(MemoryType::uncached));
@@ -84,6 +86,38 @@ SamplerDesc sampler_desc_of(const adreno_sampler_desc* sampler) {
       .address = enumerator<SamplerDesc::Address>(number_in(sampler->address), ADRENO_ADDRESS_CLAMP_TO_BORDER + 1,
                                                   "sampler address mode"),
       .normalized_coordinates = sampler->normalized_coordinates};
+}
+
+Ir3Metadata ir3_metadata_of(const adreno_ir3_metadata& in) {
+  if (in.buffer_count != 0) require(in.buffers, "metadata buffers");
+  if (in.scalar_count != 0) require(in.scalars, "metadata scalars");
+  if (in.immediate_count != 0) require(in.immediates, "metadata immediates");
+  const auto text = [](const char* name) { return name != nullptr ? std::string(name) : std::string(); };
+  Ir3Metadata out;
+  out.name = text(in.name);
+  out.instrlen = in.instrlen;
+  out.constlen_vec4 = in.constlen_vec4;
+  out.max_reg = in.max_reg;
+  out.max_half_reg = in.max_half_reg;
+  out.merged_regs = in.merged_regs;
+  const std::optional<WaveSize> wave = wave_size_of(in.wave_size);
+  if (!wave) unknown("metadata wave size", number_in(in.wave_size));
+  out.wave_size = *wave;
+  out.branch_stack = in.branch_stack;
+  out.work_group_id_regid = in.work_group_id_regid;
+  out.local_id_regid = in.local_id_regid;
+  if (in.has_local_size_const_dword) out.local_size_const_dword = in.local_size_const_dword;
+  for (std::size_t i = 0; i < in.buffer_count; ++i)
+    out.buffers.push_back({text(in.buffers[i].name), in.buffers[i].const_dword});
+  for (std::size_t i = 0; i < in.scalar_count; ++i)
+    out.scalars.push_back({text(in.scalars[i].name), in.scalars[i].const_dword, in.scalars[i].size_bytes});
+  for (std::size_t i = 0; i < in.immediate_count; ++i)
+    out.immediates.push_back({in.immediates[i].const_dword, in.immediates[i].value});
+  out.private_bytes_per_fiber = in.private_bytes_per_fiber;
+  out.private_per_wave = in.private_per_wave;
+  out.shared_bytes = in.shared_bytes;
+  for (int i = 0; i < 3; ++i) out.fixed_local_size[i] = in.fixed_local_size[i];
+  return out;
 }
 
 Launch launch_of(const adreno_launch* launch) {

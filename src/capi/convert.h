@@ -22,6 +22,7 @@ BufferDesc buffer_desc_of(const adreno_buffer_desc& desc);
 /// The image, with its memory's handle looked up.
 ImageDesc image_desc_of(const adreno_image_desc* image);
 SamplerDesc sampler_desc_of(const adreno_sampler_desc* sampler);
+Ir3Metadata ir3_metadata_of(const adreno_ir3_metadata& metadata);
 Launch launch_of(const adreno_launch* launch);
 std::vector<Access> access_of(const adreno_access* access, std::size_t count);
 

@@ -11,14 +11,14 @@
 namespace adreno::capi {
 
 struct DeviceObject {
-  static constexpr const char* kName = "device";
+  static constexpr const char* kName = "adreno_device";
   explicit DeviceObject(Device d) : device(std::move(d)) {}
   Device device;
 };
 
 /// A whole buffer (`owner` empty) or a window into one (`owner` is the whole buffer's object).
 struct BufferObject {
-  static constexpr const char* kName = "buffer";
+  static constexpr const char* kName = "adreno_buffer";
   BufferObject(std::shared_ptr<DeviceObject> d, Buffer b)
       : device(std::move(d)), buffer(std::move(b)), view(*buffer) {}
   BufferObject(std::shared_ptr<const BufferObject> whole, BufferView window)
@@ -35,32 +35,32 @@ struct BufferObject {
 };
 
 struct ProgramObject {
-  static constexpr const char* kName = "program";
+  static constexpr const char* kName = "adreno_program";
   explicit ProgramObject(Program p) : program(std::move(p)) {}
   Program program;
 };
 
 struct ArgumentsObject {
-  static constexpr const char* kName = "arguments";
+  static constexpr const char* kName = "adreno_arguments";
   explicit ArgumentsObject(std::shared_ptr<const ProgramObject> p) : program(std::move(p)), arguments(program->program) {}
   std::shared_ptr<const ProgramObject> program;
   Arguments arguments;
 };
 
 struct QueueObject {
-  static constexpr const char* kName = "queue";
+  static constexpr const char* kName = "adreno_queue";
   QueueObject(Device& device, const QueueDesc& desc) : queue(device, desc) {}
   Queue queue;
 };
 
 struct SignalObject {
-  static constexpr const char* kName = "signal";
+  static constexpr const char* kName = "adreno_signal";
   SignalObject(Device& device, std::uint64_t initial) : signal(device, initial) {}
   Signal signal;
 };
 
 struct GraphObject {
-  static constexpr const char* kName = "graph";
+  static constexpr const char* kName = "adreno_graph";
   explicit GraphObject(Device& device) : graph(device) {}
   Graph graph;
 };

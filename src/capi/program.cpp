@@ -29,7 +29,18 @@ adreno_status adreno_program_from_ir3_assembly(adreno_device device, const char*
 }
 
 adreno_status adreno_program_from_ir3(adreno_device device, const uint32_t* code, size_t dwords,
-                                      const char* metadata_json_path, adreno_program* program) {
+                                      const adreno_ir3_metadata* metadata, adreno_program* program) {
+  return guarded(__func__, [&] {
+    auto owner = lookup(device, "device");
+    require(code, "code");
+    require(metadata, "metadata");
+    require(program, "program");
+    publish_program(Program::from_ir3(owner->device, std::span(code, dwords), ir3_metadata_of(*metadata)), program);
+  });
+}
+
+adreno_status adreno_program_from_ir3_json(adreno_device device, const uint32_t* code, size_t dwords,
+                                           const char* metadata_json_path, adreno_program* program) {
   return guarded(__func__, [&] {
     auto owner = lookup(device, "device");
     require(code, "code");

@@ -28,7 +28,7 @@ Table& table() {
 }
 
 [[noreturn]] void refuse(const char* role, const char* type_name, const std::string& why) {
-  throw Error(Errc::invalid_argument, std::string("look up ") + type_name + " handle", std::string(role) + " " + why);
+  throw Error(Errc::invalid_argument, std::string("look up ") + type_name, std::string(role) + " " + why);
 }
 
 const Entry& checked(const Table& t, std::uintptr_t number, std::type_index type, const char* type_name,
@@ -37,7 +37,7 @@ const Entry& checked(const Table& t, std::uintptr_t number, std::type_index type
   auto found = t.entries.find(number);
   if (found == t.entries.end()) refuse(role, type_name, "is not a live handle (released, or never made)");
   if (found->second.type != type) {
-    refuse(role, type_name, std::string("is a ") + found->second.type_name + " handle, not a " + type_name);
+    refuse(role, type_name, std::string("is an ") + found->second.type_name + " handle, not an " + type_name);
   }
   return found->second;
 }

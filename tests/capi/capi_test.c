@@ -113,6 +113,7 @@ static size_t wrong_sums(adreno_buffer c, adreno_buffer a, adreno_buffer b, size
 }
 
 enum { kCount = 1024 }; /* the @buf size of vector_add.s, 64 per work group */
+static const uint64_t kMinute = 60ull * 1000 * 1000 * 1000; /* ns: waits that should end at once */
 static const adreno_launch kVectorAddLaunch = {.groups = {kCount / 64, 1, 1}, .local_size = {64, 1, 1}};
 
 static adreno_program vector_add_program(adreno_device device) {
@@ -908,7 +909,7 @@ static void queues_and_signals(void) {
   /* The high queue releases it. */
   OK(adreno_queue_signal(high, signal, initial + 10));
   OK(adreno_queue_finish(high, ADRENO_WAIT_FOREVER));
-  OK(adreno_signal_wait(done, 1, ADRENO_WAIT_FOREVER));
+  OK(adreno_signal_wait(done, 1, kMinute));
   OK(adreno_queue_wait_fence(low, fence, ADRENO_WAIT_FOREVER));
   EXPECT(memcmp(words_of(data), values, sizeof values) == 0);
   const uint32_t* stamp = words_of(stamps);
@@ -997,7 +998,7 @@ static void graph_replay(void) {
     memset(words_of(e), 0, kCount * 4);
     OK(adreno_graph_replay(graph, queue));
     OK(adreno_queue_submit(queue, NULL));
-    OK(adreno_signal_wait(done, (uint64_t)replay, ADRENO_WAIT_FOREVER));
+    OK(adreno_signal_wait(done, (uint64_t)replay, kMinute)); /* a failure fails, never hangs */
     OK(adreno_queue_finish(queue, ADRENO_WAIT_FOREVER));
     EXPECT(wrong_sums(c, a, b, kCount) == 0);
     EXPECT(wrong_sums(e, c, b, kCount) == 0);

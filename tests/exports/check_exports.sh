@@ -24,7 +24,10 @@ extra=$(comm -13 <(echo "$declared_c") <(echo "$exported_c"))
 # The C++ API: names the headers declare at namespace scope (classes, structs, free functions).
 public=$(cat "$include"/*.hpp | grep -E '^(class|struct) [A-Za-z0-9_]+|^[A-Za-z].*[ :&*][a-z_0-9]+\(' |
          grep -vE '^(enum|namespace|template|using|#)' |
-         sed -E 's/^(class|struct) ([A-Za-z0-9_]+).*/\2/; t; s/^.*[ :&*]([a-z_0-9]+)\(.*/\1/' | sort -u)
+         sed -E 's/^(class|struct) ([A-Za-z0-9_]+).*/\2/; t; s/^.*[ :&*]([a-z_0-9]+)\(.*/\1/'
+         # and namespaces nested in adreno that a public header opens
+         cat "$include"/*.hpp | sed -nE 's/^namespace adreno::([A-Za-z0-9_]+).*/\1/p')
+public=$(echo "$public" | sort -u)
 echo "public C++ names: $(echo $public)"
 while IFS= read -r symbol; do
   case $symbol in adreno_*) continue ;; esac
@@ -32,7 +35,7 @@ while IFS= read -r symbol; do
   # The entity's qualified name, without its parameters (which may name internal types).
   entity=$(echo "$name" | sed -E 's/^(typeinfo name for |typeinfo for |vtable for )//; s/\(.*//')
   if [[ $entity == *::Impl* ]] || ! [[ $entity =~ ^adreno::([A-Za-z_0-9]+)(::|$) ]] ||
-     ! echo "$public" | grep -qx "${BASH_REMATCH[1]}"; then
+     ! grep -qx "${BASH_REMATCH[1]}" <<< "$public"; then
     echo "exported but not public API: $name"
     fail=1
   fi

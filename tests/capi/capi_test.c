@@ -1155,6 +1155,44 @@ static void release_in_any_order(void) {
   FAILS(adreno_queue_release(queue), ADRENO_INVALID_ARGUMENT, "not a live handle");
 }
 
+/* One thread releases signals while another reads them through the same handles: every call
+ * either works or is refused as released, none crashes (the registry hands out shared
+ * ownership, so an object released mid-call lives until the call returns). */
+enum { kRaceSignals = 256 };
+static adreno_signal race_signals[kRaceSignals];
+
+static void* release_signals(void* unused) {
+  (void)unused;
+  for (int i = 0; i < kRaceSignals; ++i) OK(adreno_signal_release(race_signals[i]));
+  return NULL;
+}
+
+static void concurrent_release(void) {
+  adreno_device device = open_device();
+  for (int i = 0; i < kRaceSignals; ++i) MUST(adreno_signal_create(device, (uint64_t)i, &race_signals[i]));
+  pthread_t releaser;
+  EXPECT(pthread_create(&releaser, NULL, release_signals, NULL) == 0);
+  size_t read = 0, refused = 0;
+  for (int round = 0; round < 64; ++round) {
+    for (int i = 0; i < kRaceSignals; ++i) {
+      uint64_t value = UINT64_MAX;
+      const adreno_status status = adreno_signal_value(race_signals[i], &value);
+      if (status == ADRENO_SUCCESS) {
+        EXPECT(value == (uint64_t)i);
+        ++read;
+      } else {
+        EXPECT(status == ADRENO_INVALID_ARGUMENT && value == UINT64_MAX);
+        ++refused;
+      }
+    }
+  }
+  EXPECT(pthread_join(releaser, NULL) == 0);
+  EXPECT(read + refused == 64u * kRaceSignals);
+  for (int i = 0; i < kRaceSignals; ++i)
+    FAILS(adreno_signal_set(race_signals[i], 1), ADRENO_INVALID_ARGUMENT, "signal is not a live handle");
+  OK(adreno_device_release(device));
+}
+
 /* ---- The cases ------------------------------------------------------------------------------- */
 
 struct test_case {
@@ -1180,6 +1218,7 @@ static const struct test_case cases[] = {
   TEST_ENTRY(device_lost, "a GPU write to read-only memory loses the queue for good [virtual-kernel]"),
   TEST_ENTRY(graph_replay, "a graph replays with new buffers and inputs, right in every element [virtual-kernel]"),
   TEST_ENTRY(graph_options, "graph levels, barriers and build options match hand-worked counts [virtual-kernel]"),
+  TEST_ENTRY(concurrent_release, "handles released on one thread while used on another are refused, never crash [virtual-kernel]"),
   TEST_ENTRY(release_in_any_order, "handles release in any order, released and wrong-type handles are refused [virtual-kernel]"),
 };
 

@@ -17,7 +17,7 @@ def _library_candidates():
     if explicit:
         yield explicit
         return
-    try:  # written by `cmake --install`: where the library is, relative to this package
+    try:  # written by CMake: where the library is (relative to this package when installed)
         from ._location import LIBRARY_FROM_PACKAGE
         yield os.path.normpath(os.path.join(os.path.dirname(__file__), LIBRARY_FROM_PACKAGE))
     except ImportError:

@@ -14,6 +14,9 @@ struct MsmNodeOptions {
   /// Per-process pagetables: MSM_PARAM_VA_START/VA_SIZE answer. Kernels (or IOMMU setups)
   /// without them answer EINVAL (adreno_gpu.c adreno_get_param), which this switch reproduces.
   bool per_process_pgtables = true;
+  /// Ringbuffers the GPU has: 1 on a630 (a6xx_gpu_init), 4 on GPUs with preemption. Each gives
+  /// NR_SCHED_PRIORITIES (3) priorities.
+  std::uint32_t rings = 1;
 };
 
 VirtualSyscalls::NodeFactory make_virtual_msm_node(const VirtualGpuConfig& config, MsmNodeOptions options = {});

@@ -41,7 +41,8 @@ TEST_CASE("the ledger lists each live buffer with its size, flags and GPU addres
   CHECK(of_kind(at_open, KernelObject::Kind::descriptor).size() == 1);  // the device node
   std::uint64_t id = 0;
   {
-    Buffer buffer = test.device().allocate({.size = 100 * 1024, .memory = MemoryType::write_combined, .exportable = true});
+    Buffer buffer = test.device().allocate(
+        {.size = 100 * 1024, .memory = MemoryType::cached, .gpu_read_only = true, .exportable = true});
     const KernelObjectRef ref = kernel_object_of(buffer);
     id = ref.object;
     const auto ledger = test.ledger();
@@ -50,9 +51,11 @@ TEST_CASE("the ledger lists each live buffer with its size, flags and GPU addres
     CHECK(object->size == 100 * 1024);  // a whole number of pages already
     CHECK(object->address == ref.gpu_address);
     if (driver == Driver::kgsl) {
-      CHECK(((object->flags & KGSL_CACHEMODE_MASK) >> KGSL_CACHEMODE_SHIFT) == KGSL_CACHEMODE_WRITECOMBINE);
+      CHECK(((object->flags & KGSL_CACHEMODE_MASK) >> KGSL_CACHEMODE_SHIFT) == KGSL_CACHEMODE_WRITEBACK);
+      CHECK((object->flags & KGSL_MEMFLAGS_GPUREADONLY) != 0);
     } else {
-      CHECK((object->flags & msm::uapi::MSM_BO_CACHE_MASK) == msm::uapi::MSM_BO_WC);
+      CHECK((object->flags & msm::uapi::MSM_BO_CACHE_MASK) == msm::uapi::MSM_BO_CACHED);
+      CHECK((object->flags & msm::uapi::MSM_BO_GPU_READONLY) != 0);
     }
     // Host-visible: one CPU mapping of that object.
     const auto mappings = of_kind(ledger, KernelObject::Kind::mapping);

@@ -56,10 +56,10 @@ enum class Operation {
   wait,                ///< KGSL DEVICE_WAITTIMESTAMP_CTXTID · MSM WAIT_FENCE
   reset_status,        ///< KGSL GETPROPERTY(GPU_RESET_STAT) · MSM SUBMITQUEUE_QUERY
   query,               ///< KGSL other GETPROPERTY · MSM GET_PARAM, DRM VERSION
+  map,                 ///< mmap() of a buffer object
   open,                ///< open() of the device node (logged only)
   close,               ///< close() of one of its descriptors (logged only)
-  map,                 ///< mmap() of a buffer object (logged only)
-  unmap,               ///< munmap() of such a mapping (logged only)
+  unmap,               ///< munmap() of a buffer's mapping (logged only)
 };
 const char* to_string(Operation operation) noexcept;
 

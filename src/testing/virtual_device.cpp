@@ -93,7 +93,15 @@ class VirtualDevice::Impl {
     return *device_;
   }
 
-  void fail(Operation operation, virt::VirtualSyscalls::IoctlFailure failure) {
+  void fail(Operation operation, virt::VirtualSyscalls::Failure failure) {
+    if (failure.error <= 0) {
+      throw Error(Errc::invalid_argument, "test device fault plan", fmt::format("errno {} is no errno", failure.error));
+    }
+    if (operation == Operation::map) {
+      failure.call = virt::VirtualSyscalls::Call::Kind::mmap;
+      system_shared_->fail(std::move(failure));
+      return;
+    }
     const detail::IoctlEntry* found = nullptr;
     for (const detail::IoctlEntry& entry : driver_calls(driver_).ioctls) {
       if (entry.operation == operation) found = &entry;
@@ -102,12 +110,9 @@ class VirtualDevice::Impl {
       throw Error(Errc::unsupported, "test device fault plan",
                   fmt::format("{} has no ioctl for operation {} to fail", driver_name(driver_), to_string(operation)));
     }
-    if (failure.error <= 0) {
-      throw Error(Errc::invalid_argument, "test device fault plan", fmt::format("errno {} is no errno", failure.error));
-    }
     failure.request = found->request;
     if (found->applies != nullptr) failure.matches = found->applies;
-    system_shared_->fail_ioctl(std::move(failure));
+    system_shared_->fail(std::move(failure));
   }
 
   void fault_submission(unsigned nth, virt::InjectedFault fault) {
@@ -162,15 +167,15 @@ Device& VirtualDevice::device() { return impl_->device(); }
 
 void VirtualDevice::fail_call(Operation operation, int error, unsigned nth) {
   if (nth == 0) throw Error(Errc::invalid_argument, "test device fault plan", "calls count from 1");
-  virt::VirtualSyscalls::IoctlFailure failure;
+  virt::VirtualSyscalls::Failure failure;
   failure.nth = nth;
   failure.error = error;
   impl_->fail(operation, std::move(failure));
 }
 
 void VirtualDevice::fail_every_call(Operation operation, int error) {
-  virt::VirtualSyscalls::IoctlFailure failure;
-  failure.schedule = virt::VirtualSyscalls::IoctlFailure::Schedule::every;
+  virt::VirtualSyscalls::Failure failure;
+  failure.schedule = virt::VirtualSyscalls::Failure::Schedule::every;
   failure.error = error;
   impl_->fail(operation, std::move(failure));
 }
@@ -179,8 +184,8 @@ void VirtualDevice::fail_random_calls(Operation operation, double fraction, std:
   if (!(fraction >= 0.0 && fraction <= 1.0)) {
     throw Error(Errc::invalid_argument, "test device fault plan", fmt::format("fraction {} is outside [0, 1]", fraction));
   }
-  virt::VirtualSyscalls::IoctlFailure failure;
-  failure.schedule = virt::VirtualSyscalls::IoctlFailure::Schedule::fraction;
+  virt::VirtualSyscalls::Failure failure;
+  failure.schedule = virt::VirtualSyscalls::Failure::Schedule::fraction;
   failure.fraction = fraction;
   failure.seed = seed;
   failure.error = error;

@@ -105,13 +105,31 @@ TEST_CASE("a seeded random fraction of calls fails, the same ones for the same s
 TEST_CASE("a fault plan outside what the driver has is refused", "[virtual-kernel][testing]") {
   VirtualDevice kgsl({.driver = Driver::kgsl});
   CHECK_THROWS_AS(kgsl.fail_call(Operation::export_dmabuf, EINVAL), Error);  // KGSL exports no dma-buf ioctl
-  CHECK_THROWS_AS(kgsl.fail_call(Operation::map, EINVAL), Error);              // mmap is logged, not failed
+  CHECK_THROWS_AS(kgsl.fail_call(Operation::unmap, EINVAL), Error);            // munmap is logged, not failed
   CHECK_THROWS_AS(kgsl.fail_call(Operation::alloc, 0), Error);
   CHECK_THROWS_AS(kgsl.fail_call(Operation::alloc, ENOMEM, 0), Error);
   CHECK_THROWS_AS(kgsl.fail_random_calls(Operation::alloc, 1.5, 1, ENOMEM), Error);
   CHECK_THROWS_AS(kgsl.hang_submission(0), Error);
   VirtualDevice msm({.driver = Driver::msm});
   CHECK_THROWS_AS(msm.fail_call(Operation::import_host_memory, EINVAL), Error);  // MSM wraps no user memory
+}
+
+TEST_CASE("a failed mmap of a new buffer is reported and leaves no kernel object behind", "[virtual-kernel][testing]") {
+  const Driver driver = EACH_DRIVER();
+  CAPTURE(driver_name(driver));
+  VirtualDevice test({.driver = driver});
+  test.fail_call(Operation::map, ENOMEM, 2);
+  CHECK(allocation_failures(test.device(), 3, ENOMEM) == std::vector<bool>{false, true, false});
+  const auto maps = test.calls(Operation::map);
+  REQUIRE(maps.size() == 3);
+  CHECK(injected(maps) == std::vector<bool>{false, true, false});
+  CHECK(maps[1].error == ENOMEM);
+  // The object whose mapping failed went back to the kernel at once.
+  const auto allocs = test.calls(Operation::alloc), frees = test.calls(Operation::free);
+  REQUIRE(allocs.size() == 3);
+  REQUIRE(frees.size() >= 1);
+  CHECK(frees[0].object == allocs[1].object);
+  close_without_leaks(test);
 }
 
 TEST_CASE("fault plans belong to one device", "[virtual-kernel][testing]") {

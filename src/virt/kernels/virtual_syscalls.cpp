@@ -25,35 +25,36 @@ void VirtualSyscalls::add_node(std::string path, NodeFactory factory) {
 }
 
 void VirtualSyscalls::fail_ioctl(unsigned long request, unsigned nth, int error) {
-  IoctlFailure failure;
+  Failure failure;
   failure.request = request;
   failure.nth = nth;
   failure.error = error;
-  fail_ioctl(std::move(failure));
+  fail(std::move(failure));
 }
 
-void VirtualSyscalls::fail_ioctl(IoctlFailure failure) {
+void VirtualSyscalls::fail(Failure failure) {
   std::lock_guard lock(mutex_);
   const std::uint64_t seed = failure.seed;
   injections_.push_back(Injection{std::move(failure), 0, std::mt19937_64(seed)});
 }
 
-int VirtualSyscalls::injected_failure(unsigned long request, const void* arg) {
+int VirtualSyscalls::injected_failure(Call::Kind call, unsigned long request, const void* arg) {
   for (auto it = injections_.begin(); it != injections_.end(); ++it) {
-    const IoctlFailure& failure = it->failure;
-    if (failure.request != 0 && failure.request != request) continue;
+    const Failure& failure = it->failure;
+    if (failure.call != call) continue;
+    if (call == Call::Kind::ioctl && failure.request != 0 && failure.request != request) continue;
     if (failure.matches && !failure.matches(arg)) continue;
     ++it->seen;
     switch (failure.schedule) {
-      case IoctlFailure::Schedule::nth:
+      case Failure::Schedule::nth:
         if (it->seen == failure.nth) {
           const int error = failure.error;
           injections_.erase(it);
           return error;
         }
         break;
-      case IoctlFailure::Schedule::every: return failure.error;
-      case IoctlFailure::Schedule::fraction:
+      case Failure::Schedule::every: return failure.error;
+      case Failure::Schedule::fraction:
         // 53 random bits as a double in [0, 1): the same sequence on every host for one seed.
         if (static_cast<double>(it->random() >> 11) * 0x1.0p-53 < failure.fraction) return failure.error;
         break;
@@ -184,7 +185,7 @@ int VirtualSyscalls::ioctl(int fd, unsigned long request, void* arg) {
     std::lock_guard lock(mutex_);
     ++ioctl_counts_[request];
     ++total_ioctls_;
-    injected = injected_failure(request, arg);
+    injected = injected_failure(Call::Kind::ioctl, request, arg);
   }
   if (!file) {
     if (injected != 0) return -injected;
@@ -207,8 +208,13 @@ sys::MapResult VirtualSyscalls::mmap(std::size_t length, int prot, int flags, in
     void* addr = ::mmap(nullptr, length, prot, flags, fd, offset);
     return addr == MAP_FAILED ? sys::MapResult{nullptr, errno} : sys::MapResult{addr, 0};
   }
-  int error = 0;
-  void* addr = file->mmap(length, prot, flags, offset, error);
+  int injected = 0;
+  {
+    std::lock_guard lock(mutex_);
+    injected = injected_failure(Call::Kind::mmap, 0, nullptr);
+  }
+  int error = injected;
+  void* addr = injected != 0 ? nullptr : file->mmap(length, prot, flags, offset, error);
   if (addr != nullptr) {
     std::lock_guard lock(mutex_);
     mappings_[addr] = CpuMapping{length, std::move(file)};
@@ -219,6 +225,7 @@ sys::MapResult VirtualSyscalls::mmap(std::size_t length, int prot, int flags, in
   call.length = length;
   call.offset = static_cast<std::uint64_t>(offset);
   call.result = -error;
+  call.injected = injected != 0;
   notify(call);
   return {addr, error};
 }

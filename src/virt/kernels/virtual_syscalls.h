@@ -1,8 +1,8 @@
 // The syscall seam implemented in-process over virtual device nodes. Descriptors of virtual nodes
 // are real eventfds, so their numbers never collide with real descriptors; calls on any other
 // descriptor (dma-buf memfds, for example) go to libc. The object also keeps the ledger — every
-// descriptor, mapping and driver object still alive — can make chosen ioctls fail, and tells an
-// observer (the test kit's call log) about every call on a virtual node.
+// descriptor, mapping and driver object still alive — can make chosen ioctls and mmaps fail, and
+// tells an observer (the test kit's call log) about every call on a virtual node.
 #pragma once
 
 #include "sys/syscalls.h"
@@ -22,20 +22,6 @@ class VirtualSyscalls final : public sys::Syscalls {
  public:
   using NodeFactory = std::function<std::shared_ptr<VirtualFile>()>;
 
-  /// Which calls of an ioctl fail, with which errno, before they reach the driver.
-  struct IoctlFailure {
-    enum class Schedule { nth, every, fraction };
-    unsigned long request = 0;  ///< 0 matches every ioctl
-    Schedule schedule = Schedule::nth;
-    unsigned nth = 1;           ///< nth: the nth (1-based) matching call from now, then never again
-    double fraction = 0;        ///< fraction: each matching call fails with this probability,
-    std::uint64_t seed = 0;     ///< drawn from a generator seeded with this
-    int error = 0;
-    /// Only calls whose argument this accepts match (every call when empty). Runs with the
-    /// seam's lock held: it must not call back into the seam.
-    std::function<bool(const void* arg)> matches;
-  };
-
   /// A call on a virtual node (or one of its mappings), after it returned.
   struct Call {
     enum class Kind { open, close, ioctl, mmap, munmap };
@@ -48,9 +34,24 @@ class VirtualSyscalls final : public sys::Syscalls {
     std::uint64_t length = 0;    ///< mmap, munmap
     std::uint64_t offset = 0;    ///< mmap
     int result = 0;              ///< 0 (or a positive result) or -errno
-    bool injected = false;       ///< the failure came from fail_ioctl, not the driver
+    bool injected = false;       ///< the failure came from fail(), not the driver
   };
   using Observer = std::function<void(const Call&)>;
+
+  /// Which calls fail, with which errno, before they reach the driver.
+  struct Failure {
+    enum class Schedule { nth, every, fraction };
+    Call::Kind call = Call::Kind::ioctl;  ///< ioctl or mmap (of a virtual node)
+    unsigned long request = 0;  ///< ioctl: 0 matches every ioctl
+    Schedule schedule = Schedule::nth;
+    unsigned nth = 1;           ///< nth: the nth (1-based) matching call from now, then never again
+    double fraction = 0;        ///< fraction: each matching call fails with this probability,
+    std::uint64_t seed = 0;     ///< drawn from a generator seeded with this
+    int error = 0;
+    /// ioctl: only calls whose argument this accepts match (every call when empty). Runs with
+    /// the seam's lock held: it must not call back into the seam.
+    std::function<bool(const void* arg)> matches;
+  };
 
   VirtualSyscalls();
   ~VirtualSyscalls() override;
@@ -61,8 +62,8 @@ class VirtualSyscalls final : public sys::Syscalls {
   /// The `nth` (1-based) future call of ioctl `request` fails with `error` before reaching the
   /// driver. request 0 matches every ioctl.
   void fail_ioctl(unsigned long request, unsigned nth, int error);
-  void fail_ioctl(IoctlFailure failure);
-  /// Cancels every failure set up with fail_ioctl() that has not fired yet.
+  void fail(Failure failure);
+  /// Cancels every failure set up with fail_ioctl() or fail() that has not fired yet.
   void clear_ioctl_failures();
   /// Calls of `request` so far (0: all ioctls).
   unsigned ioctl_count(unsigned long request) const;
@@ -96,13 +97,13 @@ class VirtualSyscalls final : public sys::Syscalls {
     std::shared_ptr<VirtualFile> file;
   };
   struct Injection {
-    IoctlFailure failure;
+    Failure failure;
     unsigned seen = 0;  // matching calls so far
     std::mt19937_64 random;
   };
   std::shared_ptr<VirtualFile> file_for(int fd) const;
   /// The errno an injection makes this call fail with, or 0; fired nth injections go. Lock held.
-  int injected_failure(unsigned long request, const void* arg);
+  int injected_failure(Call::Kind call, unsigned long request, const void* arg);
   void notify(const Call& call) const;
   void release_file(const std::string& path, std::shared_ptr<VirtualFile> file);
 

@@ -14,9 +14,6 @@
 namespace adreno::testing {
 namespace {
 
-// msm_gpu.h NR_SCHED_PRIORITIES: MSM_PARAM_PRIORITIES is a whole number of rings times this.
-constexpr unsigned kMsmPrioritiesPerRing = 3;
-
 const detail::DriverCalls& driver_calls(Driver driver) {
   return driver == Driver::kgsl ? detail::kgsl_calls() : detail::msm_calls();
 }
@@ -36,11 +33,11 @@ std::unique_ptr<virt::VirtualSyscalls> make_system(const VirtualDeviceOptions& o
     virt::MsmNodeOptions node;
     if (options.priority_levels) {
       const unsigned levels = *options.priority_levels;
-      if (levels == 0 || levels % kMsmPrioritiesPerRing != 0) {
+      if (levels == 0 || levels % virt::kMsmPrioritiesPerRing != 0) {
         throw Error(Errc::invalid_argument, "open test device",
                     fmt::format("priority_levels {}: MSM reports 3 per GPU ring (3, 6, 9, 12)", levels));
       }
-      node.rings = levels / kMsmPrioritiesPerRing;
+      node.rings = levels / virt::kMsmPrioritiesPerRing;
     }
     system->add_node(virt::kVirtualMsmNode, virt::make_virtual_msm_node(config, node));
   }

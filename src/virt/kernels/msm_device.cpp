@@ -43,10 +43,6 @@ constexpr std::uint64_t kVaSize = 0x100000000ull;
 // DRM_FILE_PAGE_OFFSET_START = (0xFFFFFFFF >> PAGE_SHIFT) + 1 pages, i.e. byte offset 4 GiB.
 constexpr std::uint64_t kFirstMmapOffset = 0x100000000ull;
 
-// msm_gpu.h NR_SCHED_PRIORITIES is 3; MSM_PARAM_PRIORITIES is nr_rings * NR_SCHED_PRIORITIES
-// (adreno_gpu.c), 3 on a630, for which a6xx_gpu_init() creates one ring (MsmNodeOptions::rings).
-constexpr std::uint32_t kSchedPriorities = 3;
-
 // drm_drv.h: DRM_MAJOR 226; render minors start at 128 (drm_minor_alloc, DRM_MINOR_RENDER).
 constexpr unsigned kDrmMajor = 226;
 constexpr unsigned kFirstRenderMinor = 128;
@@ -391,14 +387,15 @@ class MsmFile final : public VirtualFile {
                             }));
   }
 
-  std::uint32_t priorities() const { return device_->options.rings * kSchedPriorities; }
+  /// MSM_PARAM_PRIORITIES: 3 on a630's single ring.
+  std::uint32_t priorities() const { return device_->options.rings * kMsmPrioritiesPerRing; }
 
   /// msm_submitqueue.c msm_submitqueue_get; the default queue 0 exists from open on
   /// (msm_submitqueue_init), its ring is started on first use.
   Queue* find_queue(std::uint32_t id) {
     if (id == 0 && queues_.count(0) == 0) {
       // msm_submitqueue.c msm_submitqueue_init: the default queue takes the middle priority,
-      // DIV_ROUND_UP(max_priority, 2).
+      // DIV_ROUND_UP(max_priority, 2) with max_priority = priorities - 1, i.e. priorities / 2.
       queues_.emplace(0, Queue{priorities() / 2, make_ring(0)});
     }
     auto it = queues_.find(id);

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <random>
 
@@ -100,6 +101,61 @@ TEST_CASE("a seeded random fraction of calls fails, the same ones for the same s
   CHECK(run(0.5, 4321) != first);
   CHECK(run(0.0, 1234) == std::vector<bool>(kCalls, false));
   CHECK(run(1.0, 1234) == std::vector<bool>(kCalls, true));
+}
+
+TEST_CASE("each operation the application reaches, made to fail, reaches it with the errno and leaks nothing",
+          "[virtual-kernel][testing]") {
+  struct Case {
+    Operation operation;
+    bool kgsl, msm;  // the drivers that have it
+    void (*run)(Device&);
+  };
+  static const Case cases[] = {
+      {Operation::create_context, true, true, [](Device& device) { Queue queue(device, {.priority = 0}); }},
+      {Operation::alloc, true, true, [](Device& device) { own_object(device, 8192); }},
+      {Operation::object_info, true, true, [](Device& device) { own_object(device, 8192); }},
+      {Operation::map, true, true, [](Device& device) { own_object(device, 8192); }},
+      {Operation::export_dmabuf, false, true,
+       [](Device& device) { ::close(device.export_dmabuf(own_object(device, 8192))); }},
+      {Operation::import_dmabuf, true, true,
+       [](Device& device) {
+         const int fd = make_dmabuf(8192);
+         try {
+           device.import_dmabuf(fd);
+         } catch (...) {
+           ::close(fd);
+           throw;
+         }
+         ::close(fd);
+       }},
+      {Operation::import_host_memory, true, false,
+       [](Device& device) {
+         alignas(4096) static std::byte page[4096];
+         device.import_host_memory(page, sizeof page);
+       }},
+      {Operation::submit, true, true,
+       [](Device& device) {
+         Buffer out = own_object(device, 4096);
+         Queue queue(device);
+         submit_write(queue, out, {1});
+       }},
+  };
+  const Driver driver = EACH_DRIVER();
+  for (const Case& c : cases) {
+    if (!(driver == Driver::kgsl ? c.kgsl : c.msm)) continue;
+    CAPTURE(driver_name(driver), to_string(c.operation));
+    VirtualDevice test({.driver = driver});
+    test.fail_call(c.operation, EIO);
+    try {
+      c.run(test.device());
+      FAIL("the operation succeeded although its kernel call failed");
+    } catch (const Error& error) {
+      CHECK(error.sys_errno() == EIO);
+    }
+    const auto calls = test.calls(c.operation);
+    CHECK(std::count_if(calls.begin(), calls.end(), [](const Call& call) { return call.injected; }) == 1);
+    close_without_leaks(test);
+  }
 }
 
 TEST_CASE("a fault plan outside what the driver has is refused", "[virtual-kernel][testing]") {

@@ -1,6 +1,7 @@
 #include "virt/kernels/kgsl_device.h"
 
 #include "kgsl/kgsl_abi.h"
+#include "virt/kernels/fault_injection.h"
 #include "virt/kernels/kgsl_file.h"
 
 #include <algorithm>
@@ -48,7 +49,8 @@ int KgslDevice::create_context(std::uint64_t owner, std::uint32_t flags, std::sh
   context->id = id;
   context->owner = owner;
   context->flags = flags;
-  context->ring = std::make_unique<Ring>(std::move(memory), config_.hang_timeout);
+  context->ring = std::make_unique<Ring>(std::move(memory), config_.hang_timeout,
+                                         reporting_fault_log(config_.fault_injection, "context " + std::to_string(id)));
   contexts_.emplace(id, std::move(context));
   return static_cast<int>(id);
 }

@@ -236,6 +236,9 @@ typedef enum adreno_image_format {
   ADRENO_IMAGE_RGBA32_UINT = 5
 } adreno_image_format;
 
+/** Bytes per texel of `format`. */
+adreno_status adreno_image_format_bytes_per_texel(adreno_image_format format, uint32_t* bytes);
+
 /** A linear 2D image whose first texel is at the start of `memory` (a buffer or view), rows
  * `pitch_bytes` apart (a multiple of 64). */
 typedef struct adreno_image_desc {

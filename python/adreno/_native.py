@@ -144,6 +144,7 @@ _CHECKED = {
     "adreno_arguments_set_u64": [handle, c_uint32, c_uint64],
     "adreno_arguments_set_f32": [handle, c_uint32, c_float],
     "adreno_arguments_set_f64": [handle, c_uint32, c_double],
+    "adreno_image_format_bytes_per_texel": [c_int, P(c_uint32)],
     "adreno_arguments_set_texture": [handle, c_uint32, P(ImageDesc)],
     "adreno_arguments_set_storage_image": [handle, c_uint32, P(ImageDesc)],
     "adreno_arguments_set_sampler": [handle, c_uint32, P(SamplerDesc)],

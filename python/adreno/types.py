@@ -1,4 +1,5 @@
 """Enumerations and small descriptions shared by several objects (adreno.h's enums)."""
+import ctypes
 import dataclasses
 import enum
 import typing
@@ -28,6 +29,13 @@ class ImageFormat(enum.IntEnum):
     RGBA16_FLOAT = 3
     RGBA32_FLOAT = 4
     RGBA32_UINT = 5
+
+    @property
+    def bytes_per_texel(self):
+        """Bytes per texel."""
+        bytes_ = ctypes.c_uint32()
+        _native.lib.adreno_image_format_bytes_per_texel(int(self), ctypes.byref(bytes_))
+        return bytes_.value
 
 
 class Filter(enum.IntEnum):

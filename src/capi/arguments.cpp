@@ -51,6 +51,14 @@ adreno_status adreno_arguments_set_u64(adreno_arguments a, uint32_t i, uint64_t 
 adreno_status adreno_arguments_set_f32(adreno_arguments a, uint32_t i, float v) { return set_scalar(__func__, a, i, v); }
 adreno_status adreno_arguments_set_f64(adreno_arguments a, uint32_t i, double v) { return set_scalar(__func__, a, i, v); }
 
+adreno_status adreno_image_format_bytes_per_texel(adreno_image_format format, uint32_t* bytes) {
+  return guarded(__func__, [&] {
+    const ImageFormat known = image_format_of(format);
+    require(bytes, "bytes");
+    *bytes = bytes_per_texel(known);
+  });
+}
+
 adreno_status adreno_arguments_set_texture(adreno_arguments arguments, uint32_t index, const adreno_image_desc* image) {
   return guarded(__func__, [&] {
     auto object = lookup(arguments, "arguments");

@@ -66,12 +66,15 @@ BufferDesc buffer_desc_of(const adreno_buffer_desc& desc) {
                     .exportable = (desc.flags & ADRENO_BUFFER_EXPORTABLE) != 0};
 }
 
+ImageFormat image_format_of(const adreno_image_format& field) {
+  static_assert(ADRENO_IMAGE_RGBA32_UINT == static_cast<int>(ImageFormat::rgba32_uint));
+  return enumerator<ImageFormat>(number_in(field), ADRENO_IMAGE_RGBA32_UINT + 1, "image format");
+}
+
 ImageDesc image_desc_of(const adreno_image_desc* image) {
   require(image, "image");
-  static_assert(ADRENO_IMAGE_RGBA32_UINT == static_cast<int>(ImageFormat::rgba32_uint));
   return ImageDesc{.memory = lookup(image->memory, "image memory")->view,
-                   .format = enumerator<ImageFormat>(number_in(image->format), ADRENO_IMAGE_RGBA32_UINT + 1,
-                                                     "image format"),
+                   .format = image_format_of(image->format),
                    .width = image->width,
                    .height = image->height,
                    .pitch_bytes = image->pitch_bytes};

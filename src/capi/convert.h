@@ -18,6 +18,7 @@ adreno_memory_type memory_type_to_c(MemoryType type) noexcept;
 std::optional<WaveSize> wave_size_of(const adreno_wave_size& field);
 adreno_wave_size wave_size_to_c(WaveSize size) noexcept;
 
+ImageFormat image_format_of(const adreno_image_format& field);
 BufferDesc buffer_desc_of(const adreno_buffer_desc& desc);
 /// The image, with its memory's handle looked up.
 ImageDesc image_desc_of(const adreno_image_desc* image);

@@ -793,6 +793,17 @@ static void qualcomm_binary_and_images(void) {
   OK(adreno_arguments_set_storage_image(arguments, 3, &image));
   OK(adreno_arguments_set_u32(arguments, 4, random_u32()));
 
+  /* Texel sizes: 4 bytes for one 32-bit or four 8-bit channels, 8 for four halves, 16 for four words. */
+  static const uint32_t texel_bytes[] = {4, 4, 4, 8, 16, 16};
+  for (int format = ADRENO_IMAGE_R32_UINT; format <= ADRENO_IMAGE_RGBA32_UINT; ++format) {
+    uint32_t bytes = 0;
+    OK(adreno_image_format_bytes_per_texel((adreno_image_format)format, &bytes));
+    EXPECT(bytes == texel_bytes[format]);
+  }
+  uint32_t bytes = 77;
+  FAILS(adreno_image_format_bytes_per_texel(ADRENO_IMAGE_R32_FLOAT, NULL), ADRENO_INVALID_ARGUMENT, "bytes is NULL");
+  EXPECT(bytes == 77);
+
   /* Images and samplers the library refuses. */
   adreno_image_desc bad = image;
   bad.width = 16385;

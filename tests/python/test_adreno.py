@@ -256,6 +256,7 @@ def test_qualcomm_binaries_take_images_and_samplers(device):
     with device.program_from_qualcomm_binary(binary) as program, program.arguments() as arguments, \
             device.allocate(256 * 1024) as memory, device.graph() as graph:
         assert program.name == "image_kernel" and program.argument_count == 5
+        assert [f.bytes_per_texel for f in adreno.ImageFormat] == [4, 4, 4, 8, 16, 16]
         image = adreno.Image(memory, adreno.ImageFormat.RGBA32_FLOAT, 64, 64, 64 * 16)
         arguments.set_sampler(0, adreno.Sampler(adreno.Filter.LINEAR, adreno.AddressMode.REPEAT, True))
         arguments.set_buffer(1, memory).set_texture(2, image).set_storage_image(3, image).set_scalar(4, 7)

@@ -5,6 +5,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
+
 using namespace vgpu_test;
 
 namespace {
@@ -40,9 +42,16 @@ void alu_loop(benchmark::State& state) {
   launch.groups = {64, 1, 1};
   launch.local_id_regid = ir3::regid(0, 0);
   launch.thread_size = state.range(0) == 128 ? pm4::ThreadSize::THREAD128 : pm4::ThreadSize::THREAD64;
+  // The timing-hazard check's cost: the same loop with ADRENO_VIRTUAL_HAZARDS=off and on.
+  ::setenv("ADRENO_VIRTUAL_HAZARDS", state.range(1) ? "on" : "off", 1);
   run(state, program, launch, gpu);
+  ::unsetenv("ADRENO_VIRTUAL_HAZARDS");
 }
-BENCHMARK(alu_loop)->Arg(64)->Arg(128)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(alu_loop)
+    ->ArgsProduct({{64, 128}, {0, 1}})
+    ->ArgNames({"wave", "hazard_check"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // c[i] = a[i] + b[i] over 1 Mi elements, four per fiber (the shape of the multigroup fixture).
 void vector_add(benchmark::State& state) {

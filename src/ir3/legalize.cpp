@@ -374,6 +374,19 @@ std::vector<Placed> legalize(const std::vector<Instruction>& input, RegisterFile
     if (delay > 0) insert_nop(pc, delay - 1, false);
   }
 
+  // Fixing the first hazard in program order can add a wait that a later fix made redundant
+  // (around a loop, the back edge still carried the unfixed state): drop each added flag that
+  // the program stays legal without.
+  for (Node& node : nodes) {
+    if (node.placed.origin < 0) continue;
+    const Instruction& was = input[static_cast<std::size_t>(node.placed.origin)];
+    for (bool Instruction::*flag : {&Instruction::sy, &Instruction::ss}) {
+      if (!(node.placed.instruction.*flag) || was.*flag) continue;
+      node.placed.instruction.*flag = false;
+      if (!check(current(), file).empty()) node.placed.instruction.*flag = true;
+    }
+  }
+
   const std::vector<Instruction> code = current();
   std::vector<Placed> out;
   for (std::size_t i = 0; i < nodes.size(); ++i) out.push_back({code[i], nodes[i].placed.origin});

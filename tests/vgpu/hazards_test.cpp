@@ -101,15 +101,17 @@ TEST_CASE("a load, an SFU result and an in-flight store each need their wait", "
 TEST_CASE("the check is per fiber: a hazard on one lane's side of a branch faults only when a lane goes there", "[virtual-gpu][hazards]") {
   // Lanes with id < c0.z take the side that writes r1.x right before the join (jump counts no
   // slot); the other side waits long enough. Hazardous only if some lane takes the short side.
+  // The short side comes first: a check that counted the wave's instructions instead of each
+  // fiber's would credit the short lanes with the long side's nops, and miss the hazard.
   const std::string body = R"(
     cmps.u.lt p0.x, r0.x, c0.z
     (rpt5)nop
-    br p0.x, #short
+    br !p0.x, #long
+    mov.u32u32 r1.x, 6
+    jump #join
+  long:
     mov.u32u32 r1.x, 5
     (rpt5)nop
-    jump #join
-  short:
-    mov.u32u32 r1.x, 6
     jump #join
   join:
     (jp)nop

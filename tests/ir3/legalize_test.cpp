@@ -133,3 +133,26 @@ TEST_CASE("nops the legalizer inserts move every branch target with the instruct
   }
   CHECK(branches == 2);
 }
+
+TEST_CASE("the checker finds a hazard that only the loop's back edge reaches", "[pure][ir3][hazards]") {
+  const std::string loop = R"(
+    mov.u32u32 r1.x, 0
+    mov.u32u32 r1.y, 0
+    mov.u32u32 r2.x, 0
+    (rpt2)nop
+  top:
+    add.u r1.y, r1.y, r1.x
+    (nop3) add.u r2.x, r2.x, 1
+    (nop3) cmps.u.lt p0.x, r2.x, 4
+    (rpt1)nop
+    add.u r1.x, r1.x, 1
+    br p0.x, #top
+    end
+  )";
+  const std::vector<Hazard> hazards = check(decoded(assemble(loop).words));
+  REQUIRE(hazards.size() == 1);
+  CHECK(hazards[0].pc == 4);           // add.u r1.y, r1.y, r1.x at the loop's head
+  CHECK(hazards[0].producer_pc == 8);  // add.u r1.x at the loop's end: br is no delay slot
+  CHECK(hazards[0].regid == regid(1, 0));
+  CHECK(hazards[0].missing_slots == 3);
+}

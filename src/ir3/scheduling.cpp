@@ -168,7 +168,6 @@ Footprint footprint(const Instruction& in) {
   Footprint f;
   Builder b(f);
   const OpcodeInfo& row = info(in.opcode);
-  const bool rpt_step = true;
   switch (row.category) {
     case 0:
       // ir3_legalize.c count_instruction: jumps and branches are not counted.
@@ -197,7 +196,7 @@ Footprint footprint(const Instruction& in) {
         b.read(in.src[i], i, 1, static_cast<std::uint8_t>(late));
       }
       const unsigned count = in.opcode == Opcode::movmsk ? in.repeat + 1u : 1u;
-      b.write(in.dst, count, in.dst.half, rpt_step && in.opcode != Opcode::movmsk);
+      b.write(in.dst, count, in.dst.half, in.opcode != Opcode::movmsk);  // (rptN) steps the destination
       if (in.dst.kind == OperandKind::gpr) {
         f.producer = in.dst.reg >= kFirstSpecialRegid ? Producer::address_or_predicate
                      : in.dst.reg >= kFirstSharedRegid ? Producer::shared_write
@@ -210,7 +209,7 @@ Footprint footprint(const Instruction& in) {
     }
     case 4:
       b.read(in.src[0], 0);
-      b.write(in.dst, 1, in.dst.half, rpt_step);
+      b.write(in.dst, 1, in.dst.half, true);
       f.producer = Producer::sfu;
       f.in_flight = InFlightRead::until_ss;
       break;

@@ -79,14 +79,14 @@ HazardCheck::Clocks HazardCheck::lane_clocks(unsigned lane) const {
 HazardCheck::Record HazardCheck::absolute(const Record& record, unsigned lane) const {
   Record r = record;
   const Clocks& o = offsets_[lane];
-  r.written += clock_of(ir3::rule(r.producer).wait, o.cycle, o.ss, o.sy);
+  r.written += clock_of(r.wait, o.cycle, o.ss, o.sy);
   r.war_ss += o.ss;
   r.war_sy += o.sy;
   return r;
 }
 
 bool HazardCheck::resolved(const Record& r, const Clocks& c) const {
-  const Wait wait = ir3::rule(r.producer).wait;
+  const Wait wait = r.wait;
   const bool value = wait == Wait::none || (wait == Wait::delay && c.cycle >= r.written + kMaxDelay) ||
                      (wait == Wait::ss && c.ss > r.written) || (wait == Wait::sy && c.sy > r.written);
   const bool read = r.war == InFlightRead::none || c.ss > r.war_ss ||
@@ -145,7 +145,16 @@ void HazardCheck::report(const ir3::Hazard& hazard) {
 
 void HazardCheck::check_read(const Record& r, const Clocks& c, std::uint32_t pc, const ir3::RegisterUse& use, unsigned regid,
                              std::uint32_t read_offset, bool alu_consumer) {
-  const Wait wait = ir3::rule(r.producer).wait;
+  // The common case, a value that is ready, decides without building a report.
+  unsigned missing = 0;
+  if (r.wait == Wait::delay) {
+    const unsigned need = alu_consumer && use.half == r.half ? r.alu_delay : r.other_delay;
+    const std::uint32_t read_cycle = c.cycle + read_offset;
+    if (read_cycle >= r.written + need) return;
+    missing = r.written + need - read_cycle;
+  } else if (r.wait == Wait::none || (r.wait == Wait::ss ? c.ss : c.sy) > r.written) {
+    return;
+  }
   ir3::Hazard h{};
   h.kind = regid == kConstantsRegid ? ir3::Hazard::Kind::constants : ir3::Hazard::Kind::not_ready;
   h.pc = pc;
@@ -153,36 +162,28 @@ void HazardCheck::check_read(const Record& r, const Clocks& c, std::uint32_t pc,
   h.regid = static_cast<std::uint16_t>(regid);
   h.half = use.half;
   h.producer = r.producer;
-  if (wait == Wait::delay) {
-    const unsigned need = ir3::required_delay(r.producer, alu_consumer, use.half == r.half);
-    const std::uint32_t read_cycle = c.cycle + read_offset;
-    if (read_cycle >= r.written + need) return;
-    h.fix = Wait::delay;
-    h.missing_slots = r.written + need - read_cycle;
-  } else if (wait == Wait::ss || wait == Wait::sy) {
-    if ((wait == Wait::ss ? c.ss : c.sy) > r.written) return;
-    h.fix = wait;
-  } else {
-    return;
-  }
+  h.fix = r.wait;
+  h.missing_slots = missing;
   report(h);
 }
 
 void HazardCheck::check_write(const Record& r, const Clocks& c, std::uint32_t pc, unsigned regid, bool half) {
+  const Wait wait = r.wait;
+  const bool pending = (wait == Wait::ss && c.ss <= r.written) || (wait == Wait::sy && c.sy <= r.written);
+  const bool reading = r.war != InFlightRead::none && c.ss <= r.war_ss &&
+                       !(r.war == InFlightRead::until_ss_or_sy && c.sy > r.war_sy);
+  if (!pending && !reading) return;
   ir3::Hazard h{};
   h.pc = pc;
   h.regid = static_cast<std::uint16_t>(regid);
   h.half = half;
-  const Wait wait = ir3::rule(r.producer).wait;
-  if ((wait == Wait::ss && c.ss <= r.written) || (wait == Wait::sy && c.sy <= r.written)) {
+  if (pending) {
     h.kind = ir3::Hazard::Kind::overwrite_pending;
     h.producer_pc = r.producer_pc;
     h.producer = r.producer;
     h.fix = wait;
     report(h);
   }
-  const bool reading = r.war != InFlightRead::none && c.ss <= r.war_ss &&
-                       !(r.war == InFlightRead::until_ss_or_sy && c.sy > r.war_sy);
   if (reading) {
     h.kind = ir3::Hazard::Kind::overwrite_in_flight;
     h.producer_pc = r.reader_pc;
@@ -194,10 +195,14 @@ void HazardCheck::check_write(const Record& r, const Clocks& c, std::uint32_t pc
 
 void HazardCheck::record_write(Record& r, const Clocks& c, std::uint32_t pc, Producer producer, std::uint32_t cycle,
                                bool half) const {
+  const ir3::ProducerRule& rule = ir3::rule(producer);
   r.producer = producer;
+  r.wait = rule.wait;
+  r.alu_delay = rule.alu_delay;
+  r.other_delay = rule.other_delay;
   r.producer_pc = pc;
   r.half = half;
-  r.written = clock_of(ir3::rule(producer).wait, cycle, c.ss, c.sy);
+  r.written = clock_of(rule.wait, cycle, c.ss, c.sy);
   r.war = InFlightRead::none;  // the check before the write made sure no reader is left
 }
 

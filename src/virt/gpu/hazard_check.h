@@ -42,6 +42,9 @@ class HazardCheck {
     std::uint32_t war_ss = 0, war_sy = 0;
     std::uint32_t producer_pc = 0, reader_pc = 0;
     ir3::Producer producer = ir3::Producer::none;
+    // The producer's row of the rules table, kept here so a read needs no lookup.
+    ir3::Wait wait = ir3::Wait::none;
+    std::uint8_t alu_delay = 0, other_delay = 0;
     ir3::InFlightRead war = ir3::InFlightRead::none;
     bool half = false;
   };

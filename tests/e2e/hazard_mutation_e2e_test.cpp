@@ -23,6 +23,7 @@
 #include <iterator>
 #include <random>
 #include <regex>
+#include <sstream>
 
 using namespace adreno;
 
@@ -161,6 +162,30 @@ Buffer upload(Device& device, const std::vector<std::uint32_t>& words) {
   return buffer;
 }
 
+// Runs example kernel `name` over two work groups of random inputs and checks every output.
+void run_example(Device& device, const Program& program, const std::string& name, WaveSize wave, std::mt19937& rng) {
+  const bool reverse = name == "reverse";
+  const std::uint32_t local = reverse ? 128 : 64, groups = 2, count = local * groups;
+  std::vector<std::uint32_t> a(count), b(count);
+  for (std::uint32_t i = 0; i < count; ++i) a[i] = rng() & 0xffffff, b[i] = rng();
+  // Every buffer as large as the largest @buf of the examples.
+  auto padded = [](std::vector<std::uint32_t> v) { return v.resize(16384), v; };
+  Buffer out = upload(device, padded({})), in_a = upload(device, padded(a)), in_b = upload(device, padded(b));
+  Arguments arguments(program);
+  arguments.set_buffer(0, out).set_buffer(1, in_a);
+  if (!reverse) arguments.set_buffer(2, in_b);
+  Queue queue(device);
+  queue.dispatch(program, arguments, Launch{.groups = {groups, 1, 1}, .local_size = {local, 1, 1}, .wave_size = wave});
+  queue.finish(std::chrono::seconds(60));
+  const auto c = out.cpu_view().as<std::uint32_t>();
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::uint32_t want = name == "vector_add" ? a[i] + b[i]
+                               : name == "mul_add"  ? a[i] * 3 + b[i]
+                                                    : a[i / 128 * 128 + 127 - i % 128];
+    REQUIRE(c[i] == want);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("removing any wait from a Mesa fixture kernel faults naming the rule or changes nothing", "[virtual-gpu][e2e][hazards]") {
@@ -224,27 +249,39 @@ TEST_CASE("removing any wait from an example kernel faults naming the rule or ch
           text += raw;
         }
         Program program = Program::from_ir3_assembly(device, text);
-        const bool reverse = name == "reverse";
-        const std::uint32_t local = reverse ? 128 : 64, groups = 2, count = local * groups;
-        std::vector<std::uint32_t> a(count), b(count);
-        for (std::uint32_t i = 0; i < count; ++i) a[i] = rng() & 0xffffff, b[i] = rng();
-        // Every buffer as large as the largest @buf of the examples.
-        auto padded = [](std::vector<std::uint32_t> v) { return v.resize(16384), v; };
-        Buffer out = upload(device, padded({})), in_a = upload(device, padded(a)), in_b = upload(device, padded(b));
-        Arguments arguments(program);
-        arguments.set_buffer(0, out).set_buffer(1, in_a);
-        if (!reverse) arguments.set_buffer(2, in_b);
-        Queue queue(device);
-        queue.dispatch(program, arguments, Launch{.groups = {groups, 1, 1}, .local_size = {local, 1, 1}, .wave_size = wave});
-        queue.finish(std::chrono::seconds(60));
-        const auto c = out.cpu_view().as<std::uint32_t>();
-        for (std::uint32_t i = 0; i < count; ++i) {
-          const std::uint32_t want = name == "vector_add" ? a[i] + b[i]
-                                     : name == "mul_add"  ? a[i] * 3 + b[i]
-                                                          : a[i / 128 * 128 + 127 - i % 128];
-          REQUIRE(c[i] == want);
-        }
+        run_example(device, program, name, wave, rng);
       });
     }
   }
+}
+
+TEST_CASE("example kernels stripped of every wait fault as written and run correctly once legalized", "[virtual-gpu][e2e][hazards]") {
+  const std::string backend = EACH_VIRTUAL_BACKEND();
+  const std::string name = GENERATE(as<std::string>{}, "vector_add", "mul_add", "reverse");
+  const std::string source = read_text(std::filesystem::path(ADRENO_SOURCE_DIR) / "examples" / "kernels" / (name + ".s"));
+  static const std::regex flags(R"(\((sy|ss|nop\d)\)\s*)"), nop_line(R"(^\s*(\([a-z0-9]+\))*nop\s*$)");
+  std::string bare;
+  std::istringstream lines(source);
+  for (std::string line; std::getline(lines, line);)
+    if (!std::regex_match(line, nop_line)) bare += std::regex_replace(line, flags, "") + "\n";
+  INFO(bare);
+  CHECK_FALSE(ir3::check(decode_through_end(ir3::assemble(bare).words)).empty());
+  const ir3::Program legalized = ir3::assemble(bare, ir3::RegisterFile::split, ir3::Scheduling::legalize);
+  CHECK(ir3::check(decode_through_end(legalized.words)).empty());
+  std::mt19937 rng(7);
+  VirtualDevice device(backend);
+  {
+    for (const WaveSize wave : {WaveSize::thread64, WaveSize::thread128}) {
+      Program program = Program::from_ir3_assembly(*device, bare, /*legalize=*/true);
+      run_example(*device, program, name, wave, rng);
+    }
+    Program as_written = Program::from_ir3_assembly(*device, bare);
+    try {
+      run_example(*device, as_written, name, WaveSize::thread64, rng);
+      FAIL("the kernel without waits retired");
+    } catch (const Error& error) {
+      CHECK(error.code() == Errc::device_lost);
+    }
+  }
+  device.close_and_check_ledger();
 }

@@ -280,7 +280,9 @@ TEST_CASE("example kernels stripped of every wait fault as written and run corre
       run_example(*device, as_written, name, WaveSize::thread64, rng);
       FAIL("the kernel without waits retired");
     } catch (const Error& error) {
+      UNSCOPED_INFO(error.what());
       CHECK(error.code() == Errc::device_lost);
+      CHECK_THAT(error.what(), Catch::Contains("guilty"));  // the kernel's reset status: this context caused it
     }
   }
   device.close_and_check_ledger();

@@ -83,6 +83,7 @@ bool merge(State& into, const State& from) {
 // the other-size registers sharing its bits (Mesa ir3_legalize.c get_ready_slot, mismatched size).
 template <typename Fn>
 void each_register(const Instruction& in, const RegisterUse& use, RegisterFile file, Fn&& fn, bool aliases = false) {
+  if (use.relative) return;  // which register r<a0.x + N> reads is known only at run time
   const unsigned n = use.repeats ? in.repeat + 1u : use.count;
   for (unsigned i = 0; i < n; ++i) {
     const unsigned id = use.regid + i;

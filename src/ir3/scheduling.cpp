@@ -57,6 +57,8 @@ class Builder {
         break;
       case OperandKind::relative_gpr:
         address(index);
+        add(f_.reads, f_.read_count, {0, 1, op.half, op.repeat, read_delay, static_cast<std::uint8_t>(index), true,
+                                      static_cast<std::int16_t>(op.value)});
         break;
       case OperandKind::relative_const:
         address(index);

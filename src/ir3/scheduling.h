@@ -68,6 +68,8 @@ struct RegisterUse {
   bool repeats = false;        ///< steps by one per (rptN) repetition ((r) source, or a destination)
   std::uint8_t read_delay = 0; ///< cycles after issue the first read happens (mad src2, gat/swz)
   std::uint8_t operand = 0;    ///< index into src[] (reads) for messages; 255 = dst
+  bool relative = false;       ///< r<a0.x + offset>: the register is known per fiber at run time only
+  std::int16_t offset = 0;     ///< for relative uses
 };
 
 /// Everything the rules need about one instruction.

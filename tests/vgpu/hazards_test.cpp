@@ -152,3 +152,31 @@ TEST_CASE("ADRENO_VIRTUAL_HAZARDS=warn runs on and off skips the check", "[virtu
   const HazardMode mode("on");
   CHECK_FALSE(run(early, 64, pm4::ThreadSize::THREAD64).fault.empty());
 }
+
+TEST_CASE("a relative read is checked for the register each fiber's a0.x names", "[virtual-gpu][hazards]") {
+  // r4.w is written one slot before r<a0.x + 16> (r4.x + a0.x) is read: only fibers whose a0.x
+  // is 3 read it too early.
+  auto body = [](int mask) {
+    return R"(
+    mov.u32u32 r4.x, 10
+    mov.u32u32 r4.y, 20
+    mov.u32u32 r4.z, 30
+    (nop3) and.b r0.y, r0.x, )" + std::to_string(mask) + R"(
+    cov.u32s16 hr0.x, r0.y
+    (rpt2)nop
+    mova a0.x, hr0.x
+    (rpt4)nop
+    mov.u32u32 r4.w, 40
+    mov.u32u32 r1.x, r<a0.x + 16>
+    (rpt5)nop
+  )";
+  };
+  for (auto size : {pm4::ThreadSize::THREAD64, pm4::ThreadSize::THREAD128}) {
+    const Run two = run(body(1), 64, size);
+    CHECK(two.fault.empty());
+    for (std::uint32_t i = 0; i < 64; ++i) CHECK(two.out[i] == 10 * (i % 2 + 1));
+    const Run four = run(body(3), 64, size);
+    CHECK_THAT(four.fault, Catch::Contains("reads r4.w before an ALU result from `mov.u32u32 r4.w, 40`"));
+    CHECK_THAT(four.fault, Catch::Contains("fix: needs 3 more delay slots"));
+  }
+}

@@ -213,7 +213,8 @@ void HazardCheck::record_read(Record& r, const Clocks& c, std::uint32_t pc, InFl
   r.reader_pc = pc;
 }
 
-void HazardCheck::check(std::uint32_t pc, std::span<const std::uint16_t> active, bool converged) {
+void HazardCheck::check(std::uint32_t pc, std::span<const std::uint16_t> active, bool converged,
+                        std::span<const std::int32_t> a0) {
   const DecodedInstruction& decoded = program_[pc];
   if (!decoded.illegal.empty()) return;
   const ir3::Instruction& in = decoded.instruction;
@@ -242,6 +243,7 @@ void HazardCheck::check(std::uint32_t pc, std::span<const std::uint16_t> active,
   // `aliases`, a merged file's other-size registers that share the bits are visited too (a read
   // across sizes waits as Mesa's get_ready_slot says for mismatched sizes).
   auto each_register = [&](const ir3::RegisterUse& use, bool aliases, auto&& fn) {
+    if (use.relative) return;  // per fiber: see the reads below
     const unsigned n = use.repeats ? in.repeat + 1u : use.count;
     for (unsigned i = 0; i < n; ++i) {
       const unsigned regid = use.regid + i;
@@ -293,6 +295,26 @@ void HazardCheck::check(std::uint32_t pc, std::span<const std::uint16_t> active,
 
   for (unsigned k = 0; k < f.read_count; ++k) {
     const ir3::RegisterUse& use = f.reads[k];
+    if (use.relative) {
+      // r<a0.x + N>: each fiber reads the register its own a0.x names (its in-flight use is not
+      // tracked: a relative source of a store or load is not followed for write-after-read).
+      const unsigned n = use.repeats ? in.repeat + 1u : 1u;
+      for (const std::uint16_t lane : active) {
+        for (unsigned i = 0; i < n; ++i) {
+          const int regid = a0[lane] + use.offset + static_cast<int>(i);
+          const unsigned slot = regid < 0 ? kNoSlot : slot_of(static_cast<unsigned>(regid), use.half);
+          if (slot == kNoSlot) continue;
+          const Slot& s = slots_[slot];
+          if (s.per_lane) {
+            check_read(lane_record(slot, lane), lane_clocks(lane), pc, use, static_cast<unsigned>(regid), use.read_delay + i,
+                       f.alu_consumer);
+          } else if (converged) {
+            check_read(s.uniform, base_, pc, use, static_cast<unsigned>(regid), use.read_delay + i, f.alu_consumer);
+          }
+        }
+      }
+      continue;
+    }
     each_register(use, true, [&](unsigned slot, unsigned regid, unsigned step) {
       each_record(slot, [&](const Record& r, const Clocks& c) { check_read(r, c, pc, use, regid, use.read_delay + step, f.alu_consumer); });
     });

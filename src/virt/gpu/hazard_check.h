@@ -29,8 +29,9 @@ class HazardCheck {
 
   /// Called before `pc` executes for `active` lanes (`converged`: they are all the live lanes).
   /// Throws GpuFault(shader_error) on a hazard in mode on, logs it once in mode warn.
-  void issue(std::uint32_t pc, std::span<const std::uint16_t> active, bool converged) {
-    if (mode_ != HazardMode::off) check(pc, active, converged);
+  /// `a0` holds each lane's a0.x, for the registers r<a0.x + N> reads.
+  void issue(std::uint32_t pc, std::span<const std::uint16_t> active, bool converged, std::span<const std::int32_t> a0) {
+    if (mode_ != HazardMode::off) check(pc, active, converged, a0);
   }
 
  private:
@@ -54,7 +55,7 @@ class HazardCheck {
     bool listed = false;
   };
 
-  void check(std::uint32_t pc, std::span<const std::uint16_t> active, bool converged);
+  void check(std::uint32_t pc, std::span<const std::uint16_t> active, bool converged, std::span<const std::int32_t> a0);
   unsigned slot_of(unsigned regid, bool half) const;
   Clocks lane_clocks(unsigned lane) const;
   Record absolute(const Record& record, unsigned lane) const;

@@ -395,7 +395,7 @@ void Wave::execute(const DecodedInstruction& decoded, std::uint32_t pc) {
   if (!decoded.illegal.empty()) fail(pc, "illegal instruction word: " + decoded.illegal);
   if (decoded.max_full_regid >= 0) check_full_range(0, static_cast<unsigned>(decoded.max_full_regid) + 1);
   if (decoded.max_half_regid >= 0) check_half_range(0, static_cast<unsigned>(decoded.max_half_regid) + 1);
-  hazards_.issue(pc, active_, !diverged_);
+  hazards_.issue(pc, active_, !diverged_, a0_);
   const ir3::Instruction& in = decoded.instruction;
   switch (ir3::info(in.opcode).category) {
     case 0: return branch(in, pc);

@@ -146,7 +146,11 @@ class Program {
   /// values are preloaded; @numwg receives the work-group counts; @localsize is the local size it
   /// must be launched with. Throws Error(malformed) whose detail starts with "line:column:" for
   /// bad source.
-  static Program from_ir3_assembly(Device& device, std::string_view source, RegisterMode registers = RegisterMode::merged);
+  /// With `legalize`, the assembler first adds the (sy)/(ss) waits and delay slots the code lacks
+  /// (Mesa's a6xx scheduling rules), so it can be written without counting them; code that
+  /// already has them is loaded as written. Registers are merged unless `registers` says split.
+  static Program from_ir3_assembly(Device& device, std::string_view source, bool legalize = false,
+                                   RegisterMode registers = RegisterMode::merged);
   /// Loads a fixture: `<dir>/<name>.code.bin` and its `<name>.json`.
   static Program from_ir3_fixture(Device& device, const std::filesystem::path& json_path);
 

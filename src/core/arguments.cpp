@@ -91,6 +91,10 @@ const ProgramArgument& Arguments::Impl::buffer_argument(const ProgramInfo& info,
 
 const ProgramArgument& Arguments::Impl::scalar_argument(const ProgramInfo& info, std::size_t index, std::size_t bytes) {
   constexpr const char* kOperation = "set scalar argument";
+  if (index < info.arguments.size() && info.arguments[index].kind == ProgramArgument::Kind::storage_buffer)
+    throw Error(Errc::invalid_argument, kOperation,
+                fmt::format("{} is a storage buffer, bound with set_buffer: its address holds 8 bytes; got {}",
+                            describe(index, info.arguments[index]), bytes));
   const ProgramArgument& arg = argument(info, index, ProgramArgument::Kind::constant, kOperation);
   if (bytes == 0 || bytes > arg.size_bytes)
     throw Error(Errc::invalid_argument, kOperation,

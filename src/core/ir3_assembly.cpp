@@ -96,9 +96,10 @@ std::vector<std::uint32_t> ir3_code_dwords(const ir3::Program& assembled) {
   return code;
 }
 
-Program Program::from_ir3_assembly(Device& device, std::string_view source, RegisterMode registers) {
+Program Program::from_ir3_assembly(Device& device, std::string_view source, bool legalize, RegisterMode registers) {
   const ir3::Program assembled =
-      ir3::assemble(source, registers == RegisterMode::merged ? ir3::RegisterFile::merged : ir3::RegisterFile::split);
+      ir3::assemble(source, registers == RegisterMode::merged ? ir3::RegisterFile::merged : ir3::RegisterFile::split,
+                    legalize ? ir3::Scheduling::legalize : ir3::Scheduling::as_written);
   Ir3Metadata metadata = ir3_metadata(assembled);
   // Program::from_ir3 loads whole 16-instruction groups: pad with nops as the compiler does.
   std::vector<std::uint32_t> code = ir3_code_dwords(assembled);

@@ -173,7 +173,7 @@ loop:
     (sy)mad.u24 r5.y, r5.x, r6.x, r4.y
     (rpt5)nop
     stg.a.u32 g[r1.x+(r4.x<<2)], r5.y, 1
-    add.u r4.x, r4.x, r3.w
+    (ss)add.u r4.x, r4.x, r3.w
     add.u r4.y, r4.y, 1
     (rpt2)nop
     jump #loop

@@ -48,9 +48,20 @@ int KgslDevice::create_context(std::uint64_t owner, std::uint32_t flags, std::sh
   context->id = id;
   context->owner = owner;
   context->flags = flags;
-  context->ring = std::make_unique<Ring>(std::move(memory), config_.hang_timeout);
+  context->ring = std::make_shared<Ring>(std::move(memory), config_.hang_timeout, Ring::FaultLog{}, ringbuffer_for(flags));
   contexts_.emplace(id, std::move(context));
   return static_cast<int>(id);
+}
+
+std::shared_ptr<RingBuffer> KgslDevice::ringbuffer_for(std::uint32_t flags) {
+  // adreno_dispatch.c dispatch_get_rb (preemption enabled, as on a6xx): the band is the context
+  // priority divided by the number of ringbuffers, capped at the last one. Priority 1..15 (0 was
+  // made 8 at creation) gives bands 0..3; every context of a band shares its ringbuffer, so one
+  // context's CP wait holds all of them.
+  const std::uint32_t priority = (flags & KGSL_CONTEXT_PRIORITY_MASK) >> KGSL_CONTEXT_PRIORITY_SHIFT;
+  const std::size_t band = std::min<std::size_t>(priority / ringbuffers_.size(), ringbuffers_.size() - 1);
+  if (!ringbuffers_[band]) ringbuffers_[band] = std::make_shared<RingBuffer>();
+  return ringbuffers_[band];
 }
 
 int KgslDevice::destroy_context(std::uint64_t owner, std::uint32_t id) {

@@ -9,6 +9,7 @@
 #include "virt/kernels/virtual_syscalls.h"
 
 #include <cstdint>
+#include <array>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -24,7 +25,7 @@ struct KgslContext {
   std::uint32_t id;
   std::uint64_t owner;
   std::uint32_t flags;
-  std::unique_ptr<Ring> ring;
+  std::shared_ptr<Ring> ring;
   bool reset_reported = false;  // GPU_RESET_STAT reports GUILTY once, then NO_ERROR
 };
 
@@ -51,8 +52,13 @@ class KgslDevice {
   void release(std::uint64_t owner);
 
  private:
+  /// The ringbuffer of the band a context of `flags`' priority runs on (created on first use).
+  std::shared_ptr<RingBuffer> ringbuffer_for(std::uint32_t flags);
+
   const VirtualGpuConfig config_;
   mutable std::mutex mutex_;
+  // kgsl.h KGSL_PRIORITY_MAX_RB_LEVELS: four ringbuffers, one per priority band.
+  std::array<std::shared_ptr<RingBuffer>, 4> ringbuffers_;
   std::uint64_t next_owner_ = 1;
   std::map<std::uint32_t, std::shared_ptr<KgslContext>> contexts_;
 };

@@ -67,6 +67,10 @@ struct MsmDevice {
   VirtualGpuConfig config;
   MsmNodeOptions options;
   std::atomic<std::uint64_t> next_mmap_offset{kFirstMmapOffset};
+  // a6xx_gpu_init gives a630 one ring (nr_rings = 1): msm_gpu_convert_priority maps every
+  // submitqueue priority to ring 0, so all queues of all files share this ringbuffer and one
+  // queue's CP wait holds every other queue (msm_gpu.h, msm_submitqueue.c).
+  std::shared_ptr<RingBuffer> ringbuffer = std::make_shared<RingBuffer>();
 };
 
 /// A GEM object. Handles, submissions in flight and CPU mappings hold references; its GPU
@@ -380,10 +384,13 @@ class MsmFile final : public VirtualFile {
   /// "*** gpu fault"), a lockup when hangcheck fires (msm_gpu.c hangcheck_handler) — so the
   /// virtual node writes its faults to stderr, the host's stand-in for that log.
   std::shared_ptr<Ring> make_ring(std::uint32_t queue_id) const {
-    return std::make_shared<Ring>(memory_, device_->config.hang_timeout, [queue_id](const FaultRecord& fault) {
-      std::fprintf(stderr, "virtual msm: submitqueue %u, submission %llu: %s\n", queue_id,
-                   static_cast<unsigned long long>(fault.seqno), fault.message.c_str());
-    });
+    return std::make_shared<Ring>(
+        memory_, device_->config.hang_timeout,
+        [queue_id](const FaultRecord& fault) {
+          std::fprintf(stderr, "virtual msm: submitqueue %u, submission %llu: %s\n", queue_id,
+                       static_cast<unsigned long long>(fault.seqno), fault.message.c_str());
+        },
+        device_->ringbuffer);
   }
 
   /// msm_submitqueue.c msm_submitqueue_get; the default queue 0 exists from open on

@@ -191,3 +191,34 @@ struct kgsl_gpu_command {
   unsigned int timestamp;  // out
 };
 #define IOCTL_KGSL_GPU_COMMAND _IOWR(KGSL_IOC_TYPE, 0x4A, struct kgsl_gpu_command)
+
+// --- sync points of a GPU_COMMAND (synclist) ---
+#define KGSL_CMD_SYNCPOINT_TYPE_TIMESTAMP 0
+#define KGSL_CMD_SYNCPOINT_TYPE_FENCE 1
+#define KGSL_CMD_SYNCPOINT_TYPE_TIMELINE 2
+
+struct kgsl_cmd_syncpoint_timestamp {
+  unsigned int context_id;
+  unsigned int timestamp;
+};
+
+struct kgsl_command_syncpoint {
+  __u64 priv;  // user pointer to the type's struct
+  __u64 size;
+  unsigned int type;
+};
+
+// --- reading a context's timestamps ---
+enum kgsl_timestamp_type {
+  KGSL_TIMESTAMP_CONSUMED = 0x00000001,
+  KGSL_TIMESTAMP_RETIRED = 0x00000002,
+  KGSL_TIMESTAMP_QUEUED = 0x00000003,
+};
+
+struct kgsl_cmdstream_readtimestamp_ctxtid {
+  unsigned int context_id;
+  unsigned int type;
+  unsigned int timestamp;  // out
+};
+#define IOCTL_KGSL_CMDSTREAM_READTIMESTAMP_CTXTID \
+  _IOWR(KGSL_IOC_TYPE, 0x16, struct kgsl_cmdstream_readtimestamp_ctxtid)

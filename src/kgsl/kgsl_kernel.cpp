@@ -210,7 +210,8 @@ Bo KgslKernel::import_user_memory(void* ptr, std::uint64_t size) {
   return describe_new_object(param.id, BoFlags{MemoryType::cached, false}, "IOCTL_KGSL_GPUOBJ_IMPORT");
 }
 
-std::uint64_t KgslKernel::submit(ContextId ctx, std::span<const IbRef> ibs, std::span<const BoUse> bos) {
+std::uint64_t KgslKernel::submit(ContextId ctx, std::span<const IbRef> ibs, std::span<const BoUse> bos,
+                                 std::span<const FenceWait> after) {
   // KGSL maps every object of the process in its pagetable for as long as it lives, so the
   // submission need not list the buffers it touches: the object list (KGSL_OBJLIST_MEMOBJ) only
   // feeds snapshots and profiling (kgsl_drawobj.c kgsl_drawobj_cmd_add_memlist). `bos` is unused.
@@ -233,16 +234,60 @@ std::uint64_t KgslKernel::submit(ContextId ctx, std::span<const IbRef> ibs, std:
     cmd.id = ib.bo->handle;
     cmds.push_back(cmd);
   }
+  // Other contexts' fences become timestamp sync points: the dispatcher holds the command back
+  // until they retire, and the ringbuffer runs other work meanwhile (kgsl_drawobj.c
+  // drawobj_add_sync_timestamp; Turnip tu_knl_kgsl.cc kgsl_queue_submit does the same).
+  std::vector<kgsl_cmd_syncpoint_timestamp> timestamps;
+  std::vector<kgsl_command_syncpoint> syncs;
+  timestamps.reserve(after.size());
+  syncs.reserve(after.size());
+  for (const FenceWait& wait : after) {
+    if (wait.fence > UINT_MAX) {
+      throw Error(Errc::invalid_argument, "KGSL submit",
+                  fmt::format("{}: fence {} of context {} is no 32-bit KGSL timestamp", context_detail(ctx), wait.fence,
+                              wait.context));
+    }
+    timestamps.push_back(kgsl_cmd_syncpoint_timestamp{wait.context, static_cast<unsigned>(wait.fence)});
+  }
+  for (const kgsl_cmd_syncpoint_timestamp& timestamp : timestamps) {
+    syncs.push_back(kgsl_command_syncpoint{reinterpret_cast<std::uint64_t>(&timestamp), sizeof timestamp,
+                                           KGSL_CMD_SYNCPOINT_TYPE_TIMESTAMP});
+  }
   kgsl_gpu_command param{};
   param.cmdlist = reinterpret_cast<std::uint64_t>(cmds.data());
   param.cmdsize = cmds.empty() ? 0 : sizeof(kgsl_command_object);
   param.numcmds = static_cast<unsigned>(cmds.size());
+  param.synclist = syncs.empty() ? 0 : reinterpret_cast<std::uint64_t>(syncs.data());
+  param.syncsize = syncs.empty() ? 0 : sizeof(kgsl_command_syncpoint);
+  param.numsyncs = static_cast<unsigned>(syncs.size());
   param.context_id = ctx;
-  if (int ret = sys_.ioctl(fd_, IOCTL_KGSL_GPU_COMMAND, &param); ret < 0) {
-    // -EPROTO: the commands were queued, but an earlier fault was recovered on this context and
-    // the driver copies no timestamp out on an error return, so there is no fence to return.
-    if (ret == -EPROTO) note_reset(ctx, ResetStatus::innocent);
+  for (;;) {
+    const int ret = sys_.ioctl(fd_, IOCTL_KGSL_GPU_COMMAND, &param);
+    if (ret == 0) return param.timestamp;
+    // -ETIMEDOUT: the context's queue stayed full for the driver's whole wait; nothing was
+    // queued (adreno_dispatch.c _wait_for_room_in_context_queue fails before the command is
+    // added), so asking again cannot run the IBs twice.
+    if (ret == -ETIMEDOUT) continue;
+    // -EPROTO is a success: the command was queued, and the driver only reports that this
+    // context lived through a fault recovery (adreno_dispatch.c adreno_dispatcher_queue_cmds
+    // returns it after queueing; kgsl.c kgsl_ioctl_gpu_command keeps the draw objects). The
+    // helper copies nothing out on an error return, so the timestamp is read back; the queue
+    // submits on its context from one thread, so the latest queued timestamp is this one.
+    if (ret == -EPROTO) {
+      note_reset(ctx, ResetStatus::innocent);
+      return read_timestamp(ctx, KGSL_TIMESTAMP_QUEUED);
+    }
     throw_kernel_error("KGSL IOCTL_KGSL_GPU_COMMAND", fmt::format("{}, {} IBs", context_detail(ctx), cmds.size()), ret);
+  }
+}
+
+std::uint32_t KgslKernel::read_timestamp(ContextId ctx, unsigned type) {
+  kgsl_cmdstream_readtimestamp_ctxtid param{};
+  param.context_id = ctx;
+  param.type = type;
+  if (int ret = sys_.ioctl(fd_, IOCTL_KGSL_CMDSTREAM_READTIMESTAMP_CTXTID, &param); ret < 0) {
+    throw_kernel_error("KGSL IOCTL_KGSL_CMDSTREAM_READTIMESTAMP_CTXTID",
+                       fmt::format("{}, timestamp type {}", context_detail(ctx), type), ret);
   }
   return param.timestamp;
 }

@@ -209,11 +209,24 @@ class MsmKernel final : public Kernel {
                                        "(e.g. a udmabuf from a memfd) and use import_dmabuf");
   }
 
-  std::uint64_t submit(ContextId ctx, std::span<const IbRef> ibs, std::span<const BoUse> bos) override {
+  std::uint64_t submit(ContextId ctx, std::span<const IbRef> ibs, std::span<const BoUse> bos,
+                       std::span<const FenceWait> after = {}) override {
     {
       std::lock_guard lock(mutex_);
       const Queue& queue = find_queue(ctx, "MSM submit");
       if (queue.lost) throw lost_error("MSM submit", ctx, queue.faults);
+    }
+    // Other queues' fences are waited for on the host before the submission is made, so the
+    // ring never holds a submission that waits (Turnip passes syncobjs instead,
+    // tu_knl_drm_msm.cc msm_queue_submit with MSM_SUBMIT_SYNCOBJ_IN; this backend does not
+    // create syncobjs yet). A dependency that faulted still counts as done, as a signalled
+    // fence does; its own queue reports the loss.
+    for (const FenceWait& wait : after) {
+      try {
+        this->wait(wait.context, wait.fence, std::chrono::nanoseconds::max());
+      } catch (const Error& error) {
+        if (error.code() != Errc::device_lost) throw;
+      }
     }
     msm::SubmitTable table = msm::build_submit_table(ibs, bos);
     uapi::drm_msm_gem_submit args{};

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <utility>
 
 namespace adreno::virt {
 namespace {
@@ -48,7 +49,9 @@ int KgslDevice::create_context(std::uint64_t owner, std::uint32_t flags, std::sh
   context->id = id;
   context->owner = owner;
   context->flags = flags;
-  context->ring = std::make_shared<Ring>(std::move(memory), config_.hang_timeout, Ring::FaultLog{}, ringbuffer_for(flags));
+  context->ring = std::make_shared<Ring>(
+      std::move(memory), config_.hang_timeout,
+      [this, id](const FaultRecord& fault) { recover_from(fault, id); }, ringbuffer_for(flags));
   contexts_.emplace(id, std::move(context));
   return static_cast<int>(id);
 }
@@ -76,6 +79,27 @@ int KgslDevice::destroy_context(std::uint64_t owner, std::uint32_t id) {
   }
   // The ring (and its thread) goes when the last waiter lets go of the context, outside the lock.
   return 0;
+}
+
+void KgslDevice::recover_from(const FaultRecord&, std::uint32_t guilty) {
+  // adreno_dispatch.c fault recovery resets the GPU and replays the commands other contexts had
+  // in flight, flagging each of them ADRENO_CONTEXT_FAULT; their next GPU_COMMAND is queued and
+  // answered -EPROTO. The faulting context itself is invalidated (INVALIDATE_ON_FAULT).
+  std::lock_guard lock(mutex_);
+  for (const auto& [id, context] : contexts_) {
+    if (id != guilty && context->ring->submitted() != context->ring->retired()) context->recovered = true;
+  }
+}
+
+bool KgslDevice::take_recovered(KgslContext& context) {
+  std::lock_guard lock(mutex_);
+  return std::exchange(context.recovered, false);
+}
+
+std::shared_ptr<KgslContext> KgslDevice::find_any(std::uint32_t id) const {
+  std::lock_guard lock(mutex_);
+  auto it = contexts_.find(id);
+  return it == contexts_.end() ? nullptr : it->second;
 }
 
 std::shared_ptr<KgslContext> KgslDevice::find(std::uint64_t owner, std::uint32_t id) const {

@@ -13,9 +13,11 @@
 // band keeps running. Only values written earlier on the same queue, or by nothing submitted
 // yet (set from the host, or recorded on a queue that has not submitted), are polled by the
 // command processor; such a wait must not sit ahead of its writer on the same band, or it
-// holds the writer until the hang detector kills the waiting queue (device_lost). Polled waits
-// compare the low 32 bits (CP_WAIT_REG_MEM compares one dword): the target must lie within
-// 2^31 of the signal's value and must not be crossed by a change of the high dword.
+// holds the writer until the hang detector kills the waiting queue (device_lost). The command
+// processor compares one dword, so a polled wait looks at the low 32 bits, unsigned or signed
+// as suits the target: it is exact, across carries into the high dword too, while the signal
+// is less than 2^30 below the target when the wait starts and does not jump 2^30 or more past
+// it before the GPU sees it. (Graph waits are polled the same way.)
 #pragma once
 
 #include <adreno/buffer.hpp>

@@ -233,3 +233,33 @@ TEST_CASE("a submission touching hundreds of kernel objects lists every one for 
   }
   device.close_and_check_ledger();
 }
+
+TEST_CASE("a GPU wait whose target straddles 2^32 holds until the 64-bit value is reached", "[virtual-kernel][queue]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    std::mt19937_64 rng(31);
+    // The issue's case first, then random targets near the wrap of the low dword and in its middle.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> cases = {{0xFFFFFFF0ull, 0x100000005ull}};
+    for (int i = 0; i < 3; ++i) {
+      const std::uint64_t high = 1 + rng() % 0xFFFF;
+      const std::uint64_t near_wrap = (high << 32) | (rng() % 0x1000);
+      cases.emplace_back(near_wrap - 1 - rng() % (1u << 29), near_wrap);
+      const std::uint64_t middle = (high << 32) | (0x80000000u + rng() % 0x1000);
+      cases.emplace_back(middle - 1 - rng() % (1u << 29), middle);
+    }
+    for (const auto& [initial, target] : cases) {
+      CAPTURE(initial, target);
+      Queue queue(*device);
+      Signal gate(*device, initial), out(*device);
+      queue.wait(gate, target);
+      queue.signal(out, 1);
+      const std::uint64_t fence = queue.submit();
+      CHECK_FALSE(out.wait(1, 20ms));
+      gate.set(target - 1);
+      CHECK_FALSE(queue.wait_fence(fence, 20ms));
+      gate.set(target);
+      REQUIRE(out.wait(1, 10s));
+    }
+  }
+  device.close_and_check_ledger();
+}

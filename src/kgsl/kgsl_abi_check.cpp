@@ -116,5 +116,6 @@ static_assert(KGSL_MEMFLAGS_IOCOHERENT == 0x80000000);
 static_assert(KGSL_MEMFLAGS_USE_CPU_MAP == 0x10000000);
 static_assert(KGSL_MEMFLAGS_SECURE == 0x8);
 static_assert(KGSL_CACHEMODE_MASK == 0xc000000);
+static_assert(KGSL_MEMFLAGS_USERMEM_ION == 0x80 && KGSL_MEMFLAGS_USERMEM_ADDR == 0x60);
 
 }  // namespace

@@ -63,7 +63,10 @@ KgslKernel::KgslKernel(sys::Syscalls& sys, int fd, std::string node, bool is_vir
   info_.priority_levels = kPriorityLevels;
 }
 
-KgslKernel::~KgslKernel() { sys_.close(fd_); }
+KgslKernel::~KgslKernel() {
+  for (const auto& [id, dmabuf] : dmabufs_) sys_.close(dmabuf);  // objects the caller never freed
+  sys_.close(fd_);
+}
 
 int KgslKernel::get_property(unsigned type, void* value, std::size_t size) {
   kgsl_device_getproperty param{};
@@ -156,14 +159,26 @@ void KgslKernel::free(const Bo& bo) {
   if (int ret = sys_.ioctl(fd_, IOCTL_KGSL_GPUOBJ_FREE, &param); ret < 0) {
     throw_kernel_error("KGSL IOCTL_KGSL_GPUOBJ_FREE", fmt::format("object {}", bo.handle), ret);
   }
+  std::lock_guard lock(mutex_);
+  if (auto it = dmabufs_.find(bo.handle); it != dmabufs_.end()) {
+    sys_.close(it->second);
+    dmabufs_.erase(it);
+  }
 }
 
 CpuView KgslKernel::map(const Bo& bo) {
-  const auto offset = static_cast<off_t>(std::uint64_t{bo.handle} << kPageShift);
-  sys::MapResult result = sys_.mmap(bo.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, offset);
+  // An imported dma-buf is mapped through its own descriptor: KGSL refuses to map it (kgsl.c
+  // get_mmap_entry: kgsl_dmabuf_ops has no vmfault), as Turnip's kgsl_bo_map knows.
+  int dmabuf = -1;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = dmabufs_.find(bo.handle); it != dmabufs_.end()) dmabuf = it->second;
+  }
+  const auto offset = dmabuf >= 0 ? off_t{0} : static_cast<off_t>(std::uint64_t{bo.handle} << kPageShift);
+  sys::MapResult result = sys_.mmap(bo.size, PROT_READ | PROT_WRITE, MAP_SHARED, dmabuf >= 0 ? dmabuf : fd_, offset);
   if (result.addr == nullptr) {
-    throw_kernel_error("KGSL mmap", fmt::format("object {} ({} bytes at offset {:#x})", bo.handle, bo.size, offset),
-                       -result.error);
+    throw_kernel_error(dmabuf >= 0 ? "KGSL mmap of dma-buf" : "KGSL mmap",
+                       fmt::format("object {} ({} bytes at offset {:#x})", bo.handle, bo.size, offset), -result.error);
   }
   return CpuView(result.addr, bo.size);
 }
@@ -175,6 +190,21 @@ void KgslKernel::unmap(const Bo& bo, CpuView view) {
 }
 
 Bo KgslKernel::import_dmabuf(int fd) {
+  // The object keeps a descriptor of its own: CPU mappings go through it (see map()).
+  const int own = sys_.dup(fd);
+  if (own < 0) throw_kernel_error("KGSL import_dmabuf dup", fmt::format("dma-buf fd {}", fd), own);
+  try {
+    Bo bo = import_dmabuf_object(fd);
+    std::lock_guard lock(mutex_);
+    dmabufs_[bo.handle] = own;
+    return bo;
+  } catch (...) {
+    sys_.close(own);
+    throw;
+  }
+}
+
+Bo KgslKernel::import_dmabuf_object(int fd) {
   kgsl_gpuobj_import_dma_buf buf{};
   buf.fd = fd;
   kgsl_gpuobj_import param{};

@@ -436,6 +436,12 @@ void* KgslFile::mmap(std::size_t length, int prot, int flags, off_t offset, int&
     error = EINVAL;
     return nullptr;
   }
+  // get_mmap_entry: a dma-buf entry's memdesc has kgsl_dmabuf_ops, which has no vmflags or
+  // vmfault, so it cannot be mapped through KGSL (-EINVAL); map the dma-buf itself instead.
+  if ((entry->flags & KGSL_MEMFLAGS_USERMEM_MASK) == KGSL_MEMFLAGS_USERMEM_ION) {
+    error = EINVAL;
+    return nullptr;
+  }
   // User memory is never mapped again through KGSL.
   if (entry->flags & KGSL_MEMFLAGS_USERMEM_ADDR) {
     error = EBUSY;

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -16,8 +17,12 @@
 namespace adreno {
 namespace {
 
-// KGSL mmap offsets name the object: id << PAGE_SHIFT (kgsl.c get_mmap_entry).
-constexpr unsigned kPageShift = 12;
+// KGSL mmap offsets name the object: id << PAGE_SHIFT (kgsl.c get_mmap_entry), in the kernel's
+// page size — 4 KiB on most Android kernels, 16 or 64 KiB on some arm64 builds.
+off_t object_offset(std::uint32_t id) {
+  static const auto page_size = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  return static_cast<off_t>(std::uint64_t{id} * page_size);
+}
 
 // KGSL context priorities are 1 (highest) .. 15; 0 means "unset" and becomes the medium level 8
 // (adreno_drawctxt.c adreno_drawctxt_create). Library priority p is KGSL priority p + 1.
@@ -174,7 +179,7 @@ CpuView KgslKernel::map(const Bo& bo) {
     std::lock_guard lock(mutex_);
     if (auto it = dmabufs_.find(bo.handle); it != dmabufs_.end()) dmabuf = it->second;
   }
-  const auto offset = dmabuf >= 0 ? off_t{0} : static_cast<off_t>(std::uint64_t{bo.handle} << kPageShift);
+  const off_t offset = dmabuf >= 0 ? off_t{0} : object_offset(bo.handle);
   sys::MapResult result = sys_.mmap(bo.size, PROT_READ | PROT_WRITE, MAP_SHARED, dmabuf >= 0 ? dmabuf : fd_, offset);
   if (result.addr == nullptr) {
     throw_kernel_error(dmabuf >= 0 ? "KGSL mmap of dma-buf" : "KGSL mmap",
@@ -327,26 +332,37 @@ bool KgslKernel::wait(ContextId ctx, std::uint64_t fence, std::chrono::nanosecon
     throw Error(Errc::invalid_argument, "KGSL wait",
                 fmt::format("{}: fence {} is no 32-bit KGSL timestamp", context_detail(ctx), fence));
   }
-  // KGSL waits in whole milliseconds and reads 0 as "forever": round up, never below 1 ms, and
-  // let very long waits be forever.
-  const auto ms = std::chrono::ceil<std::chrono::milliseconds>(timeout).count();
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  const bool forever = timeout >= std::chrono::nanoseconds(std::chrono::hours(24 * 365));
   kgsl_device_waittimestamp_ctxtid param{};
   param.context_id = ctx;
   param.timestamp = static_cast<unsigned>(fence);
-  param.timeout = ms >= INT_MAX ? 0 : static_cast<unsigned>(std::max<std::int64_t>(ms, 1));
-  const int ret = sys_.ioctl(fd_, IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID, &param);
-  if (ret == 0) return true;
-  if (ret == -ETIMEDOUT) return false;
-  // -EPROTO: the timestamp retired, but the context lived through a fault recovery (adreno.c
-  // adreno_waittimestamp) — someone else's fault, as its own would have invalidated it.
-  if (ret == -EPROTO) {
-    note_reset(ctx, ResetStatus::innocent);
-    return true;
+  for (;;) {
+    // KGSL waits in whole milliseconds and reads 0 as "forever": round up, never below 1 ms, and
+    // let very long waits be forever. A wait interrupted by a signal is asked again with what is
+    // left of the caller's timeout, as Turnip's wait_timestamp_safe (tu_knl_kgsl.cc) does.
+    const auto left = forever ? timeout : timeout - (Clock::now() - start);
+    const auto ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
+    param.timeout = forever || ms >= INT_MAX ? 0 : static_cast<unsigned>(std::max<std::int64_t>(ms, 1));
+    const int ret = sys_.ioctl(fd_, IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID, &param);
+    if (ret == 0) return true;
+    if (ret == -ETIMEDOUT) return false;
+    if (ret == -EINTR || ret == -EAGAIN) {
+      if (!forever && Clock::now() - start >= timeout) return false;
+      continue;
+    }
+    // -EPROTO: the timestamp retired, but the context lived through a fault recovery (adreno.c
+    // adreno_waittimestamp) — someone else's fault, as its own would have invalidated it.
+    if (ret == -EPROTO) {
+      note_reset(ctx, ResetStatus::innocent);
+      return true;
+    }
+    // -EDEADLK: the context was invalidated by a GPU fault (adreno_drawctxt.c).
+    if (ret == -EDEADLK) note_reset(ctx, ResetStatus::guilty);
+    throw_kernel_error("KGSL IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID",
+                       fmt::format("{}, timestamp {}", context_detail(ctx), fence), ret);
   }
-  // -EDEADLK: the context was invalidated by a GPU fault (adreno_drawctxt.c).
-  if (ret == -EDEADLK) note_reset(ctx, ResetStatus::guilty);
-  throw_kernel_error("KGSL IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID",
-                     fmt::format("{}, timestamp {}", context_detail(ctx), fence), ret);
 }
 
 void KgslKernel::note_reset(ContextId ctx, ResetStatus status) {

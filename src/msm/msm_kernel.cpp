@@ -121,8 +121,18 @@ class MsmKernel final : public Kernel {
 
   Bo alloc(std::uint64_t size, BoFlags flags) override {
     uapi::drm_msm_gem_new args{size, cache_flag(flags.type) | (flags.gpu_read_only ? uapi::MSM_BO_GPU_READONLY : 0u), 0};
-    call(uapi::DRM_IOCTL_MSM_GEM_NEW, &args, "DRM_IOCTL_MSM_GEM_NEW",
-         "size " + std::to_string(size) + ", flags 0x" + hex(args.flags));
+    const int ret = sys_.ioctl(fd_, uapi::DRM_IOCTL_MSM_GEM_NEW, &args);
+    // msm_gem.c msm_gem_new_impl refuses CACHED_COHERENT with EINVAL where the GPU lacks
+    // ADRENO_QUIRK_HAS_CACHED_COHERENT; freedreno probes it the same way (msm_device.c
+    // msm_device_new: has_cached_coherent from a trial GEM_NEW). A missing feature, not a bad call.
+    if (ret == -EINVAL && flags.type == MemoryType::cached_coherent) {
+      throw Error(Errc::unsupported, "MSM DRM_IOCTL_MSM_GEM_NEW",
+                  "size " + std::to_string(size) + ": " + info_.node + " offers no cached-coherent memory (MSM_BO_CACHED_COHERENT refused)",
+                  EINVAL);
+    }
+    if (ret < 0) {
+      throw_kernel_error("MSM DRM_IOCTL_MSM_GEM_NEW", "size " + std::to_string(size) + ", flags 0x" + hex(args.flags), ret);
+    }
     std::uint64_t iova = 0;
     try {
       iova = gem_info(args.handle, uapi::MSM_INFO_GET_IOVA, "MSM_INFO_GET_IOVA");

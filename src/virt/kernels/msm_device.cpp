@@ -322,8 +322,10 @@ class MsmFile final : public VirtualFile {
     // passes the caller's on, so the request still reaches msm_gem_new_impl as UNCACHED.
     switch (args.flags & uapi::MSM_BO_CACHE_MASK) {
       case uapi::MSM_BO_CACHED:
-      case uapi::MSM_BO_WC:
-      case uapi::MSM_BO_CACHED_COHERENT: break;
+      case uapi::MSM_BO_WC: break;
+      case uapi::MSM_BO_CACHED_COHERENT:
+        if (!device_->options.cached_coherent) return -EINVAL;
+        break;
       default: return -EINVAL;
     }
     // msm_gem.c msm_gem_new: the size is page-aligned, and zero-sized objects are refused.

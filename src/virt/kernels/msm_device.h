@@ -14,6 +14,9 @@ struct MsmNodeOptions {
   /// Per-process pagetables: MSM_PARAM_VA_START/VA_SIZE answer. Kernels (or IOMMU setups)
   /// without them answer EINVAL (adreno_gpu.c adreno_get_param), which this switch reproduces.
   bool per_process_pgtables = true;
+  /// ADRENO_QUIRK_HAS_CACHED_COHERENT (set for a630 in a6xx_catalog.c): without it, GEM_NEW
+  /// refuses MSM_BO_CACHED_COHERENT with EINVAL (msm_gem.c msm_gem_new_impl).
+  bool cached_coherent = true;
 };
 
 VirtualSyscalls::NodeFactory make_virtual_msm_node(const VirtualGpuConfig& config, MsmNodeOptions options = {});

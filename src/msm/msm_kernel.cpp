@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <set>
 #include <tuple>
 #include <utility>
 
@@ -158,6 +159,7 @@ class MsmKernel final : public Kernel {
     drm_gem_close args{bo.handle, 0};
     call(DRM_IOCTL_GEM_CLOSE, &args, "DRM_IOCTL_GEM_CLOSE", handle_text(bo.handle));
     handle_refs_.erase(it);
+    shared_handles_.erase(bo.handle);
   }
 
   CpuView map(const Bo& bo) override {
@@ -201,6 +203,7 @@ class MsmKernel final : public Kernel {
     }
     std::lock_guard lock(mutex_);
     ++handle_refs_[args.handle];
+    shared_handles_.insert(args.handle);
     // msm_gem.c msm_gem_import: imported objects are write-combined for the CPU.
     return Bo{args.handle, static_cast<std::uint64_t>(st.st_size), GpuAddress(iova),
               BoFlags{MemoryType::write_combined, false}};
@@ -209,6 +212,8 @@ class MsmKernel final : public Kernel {
   int export_dmabuf(const Bo& bo) override {
     drm_prime_handle args{bo.handle, DRM_CLOEXEC | DRM_RDWR, -1};
     call(DRM_IOCTL_PRIME_HANDLE_TO_FD, &args, "DRM_IOCTL_PRIME_HANDLE_TO_FD", handle_text(bo.handle));
+    std::lock_guard lock(mutex_);
+    shared_handles_.insert(bo.handle);
     return args.fd;
   }
 
@@ -240,7 +245,7 @@ class MsmKernel final : public Kernel {
     }
     msm::SubmitTable table = msm::build_submit_table(ibs, bos);
     uapi::drm_msm_gem_submit args{};
-    args.flags = uapi::MSM_PIPE_3D0;
+    args.flags = uapi::MSM_PIPE_3D0 | implicit_sync_flags(table);
     args.nr_bos = static_cast<std::uint32_t>(table.bos.size());
     args.nr_cmds = static_cast<std::uint32_t>(table.cmds.size());
     args.bos = reinterpret_cast<std::uintptr_t>(table.bos.data());
@@ -348,6 +353,23 @@ class MsmKernel final : public Kernel {
     return it->second;
   }
 
+  /// Implicit sync makes a submission wait for every other queue's fences on the objects it
+  /// lists (msm_gem_submit.c submit_fence_sync → drm_sched_job_add_implicit_dependencies). The
+  /// library's queues order their work themselves and share slabs (queue scratch, signals), so
+  /// implicit sync would chain every queue to every other: it is turned off for the whole
+  /// submission (MSM_SUBMIT_NO_IMPLICIT, as Turnip's msm_queue_submit sets it) unless an
+  /// object shared with other drivers or processes is listed; then only those objects keep it
+  /// and every other entry says MSM_SUBMIT_BO_NO_IMPLICIT.
+  std::uint32_t implicit_sync_flags(msm::SubmitTable& table) {
+    std::lock_guard lock(mutex_);
+    const auto shared = [&](const uapi::drm_msm_gem_submit_bo& entry) { return shared_handles_.count(entry.handle) != 0; };
+    if (std::none_of(table.bos.begin(), table.bos.end(), shared)) return uapi::MSM_SUBMIT_NO_IMPLICIT;
+    for (auto& entry : table.bos) {
+      if (!shared(entry)) entry.flags |= uapi::MSM_SUBMIT_BO_NO_IMPLICIT;
+    }
+    return 0;
+  }
+
   static Error lost_error(const char* operation, ContextId ctx, std::uint32_t faults) {
     return Error(Errc::device_lost, operation,
                  queue_text(ctx) + " faulted or hung on the GPU (MSM_SUBMITQUEUE_PARAM_FAULTS = " +
@@ -367,6 +389,7 @@ class MsmKernel final : public Kernel {
   std::mutex mutex_;
   std::map<ContextId, Queue> queues_;
   std::map<std::uint32_t, unsigned> handle_refs_;  // Bos alive per GEM handle
+  std::set<std::uint32_t> shared_handles_;          // imported or exported: implicit sync stays on
 };
 
 }  // namespace

@@ -214,7 +214,8 @@ TEST_CASE("the submit table holds every object the submission references, each o
     REQUIRE(submissions.size() == 1);
     const auto& s = submissions[0];
     CHECK(s.args.queueid == ctx);
-    CHECK(s.args.flags == uapi::MSM_PIPE_3D0);
+    // No implicit sync for the library's own objects (msm_gem_submit.c skips submit_fence_sync).
+    CHECK(s.args.flags == (uapi::MSM_PIPE_3D0 | uapi::MSM_SUBMIT_NO_IMPLICIT));
     CHECK(s.args.pad == 0);
     REQUIRE(s.bos.size() == 3);
     const std::uint32_t rw = uapi::MSM_SUBMIT_BO_READ | uapi::MSM_SUBMIT_BO_WRITE;

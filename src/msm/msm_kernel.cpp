@@ -1,5 +1,6 @@
 #include "msm/msm_kernel.h"
 
+#include "kernel/cache_maintenance.h"
 #include "kernel/kernel_error.h"
 #include "msm/msm_abi.h"
 #include "msm/submit_table.h"
@@ -171,6 +172,11 @@ class MsmKernel final : public Kernel {
                                          hex(offset) + ")",
                          -mapped.error);
     }
+    // msm_gem.c cleans CPU caches only for WC and uncached pages when it allocates them: a
+    // cached object's pages can still hold dirty lines from the kernel zeroing them, which would
+    // later be written back over what the GPU wrote. Turnip cleans a cached object after
+    // GEM_NEW (tu_knl_drm_msm.cc); the object is mapped once, right after creation.
+    if (bo.flags.type == MemoryType::cached) clean_dcache(mapped.addr, bo.size);
     return CpuView(mapped.addr, bo.size);
   }
 

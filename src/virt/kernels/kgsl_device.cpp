@@ -1,6 +1,7 @@
 #include "virt/kernels/kgsl_device.h"
 
 #include "kgsl/kgsl_abi.h"
+#include "virt/kernels/fault_injection.h"
 #include "virt/kernels/kgsl_file.h"
 
 #include <algorithm>
@@ -49,9 +50,14 @@ int KgslDevice::create_context(std::uint64_t owner, std::uint32_t flags, std::sh
   context->id = id;
   context->owner = owner;
   context->flags = flags;
+  Ring::FaultLog report = reporting_fault_log(config_.fault_injection, "context " + std::to_string(id));
   context->ring = std::make_shared<Ring>(
       std::move(memory), config_.hang_timeout,
-      [this, id](const FaultRecord& fault) { recover_from(fault, id); }, ringbuffer_for(flags));
+      [this, id, report](const FaultRecord& fault) {
+        if (report) report(fault);
+        recover_from(fault, id);
+      },
+      ringbuffer_for(flags));
   contexts_.emplace(id, std::move(context));
   return static_cast<int>(id);
 }

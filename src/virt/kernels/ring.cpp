@@ -63,6 +63,7 @@ void RingBuffer::worker() {
 Ring::Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLog log,
            std::shared_ptr<RingBuffer> buffer)
     : memory_(std::move(memory)),
+      hang_timeout_(hang_timeout),
       log_(std::move(log)),
       cp_(*memory_, hang_timeout, stop_),
       buffer_(buffer ? std::move(buffer) : std::make_shared<RingBuffer>()) {}
@@ -81,7 +82,11 @@ std::vector<RingBuffer::Entry> RingBuffer::take_entries_of(const Ring* ring) {
 }
 
 Ring::~Ring() {
-  stop_ = true;  // a submission of this ring that is running now ends at once
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;  // a submission of this ring that is running now ends at once
+  }
+  changed_.notify_all();
   std::vector<RingBuffer::Entry> dropped;  // released after the lock: they may hold other rings
   std::unique_lock lock(buffer_->mutex_);
   dropped = buffer_->take_entries_of(this);
@@ -90,7 +95,8 @@ Ring::~Ring() {
 }
 
 std::uint64_t Ring::submit(std::vector<IbSpan> ibs, std::vector<std::shared_ptr<const void>> keep_alive,
-                           std::shared_ptr<const AddressRanges> allowed, std::vector<Dependency> after) {
+                           std::shared_ptr<const AddressRanges> allowed, std::optional<InjectedFault> injected,
+                           std::vector<Dependency> after) {
   std::lock_guard lock(mutex_);
   const std::uint64_t seqno = ++submitted_;
   if (fault_) {
@@ -101,7 +107,8 @@ std::uint64_t Ring::submit(std::vector<IbSpan> ibs, std::vector<std::shared_ptr<
   {
     std::lock_guard buffer_lock(buffer_->mutex_);
     buffer_->queue_.push_back(
-        RingBuffer::Entry{this, seqno, std::move(ibs), std::move(keep_alive), std::move(allowed), std::move(after)});
+        RingBuffer::Entry{this, seqno, std::move(ibs), std::move(keep_alive), std::move(allowed), injected,
+                          std::move(after)});
   }
   buffer_->changed_.notify_all();
   return seqno;
@@ -110,6 +117,7 @@ std::uint64_t Ring::submit(std::vector<IbSpan> ibs, std::vector<std::shared_ptr<
 void Ring::execute(RingBuffer::Entry& entry) {
   std::optional<FaultRecord> fault;
   try {
+    if (entry.injected) raise(*entry.injected, entry.ibs);
     cp_.execute(entry.ibs, entry.allowed.get());
   } catch (const GpuFault& error) {
     fault = FaultRecord{error.kind(), error.address(), error.what(), entry.seqno};
@@ -129,6 +137,15 @@ void Ring::execute(RingBuffer::Entry& entry) {
     retired_ = submitted_;
   }
   changed_.notify_all();
+}
+
+void Ring::raise(const InjectedFault& fault, const std::vector<IbSpan>& ibs) {
+  const std::uint64_t first_ib = ibs.empty() ? 0 : ibs.front().address;
+  if (fault.kind != FaultKind::hang) throw GpuFault(fault.kind, fault.address, "injected by the test");
+  // The GPU makes no progress: the hang detector fires after its timeout, as in the CP's waits.
+  std::unique_lock lock(mutex_);
+  changed_.wait_for(lock, hang_timeout_, [&] { return stop_.load(); });
+  throw GpuFault(FaultKind::hang, first_ib, stop_ ? "injected hang aborted by teardown" : "injected by the test: no progress");
 }
 
 Ring::WaitResult Ring::wait(std::uint64_t seqno, std::chrono::nanoseconds timeout) const {

@@ -37,6 +37,13 @@ struct FaultRecord {
   std::uint64_t seqno;  // the submission that faulted
 };
 
+/// A fault a test chose for one submission (src/testing): instead of running, the submission
+/// hangs until the hang detector fires, or page-faults at `address`.
+struct InjectedFault {
+  FaultKind kind;             // hang or page_fault
+  std::uint64_t address = 0;  // page_fault: the faulting GPU address
+};
+
 /// One hardware ringbuffer: a thread that runs the submissions of every Ring on it in order. A
 /// submission whose dependencies (other Rings' sequence numbers) are not retired yet is held back
 /// with its Ring's later work, as the dispatchers hold a drawobj with pending sync points
@@ -60,6 +67,7 @@ class RingBuffer {
     std::vector<IbSpan> ibs;
     std::vector<std::shared_ptr<const void>> keep_alive;
     std::shared_ptr<const AddressRanges> allowed;
+    std::optional<InjectedFault> injected;
     std::vector<Dependency> after;
   };
   void worker();
@@ -93,10 +101,12 @@ class Ring {
 
   /// Queues the IBs; `keep_alive` is released once the submission retired (the drivers hold
   /// references to every object a submission uses until then). With `allowed`, the submission
-  /// faults on any access outside those GPU address ranges. It runs only after `after` retired.
-  /// Returns the sequence number.
+  /// faults on any access outside those GPU address ranges. With `injected`, the submission
+  /// raises that fault instead of running its IBs. It runs only after `after` retired. Returns
+  /// the sequence number.
   std::uint64_t submit(std::vector<IbSpan> ibs, std::vector<std::shared_ptr<const void>> keep_alive = {},
-                       std::shared_ptr<const AddressRanges> allowed = nullptr, std::vector<Dependency> after = {});
+                       std::shared_ptr<const AddressRanges> allowed = nullptr,
+                       std::optional<InjectedFault> injected = std::nullopt, std::vector<Dependency> after = {});
 
   /// Waits until `seqno` retired. A submission at or after the faulting one reports `faulted`.
   WaitResult wait(std::uint64_t seqno, std::chrono::nanoseconds timeout) const;
@@ -111,8 +121,11 @@ class Ring {
   friend class RingBuffer;
   /// Runs one submission on the caller's (the ringbuffer's) thread and retires it.
   void execute(RingBuffer::Entry& entry);
+  /// Throws the injected fault: a hang once the hang detector's time passed (or teardown began).
+  [[noreturn]] void raise(const InjectedFault& fault, const std::vector<IbSpan>& ibs);
 
   std::shared_ptr<const GpuMemory> memory_;
+  std::chrono::milliseconds hang_timeout_;
   FaultLog log_;
   std::atomic<bool> stop_{false};
   CommandProcessor cp_;

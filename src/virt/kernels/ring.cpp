@@ -121,7 +121,9 @@ void Ring::execute(RingBuffer::Entry& entry) {
     cp_.execute(entry.ibs, entry.allowed.get());
   } catch (const GpuFault& error) {
     fault = FaultRecord{error.kind(), error.address(), error.what(), entry.seqno};
-    if (log_) log_(*fault);
+    // A submission cut short because its timeline is being torn down is no driver fault: nobody
+    // is told, as the owner (a context, a file) may be half destroyed.
+    if (log_ && !stop_) log_(*fault);
   }
   entry.keep_alive.clear();
   std::vector<RingBuffer::Entry> cancelled;  // released after the locks: they may hold other rings

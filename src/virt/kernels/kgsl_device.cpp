@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <utility>
 
 namespace adreno::virt {
@@ -50,11 +51,18 @@ int KgslDevice::create_context(std::uint64_t owner, std::uint32_t flags, std::sh
   context->id = id;
   context->owner = owner;
   context->flags = flags;
-  Ring::FaultLog report = reporting_fault_log(config_.fault_injection, "context " + std::to_string(id));
+  // KGSL prints a fault to the kernel log with its context and timestamp (adreno_dispatch.c
+  // adreno_fault_header: "gpu fault ctx %u ... ts %u"); stderr is the host's stand-in for that log.
+  // Recovery then reaches the other contexts (recover_from).
+  Ring::FaultLog report =
+      reporting_fault_log(config_.fault_injection, "context " + std::to_string(id), [id](const FaultRecord& fault) {
+        std::fprintf(stderr, "virtual kgsl: gpu fault ctx %u ts %llu: %s\n", id, static_cast<unsigned long long>(fault.seqno),
+                     fault.message.c_str());
+      });
   context->ring = std::make_shared<Ring>(
       std::move(memory), config_.hang_timeout,
       [this, id, report](const FaultRecord& fault) {
-        if (report) report(fault);
+        report(fault);
         recover_from(fault, id);
       },
       ringbuffer_for(flags));

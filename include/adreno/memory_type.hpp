@@ -7,7 +7,8 @@ enum class MemoryType {
   write_combined,   ///< uncached, write-combining CPU mapping: fast streaming writes (default)
   cached,           ///< CPU-cached; needs explicit cache maintenance around GPU access
   cached_coherent,  ///< CPU-cached and IO-coherent: no maintenance (only where the kernel offers it)
-  uncached,         ///< strongly ordered CPU mapping on KGSL; MSM has none and maps it write-combined
+  uncached,         ///< asks for an uncached CPU mapping; both drivers map it write-combined (KGSL: kgsl.c
+                    ///< kgsl_mmap, KGSL_CACHEMODE_UNCACHED; MSM: MSM_BO_UNCACHED is deprecated for WC)
 };
 
 }  // namespace adreno

@@ -4,8 +4,20 @@
 //
 // A Signal is a 64-bit timeline value in GPU memory. The GPU writes it (after flushing caches, so
 // everything before it is visible to the host and to other queues); the host and other queues
-// wait for it to reach a value. GPU-side waits compare the low 32 bits (CP_WAIT_REG_MEM compares
-// one dword), so a GPU wait must target a value within 2^31 of the signal's current value.
+// wait for it to reach a value.
+//
+// The GPU has one command processor per priority band, shared by every queue of the band (all
+// queues on an MSM a6xx): a wait that the command processor polls holds the whole band. So
+// Queue::wait for a value that another queue's already submitted work writes is handed to the
+// kernel (a KGSL sync point; on MSM the submission is made once that work retired), and the
+// band keeps running. Only values written earlier on the same queue, or by nothing submitted
+// yet (set from the host, or recorded on a queue that has not submitted), are polled by the
+// command processor; such a wait must not sit ahead of its writer on the same band, or it
+// holds the writer until the hang detector kills the waiting queue (device_lost). The command
+// processor compares one dword, so a polled wait looks at the low 32 bits, unsigned or signed
+// as suits the target: it is exact, across carries into the high dword too, while the signal
+// is less than 2^30 below the target when the wait starts and does not jump 2^30 or more past
+// it before the GPU sees it. (Graph waits are polled the same way.)
 #pragma once
 
 #include <adreno/buffer.hpp>
@@ -65,7 +77,8 @@ class Queue {
 
   /// Writes `value` to `signal` after all work recorded before it, with caches flushed.
   void signal(const Signal& signal, std::uint64_t value);
-  /// Work recorded after this starts only once `signal` ≥ `value` (low 32 bits, see above).
+  /// Work recorded after this starts only once `signal` ≥ `value`: held by the kernel when
+  /// another queue's submitted work writes the value, else polled by the GPU (see above).
   void wait(const Signal& signal, std::uint64_t value);
   /// Writes the 64-bit GPU always-on counter to `destination` once prior work is idle.
   void write_timestamp(const BufferView& destination);

@@ -4,6 +4,7 @@
 
 #include <adreno/error.hpp>
 
+#include "kernel/cache_maintenance.h"
 #include "kernel/log.h"
 
 #include <algorithm>
@@ -136,6 +137,9 @@ std::unique_ptr<Allocation> Allocator::allocate_object(std::uint64_t size, std::
     if (it != cache_.end() && !it->second.empty()) {
       object = std::move(it->second.back().object);  // the most recently used: warmest
       it->second.pop_back();
+      // A recycled cached object may hold the previous owner's dirty lines: write them back now,
+      // so they cannot land over what the GPU writes for the new owner.
+      if (kind.type == MemoryType::cached && !object->cpu.empty()) clean_dcache(object->cpu.data(), object->cpu.size());
       stats_.cached_bytes -= bucket;
       ++stats_.cache_hits;
     } else {

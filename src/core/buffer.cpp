@@ -2,7 +2,7 @@
 #include <adreno/error.hpp>
 
 #include "core/buffer_impl.h"
-#include "core/cache_maintenance.h"
+#include "kernel/cache_maintenance.h"
 #include "core/device_impl.h"
 
 namespace adreno {

@@ -11,6 +11,8 @@
 #include "virt/gpu/gpu_model.h"
 #include "virt/kernels/virtual_system.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 
 namespace adreno {
@@ -193,10 +195,10 @@ int Device::export_dmabuf(const Buffer& buffer) {
 Buffer Device::import_host_memory(void* ptr, std::uint64_t size) {
   if (ptr == nullptr || size == 0) throw Error(Errc::invalid_argument, "import host memory", "null pointer or size 0");
   // The kernel maps whole pages: import the pages that hold [ptr, ptr+size).
-  constexpr std::uint64_t kPage = 4096;
+  static const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
   const auto address = reinterpret_cast<std::uintptr_t>(ptr);
-  const std::uintptr_t first = address & ~(kPage - 1);
-  const std::uint64_t span = ((address + size + kPage - 1) & ~(kPage - 1)) - first;
+  const std::uintptr_t first = address & ~(page - 1);
+  const std::uint64_t span = ((address + size + page - 1) & ~(page - 1)) - first;
   Bo bo = impl_->kernel().import_user_memory(reinterpret_cast<void*>(first), span);
   std::unique_ptr<Allocation> allocation;
   try {

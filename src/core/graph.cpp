@@ -111,6 +111,7 @@ class Graph::Impl {
     bool is_signal;
     std::uint32_t* high = nullptr;  // in the command buffer; signals only
     std::uint32_t* low = nullptr;
+    WaitSite wait{};                // in the command buffer; waits only
     bool dirty = false;
   };
   struct Node {
@@ -304,7 +305,7 @@ void Graph::Impl::build(const GraphOptions& options) {
           sync.high = dwords.high;
           sync.low = dwords.low;
         } else {
-          sync.low = emit_wait(cs, address, sync.value);
+          sync.wait = emit_wait(cs, address, sync.value);
         }
         own_block(sync.signal->memory(), sync.is_signal);
         continue;
@@ -553,8 +554,12 @@ void Graph::Impl::apply_patches() {
   drop_released_kept_ = false;
   for (const std::uint32_t index : dirty_syncs_) {
     RecordedSync& sync = syncs_[index];
-    if (sync.high != nullptr) *sync.high = static_cast<std::uint32_t>(sync.value >> 32);
-    *sync.low = static_cast<std::uint32_t>(sync.value);
+    if (sync.is_signal) {
+      *sync.high = static_cast<std::uint32_t>(sync.value >> 32);
+      *sync.low = static_cast<std::uint32_t>(sync.value);
+    } else {
+      patch_wait(sync.wait, sync.value);
+    }
     sync.dirty = false;
   }
   dirty_syncs_.clear();

@@ -121,7 +121,8 @@ std::uint64_t Queue::Impl::submit() {
   for (const Reference& ref : references_) list(ref.block->bo(), ref.write);
   for (const ListedObject& listed : listed_) list(listed.object->bo, listed.write);
   dump_if_requested(ibs);
-  const std::uint64_t fence = device_->kernel().submit(context_, ib_refs_, bo_uses_);
+  const std::uint64_t fence = device_->kernel().submit(context_, ib_refs_, bo_uses_, after_);
+  after_.clear();
   fence_ = fence;
   for (const Reference& ref : references_) ref.block->record_use(context_, fence);
   references_.clear();
@@ -132,6 +133,35 @@ std::uint64_t Queue::Impl::submit() {
   for (PendingSignal& pending : signals_) pending.signal->expect(weak_from_this(), fence, pending.value);
   signals_.clear();
   return fence;
+}
+
+void Queue::Impl::wait_for(const std::shared_ptr<Signal::Impl>& signal, std::uint64_t value) {
+  if (signal->value() >= value) return;  // already there: nothing to hold
+  // Written earlier in this queue's own recording: the value comes before the wait in ring
+  // order, so polling memory for it cannot hold up anything that produces it.
+  const bool written_here = std::any_of(signals_.begin(), signals_.end(), [&](const PendingSignal& pending) {
+    return pending.signal == signal && pending.value >= value;
+  });
+  const auto writer = written_here ? std::nullopt : signal->writer_of(value);
+  if (writer && writer->queue.get() != this) {
+    // Another queue's submitted work writes it. A CP wait here would hold the whole ringbuffer
+    // of this priority band — the producer too, when it is queued behind — until the hang
+    // detector kills the waiter; the kernel holds the submission back instead.
+    // A context's fences retire in order: only its latest one needs waiting for.
+    const Kernel::ContextId producer = writer->queue->context();
+    auto known = std::find_if(after_.begin(), after_.end(), [&](const FenceWait& w) { return w.context == producer; });
+    if (known == after_.end()) {
+      after_.push_back(FenceWait{producer, writer->fence});
+    } else {
+      known->fence = std::max(known->fence, writer->fence);
+    }
+    return;
+  }
+  // Written earlier on this queue, or by nothing submitted yet (the host, or work still being
+  // recorded): the CP polls memory. For the latter, the writer must not be queued behind this
+  // wait on the same priority band (Queue::wait says so).
+  emit_wait(stream(), signal->gpu_address(), value);
+  reference(signal->memory(), false);
 }
 
 void Queue::Impl::dump_if_requested(std::span<const pm4::IbRange> ibs) {
@@ -214,8 +244,7 @@ void Queue::signal(const Signal& signal, std::uint64_t value) {
 
 void Queue::wait(const Signal& signal, std::uint64_t value) {
   impl_->check_not_lost();
-  emit_wait(impl_->stream(), signal.impl()->gpu_address(), value);
-  impl_->reference(signal.impl()->memory(), false);
+  impl_->wait_for(signal.impl(), value);
 }
 
 void Queue::write_timestamp(const BufferView& destination) {

@@ -62,6 +62,9 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
 
   /// Signals recorded since the last submit learn their submission's fence at submit.
   void note_signal(std::shared_ptr<Signal::Impl> signal, std::uint64_t value);
+  /// Holds later work until `signal` ≥ `value`: in the kernel when another queue's submitted work
+  /// writes the value, else as a CP memory wait (see Queue::wait).
+  void wait_for(const std::shared_ptr<Signal::Impl>& signal, std::uint64_t value);
 
  private:
   struct Reference {
@@ -82,6 +85,7 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   std::vector<ListedObject> listed_;
   FlatIndex object_index_;     // kernel object → its entry in bo_uses_, while submit builds it
   std::vector<PendingSignal> signals_;
+  std::vector<FenceWait> after_;  // other queues' submissions the next submit waits for
   std::vector<IbRef> ib_refs_;  // reused across submits
   std::vector<BoUse> bo_uses_;
   std::shared_ptr<MemoryBlock> scratch_;
@@ -105,6 +109,12 @@ class Signal::Impl {
 
   /// A submission (`fence` on `queue`) will write `value`.
   void expect(std::weak_ptr<Queue::Impl> queue, std::uint64_t fence, std::uint64_t value);
+  /// The earliest known submission that writes `target` or beyond.
+  struct KnownWriter {
+    std::shared_ptr<Queue::Impl> queue;
+    std::uint64_t fence;
+  };
+  std::optional<KnownWriter> writer_of(std::uint64_t target);
   bool wait(std::uint64_t target, std::chrono::nanoseconds timeout);
 
  private:

@@ -33,6 +33,18 @@ void Signal::Impl::expect(std::weak_ptr<Queue::Impl> queue, std::uint64_t fence,
   writers_.push_back(Writer{std::move(queue), fence, value});
 }
 
+std::optional<Signal::Impl::KnownWriter> Signal::Impl::writer_of(std::uint64_t target) {
+  std::optional<KnownWriter> earliest;
+  std::lock_guard lock(mutex_);
+  std::erase_if(writers_, [&](const Writer& w) { return w.queue.expired() || w.value < value(); });
+  for (const Writer& writer : writers_) {
+    if (writer.value >= target && (!earliest || writer.fence < earliest->fence)) {
+      if (auto live = writer.queue.lock()) earliest = KnownWriter{std::move(live), writer.fence};
+    }
+  }
+  return earliest;
+}
+
 bool Signal::Impl::wait(std::uint64_t target, std::chrono::nanoseconds timeout) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
@@ -42,27 +54,13 @@ bool Signal::Impl::wait(std::uint64_t target, std::chrono::nanoseconds timeout) 
   }
   for (;;) {
     if (value() >= target) return true;
-    // The earliest known submission that writes a value at or beyond the target.
-    std::shared_ptr<Queue::Impl> queue;
-    std::uint64_t fence = 0;
-    {
-      std::lock_guard lock(mutex_);
-      std::erase_if(writers_, [&](const Writer& w) { return w.queue.expired() || w.value < value(); });
-      for (const Writer& writer : writers_) {
-        if (writer.value >= target && (!queue || writer.fence < fence)) {
-          if (auto live = writer.queue.lock()) {
-            queue = std::move(live);
-            fence = writer.fence;
-          }
-        }
-      }
-    }
+    const std::optional<KnownWriter> writer = writer_of(target);
     const auto now = Clock::now();
     if (now >= deadline) return value() >= target;
     const auto remaining = deadline == Clock::time_point::max() ? std::chrono::nanoseconds::max()
                                                                 : std::chrono::nanoseconds(deadline - now);
-    if (queue) {
-      if (!queue->wait_fence(fence, remaining)) return value() >= target;
+    if (writer) {
+      if (!writer->queue->wait_fence(writer->fence, remaining)) return value() >= target;
     } else {
       std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(kPollInterval, remaining));
     }

@@ -14,9 +14,37 @@ SignalValueDwords emit_signal(pm4::CommandStream& cs, GpuAddress address, std::u
   return {high_dword, flush + 4};
 }
 
-std::uint32_t* emit_wait(pm4::CommandStream& cs, GpuAddress address, std::uint64_t value) {
-  return pm4::wait_mem(cs, pm4::CondFunction::WRITE_GE, address, static_cast<std::uint32_t>(value)) + 4;
+namespace {
+
+// CP_WAIT_REG_MEM is 1 + 6 dwords; CP_WAIT_MEM_GTE 1 + 4, padded with a 1 + 1 dword CP_NOP.
+constexpr std::uint32_t kWaitSiteDwords = 7;
+
+// The CP compares one dword, so a 64-bit target is compared on its low dword, where the
+// values just below the target can sit on the far side of a wrap (0xFFFFFFF0 before a target
+// of 0x1_00000005). An unsigned compare is right around targets whose low dword is in the
+// middle of the range, a signed one (the same compare on the low dword plus 2^31) around targets
+// near the wrap: each is exact for signal values within 2^30 of the target.
+void write_wait(std::uint32_t* site, GpuAddress address, std::uint64_t value) {
+  const auto low = static_cast<std::uint32_t>(value);
+  pm4::PacketWriter writer(site, site + kWaitSiteDwords);
+  if (low >= (1u << 30) && low < (3u << 30)) {
+    pm4::wait_mem(writer, pm4::CondFunction::WRITE_GE, address, low);
+  } else {
+    pm4::wait_mem_gte(writer, address, low);
+    writer.packet(pm4::Opcode::CP_NOP, 0u);
+  }
 }
+
+}  // namespace
+
+WaitSite emit_wait(pm4::CommandStream& cs, GpuAddress address, std::uint64_t value) {
+  const std::uint32_t zeros[kWaitSiteDwords] = {};
+  WaitSite site{cs.append(zeros), address};
+  write_wait(site.dwords, address, value);
+  return site;
+}
+
+void patch_wait(const WaitSite& site, std::uint64_t value) { write_wait(site.dwords, site.address, value); }
 
 void emit_barrier(pm4::CommandStream& cs, GpuAddress scratch) {
   // Write back and invalidate the GPU caches, then drain: the sequence tinygrad's QCOM backend

@@ -19,9 +19,17 @@ struct SignalValueDwords {
 
 /// Writes `value` to the 64-bit signal at `address` once prior work is idle, caches flushed.
 SignalValueDwords emit_signal(pm4::CommandStream& cs, GpuAddress address, std::uint64_t value);
-/// Holds later work until the signal at `address` ≥ `value` (low 32 bits). Returns the
-/// reference dword.
-std::uint32_t* emit_wait(pm4::CommandStream& cs, GpuAddress address, std::uint64_t value);
+/// Where a recorded wait lives in the stream: a fixed number of dwords that patch_wait rewrites.
+struct WaitSite {
+  std::uint32_t* dwords;
+  GpuAddress address;
+};
+/// Holds later work until the signal at `address` ≥ `value`, polled on the low dword: exact while
+/// the signal is less than 2^30 below `value` when the wait starts and does not pass `value` by
+/// 2^30 or more before the CP sees it.
+WaitSite emit_wait(pm4::CommandStream& cs, GpuAddress address, std::uint64_t value);
+/// Makes a recorded wait wait for `value` instead.
+void patch_wait(const WaitSite& site, std::uint64_t value);
 /// Writes back and invalidates the GPU caches and drains; `scratch` receives the flush's
 /// timestamp write.
 void emit_barrier(pm4::CommandStream& cs, GpuAddress scratch);

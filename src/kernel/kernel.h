@@ -45,6 +45,14 @@ struct BoUse {
   bool write;
 };
 
+/// A submission that must retire before another one may start: `fence` on context `context`.
+/// The kernel holds the dependent submission back (KGSL sync points, MSM fences); the ring
+/// keeps running other work meanwhile.
+struct FenceWait {
+  std::uint32_t context;
+  std::uint64_t fence;
+};
+
 struct VaRange {
   std::uint64_t start;
   std::uint64_t size;
@@ -90,8 +98,11 @@ class Kernel {
   /// Imports `size` bytes of process memory at `ptr`; the memory must outlive the Bo.
   virtual Bo import_user_memory(void* ptr, std::uint64_t size) = 0;
 
-  /// Queues the IBs on `ctx`; returns the submission's fence (KGSL timestamp, MSM fence seqno).
-  virtual std::uint64_t submit(ContextId ctx, std::span<const IbRef> ibs, std::span<const BoUse> bos) = 0;
+  /// Queues the IBs on `ctx`, to start once every fence in `after` retired; returns the
+  /// submission's fence (KGSL timestamp, MSM fence seqno). Once the kernel may have taken the
+  /// IBs, this never throws: a submission is never made twice.
+  virtual std::uint64_t submit(ContextId ctx, std::span<const IbRef> ibs, std::span<const BoUse> bos,
+                               std::span<const FenceWait> after = {}) = 0;
   /// Waits until `fence` on `ctx` retired; false on timeout. A faulted context throws device_lost.
   virtual bool wait(ContextId ctx, std::uint64_t fence, std::chrono::nanoseconds timeout) = 0;
   virtual ResetStatus reset_status(ContextId ctx) = 0;

@@ -67,6 +67,7 @@ enum kgsl_user_mem_type {
   KGSL_USER_MEM_TYPE_DMABUF = 0x00000003,
   KGSL_USER_MEM_TYPE_MAX = 0x00000007,
 };
+#define KGSL_MEMFLAGS_USERMEM_MASK 0x000000e0
 #define KGSL_MEMFLAGS_USERMEM_SHIFT 5
 #define KGSL_USERMEM_FLAG(x) (((x) + 1) << KGSL_MEMFLAGS_USERMEM_SHIFT)
 #define KGSL_MEMFLAGS_USERMEM_ADDR KGSL_USERMEM_FLAG(KGSL_USER_MEM_TYPE_ADDR)
@@ -191,3 +192,34 @@ struct kgsl_gpu_command {
   unsigned int timestamp;  // out
 };
 #define IOCTL_KGSL_GPU_COMMAND _IOWR(KGSL_IOC_TYPE, 0x4A, struct kgsl_gpu_command)
+
+// --- sync points of a GPU_COMMAND (synclist) ---
+#define KGSL_CMD_SYNCPOINT_TYPE_TIMESTAMP 0
+#define KGSL_CMD_SYNCPOINT_TYPE_FENCE 1
+#define KGSL_CMD_SYNCPOINT_TYPE_TIMELINE 2
+
+struct kgsl_cmd_syncpoint_timestamp {
+  unsigned int context_id;
+  unsigned int timestamp;
+};
+
+struct kgsl_command_syncpoint {
+  __u64 priv;  // user pointer to the type's struct
+  __u64 size;
+  unsigned int type;
+};
+
+// --- reading a context's timestamps ---
+enum kgsl_timestamp_type {
+  KGSL_TIMESTAMP_CONSUMED = 0x00000001,
+  KGSL_TIMESTAMP_RETIRED = 0x00000002,
+  KGSL_TIMESTAMP_QUEUED = 0x00000003,
+};
+
+struct kgsl_cmdstream_readtimestamp_ctxtid {
+  unsigned int context_id;
+  unsigned int type;
+  unsigned int timestamp;  // out
+};
+#define IOCTL_KGSL_CMDSTREAM_READTIMESTAMP_CTXTID \
+  _IOWR(KGSL_IOC_TYPE, 0x16, struct kgsl_cmdstream_readtimestamp_ctxtid)

@@ -87,6 +87,20 @@ static_assert(offsetof(kgsl_gpu_command, numsyncs) == 52);
 static_assert(offsetof(kgsl_gpu_command, context_id) == 56);
 static_assert(offsetof(kgsl_gpu_command, timestamp) == 60);
 
+// Worked by hand from the C layout rules of msm_kgsl.h (same commit), not printed by a program.
+static_assert(sizeof(kgsl_cmd_syncpoint_timestamp) == 8);
+static_assert(offsetof(kgsl_cmd_syncpoint_timestamp, context_id) == 0);
+static_assert(offsetof(kgsl_cmd_syncpoint_timestamp, timestamp) == 4);
+static_assert(sizeof(kgsl_command_syncpoint) == 24);
+static_assert(offsetof(kgsl_command_syncpoint, priv) == 0);
+static_assert(offsetof(kgsl_command_syncpoint, size) == 8);
+static_assert(offsetof(kgsl_command_syncpoint, type) == 16);
+static_assert(sizeof(kgsl_cmdstream_readtimestamp_ctxtid) == 12);
+static_assert(offsetof(kgsl_cmdstream_readtimestamp_ctxtid, context_id) == 0);
+static_assert(offsetof(kgsl_cmdstream_readtimestamp_ctxtid, type) == 4);
+static_assert(offsetof(kgsl_cmdstream_readtimestamp_ctxtid, timestamp) == 8);
+static_assert(IOCTL_KGSL_CMDSTREAM_READTIMESTAMP_CTXTID == 0xc00c0916);
+
 static_assert(IOCTL_KGSL_DEVICE_GETPROPERTY == 0xc0180902);
 static_assert(IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID == 0x400c0907);
 static_assert(IOCTL_KGSL_DRAWCTXT_CREATE == 0xc0080913);
@@ -102,5 +116,6 @@ static_assert(KGSL_MEMFLAGS_IOCOHERENT == 0x80000000);
 static_assert(KGSL_MEMFLAGS_USE_CPU_MAP == 0x10000000);
 static_assert(KGSL_MEMFLAGS_SECURE == 0x8);
 static_assert(KGSL_CACHEMODE_MASK == 0xc000000);
+static_assert(KGSL_MEMFLAGS_USERMEM_ION == 0x80 && KGSL_MEMFLAGS_USERMEM_ADDR == 0x60);
 
 }  // namespace

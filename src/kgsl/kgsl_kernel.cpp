@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -16,8 +17,12 @@
 namespace adreno {
 namespace {
 
-// KGSL mmap offsets name the object: id << PAGE_SHIFT (kgsl.c get_mmap_entry).
-constexpr unsigned kPageShift = 12;
+// KGSL mmap offsets name the object: id << PAGE_SHIFT (kgsl.c get_mmap_entry), in the kernel's
+// page size — 4 KiB on most Android kernels, 16 or 64 KiB on some arm64 builds.
+off_t object_offset(std::uint32_t id) {
+  static const auto page_size = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  return static_cast<off_t>(std::uint64_t{id} * page_size);
+}
 
 // KGSL context priorities are 1 (highest) .. 15; 0 means "unset" and becomes the medium level 8
 // (adreno_drawctxt.c adreno_drawctxt_create). Library priority p is KGSL priority p + 1.
@@ -63,7 +68,10 @@ KgslKernel::KgslKernel(sys::Syscalls& sys, int fd, std::string node, bool is_vir
   info_.priority_levels = kPriorityLevels;
 }
 
-KgslKernel::~KgslKernel() { sys_.close(fd_); }
+KgslKernel::~KgslKernel() {
+  for (const auto& [id, dmabuf] : dmabufs_) sys_.close(dmabuf);  // objects the caller never freed
+  sys_.close(fd_);
+}
 
 int KgslKernel::get_property(unsigned type, void* value, std::size_t size) {
   kgsl_device_getproperty param{};
@@ -156,14 +164,26 @@ void KgslKernel::free(const Bo& bo) {
   if (int ret = sys_.ioctl(fd_, IOCTL_KGSL_GPUOBJ_FREE, &param); ret < 0) {
     throw_kernel_error("KGSL IOCTL_KGSL_GPUOBJ_FREE", fmt::format("object {}", bo.handle), ret);
   }
+  std::lock_guard lock(mutex_);
+  if (auto it = dmabufs_.find(bo.handle); it != dmabufs_.end()) {
+    sys_.close(it->second);
+    dmabufs_.erase(it);
+  }
 }
 
 CpuView KgslKernel::map(const Bo& bo) {
-  const auto offset = static_cast<off_t>(std::uint64_t{bo.handle} << kPageShift);
-  sys::MapResult result = sys_.mmap(bo.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, offset);
+  // An imported dma-buf is mapped through its own descriptor: KGSL refuses to map it (kgsl.c
+  // get_mmap_entry: kgsl_dmabuf_ops has no vmfault), as Turnip's kgsl_bo_map knows.
+  int dmabuf = -1;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = dmabufs_.find(bo.handle); it != dmabufs_.end()) dmabuf = it->second;
+  }
+  const off_t offset = dmabuf >= 0 ? off_t{0} : object_offset(bo.handle);
+  sys::MapResult result = sys_.mmap(bo.size, PROT_READ | PROT_WRITE, MAP_SHARED, dmabuf >= 0 ? dmabuf : fd_, offset);
   if (result.addr == nullptr) {
-    throw_kernel_error("KGSL mmap", fmt::format("object {} ({} bytes at offset {:#x})", bo.handle, bo.size, offset),
-                       -result.error);
+    throw_kernel_error(dmabuf >= 0 ? "KGSL mmap of dma-buf" : "KGSL mmap",
+                       fmt::format("object {} ({} bytes at offset {:#x})", bo.handle, bo.size, offset), -result.error);
   }
   return CpuView(result.addr, bo.size);
 }
@@ -175,6 +195,21 @@ void KgslKernel::unmap(const Bo& bo, CpuView view) {
 }
 
 Bo KgslKernel::import_dmabuf(int fd) {
+  // The object keeps a descriptor of its own: CPU mappings go through it (see map()).
+  const int own = sys_.dup(fd);
+  if (own < 0) throw_kernel_error("KGSL import_dmabuf dup", fmt::format("dma-buf fd {}", fd), own);
+  try {
+    Bo bo = import_dmabuf_object(fd);
+    std::lock_guard lock(mutex_);
+    dmabufs_[bo.handle] = own;
+    return bo;
+  } catch (...) {
+    sys_.close(own);
+    throw;
+  }
+}
+
+Bo KgslKernel::import_dmabuf_object(int fd) {
   kgsl_gpuobj_import_dma_buf buf{};
   buf.fd = fd;
   kgsl_gpuobj_import param{};
@@ -210,7 +245,8 @@ Bo KgslKernel::import_user_memory(void* ptr, std::uint64_t size) {
   return describe_new_object(param.id, BoFlags{MemoryType::cached, false}, "IOCTL_KGSL_GPUOBJ_IMPORT");
 }
 
-std::uint64_t KgslKernel::submit(ContextId ctx, std::span<const IbRef> ibs, std::span<const BoUse> bos) {
+std::uint64_t KgslKernel::submit(ContextId ctx, std::span<const IbRef> ibs, std::span<const BoUse> bos,
+                                 std::span<const FenceWait> after) {
   // KGSL maps every object of the process in its pagetable for as long as it lives, so the
   // submission need not list the buffers it touches: the object list (KGSL_OBJLIST_MEMOBJ) only
   // feeds snapshots and profiling (kgsl_drawobj.c kgsl_drawobj_cmd_add_memlist). `bos` is unused.
@@ -233,16 +269,60 @@ std::uint64_t KgslKernel::submit(ContextId ctx, std::span<const IbRef> ibs, std:
     cmd.id = ib.bo->handle;
     cmds.push_back(cmd);
   }
+  // Other contexts' fences become timestamp sync points: the dispatcher holds the command back
+  // until they retire, and the ringbuffer runs other work meanwhile (kgsl_drawobj.c
+  // drawobj_add_sync_timestamp; Turnip tu_knl_kgsl.cc kgsl_queue_submit does the same).
+  std::vector<kgsl_cmd_syncpoint_timestamp> timestamps;
+  std::vector<kgsl_command_syncpoint> syncs;
+  timestamps.reserve(after.size());
+  syncs.reserve(after.size());
+  for (const FenceWait& wait : after) {
+    if (wait.fence > UINT_MAX) {
+      throw Error(Errc::invalid_argument, "KGSL submit",
+                  fmt::format("{}: fence {} of context {} is no 32-bit KGSL timestamp", context_detail(ctx), wait.fence,
+                              wait.context));
+    }
+    timestamps.push_back(kgsl_cmd_syncpoint_timestamp{wait.context, static_cast<unsigned>(wait.fence)});
+  }
+  for (const kgsl_cmd_syncpoint_timestamp& timestamp : timestamps) {
+    syncs.push_back(kgsl_command_syncpoint{reinterpret_cast<std::uint64_t>(&timestamp), sizeof timestamp,
+                                           KGSL_CMD_SYNCPOINT_TYPE_TIMESTAMP});
+  }
   kgsl_gpu_command param{};
   param.cmdlist = reinterpret_cast<std::uint64_t>(cmds.data());
   param.cmdsize = cmds.empty() ? 0 : sizeof(kgsl_command_object);
   param.numcmds = static_cast<unsigned>(cmds.size());
+  param.synclist = syncs.empty() ? 0 : reinterpret_cast<std::uint64_t>(syncs.data());
+  param.syncsize = syncs.empty() ? 0 : sizeof(kgsl_command_syncpoint);
+  param.numsyncs = static_cast<unsigned>(syncs.size());
   param.context_id = ctx;
-  if (int ret = sys_.ioctl(fd_, IOCTL_KGSL_GPU_COMMAND, &param); ret < 0) {
-    // -EPROTO: the commands were queued, but an earlier fault was recovered on this context and
-    // the driver copies no timestamp out on an error return, so there is no fence to return.
-    if (ret == -EPROTO) note_reset(ctx, ResetStatus::innocent);
+  for (;;) {
+    const int ret = sys_.ioctl(fd_, IOCTL_KGSL_GPU_COMMAND, &param);
+    if (ret == 0) return param.timestamp;
+    // -ETIMEDOUT: the context's queue stayed full for the driver's whole wait; nothing was
+    // queued (adreno_dispatch.c _wait_for_room_in_context_queue fails before the command is
+    // added), so asking again cannot run the IBs twice.
+    if (ret == -ETIMEDOUT) continue;
+    // -EPROTO is a success: the command was queued, and the driver only reports that this
+    // context lived through a fault recovery (adreno_dispatch.c adreno_dispatcher_queue_cmds
+    // returns it after queueing; kgsl.c kgsl_ioctl_gpu_command keeps the draw objects). The
+    // helper copies nothing out on an error return, so the timestamp is read back; the queue
+    // submits on its context from one thread, so the latest queued timestamp is this one.
+    if (ret == -EPROTO) {
+      note_reset(ctx, ResetStatus::innocent);
+      return read_timestamp(ctx, KGSL_TIMESTAMP_QUEUED);
+    }
     throw_kernel_error("KGSL IOCTL_KGSL_GPU_COMMAND", fmt::format("{}, {} IBs", context_detail(ctx), cmds.size()), ret);
+  }
+}
+
+std::uint32_t KgslKernel::read_timestamp(ContextId ctx, unsigned type) {
+  kgsl_cmdstream_readtimestamp_ctxtid param{};
+  param.context_id = ctx;
+  param.type = type;
+  if (int ret = sys_.ioctl(fd_, IOCTL_KGSL_CMDSTREAM_READTIMESTAMP_CTXTID, &param); ret < 0) {
+    throw_kernel_error("KGSL IOCTL_KGSL_CMDSTREAM_READTIMESTAMP_CTXTID",
+                       fmt::format("{}, timestamp type {}", context_detail(ctx), type), ret);
   }
   return param.timestamp;
 }
@@ -252,26 +332,37 @@ bool KgslKernel::wait(ContextId ctx, std::uint64_t fence, std::chrono::nanosecon
     throw Error(Errc::invalid_argument, "KGSL wait",
                 fmt::format("{}: fence {} is no 32-bit KGSL timestamp", context_detail(ctx), fence));
   }
-  // KGSL waits in whole milliseconds and reads 0 as "forever": round up, never below 1 ms, and
-  // let very long waits be forever.
-  const auto ms = std::chrono::ceil<std::chrono::milliseconds>(timeout).count();
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  const bool forever = timeout >= std::chrono::nanoseconds(std::chrono::hours(24 * 365));
   kgsl_device_waittimestamp_ctxtid param{};
   param.context_id = ctx;
   param.timestamp = static_cast<unsigned>(fence);
-  param.timeout = ms >= INT_MAX ? 0 : static_cast<unsigned>(std::max<std::int64_t>(ms, 1));
-  const int ret = sys_.ioctl(fd_, IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID, &param);
-  if (ret == 0) return true;
-  if (ret == -ETIMEDOUT) return false;
-  // -EPROTO: the timestamp retired, but the context lived through a fault recovery (adreno.c
-  // adreno_waittimestamp) — someone else's fault, as its own would have invalidated it.
-  if (ret == -EPROTO) {
-    note_reset(ctx, ResetStatus::innocent);
-    return true;
+  for (;;) {
+    // KGSL waits in whole milliseconds and reads 0 as "forever": round up, never below 1 ms, and
+    // let very long waits be forever. A wait interrupted by a signal is asked again with what is
+    // left of the caller's timeout, as Turnip's wait_timestamp_safe (tu_knl_kgsl.cc) does.
+    const auto left = forever ? timeout : timeout - (Clock::now() - start);
+    const auto ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
+    param.timeout = forever || ms >= INT_MAX ? 0 : static_cast<unsigned>(std::max<std::int64_t>(ms, 1));
+    const int ret = sys_.ioctl(fd_, IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID, &param);
+    if (ret == 0) return true;
+    if (ret == -ETIMEDOUT) return false;
+    if (ret == -EINTR || ret == -EAGAIN) {
+      if (!forever && Clock::now() - start >= timeout) return false;
+      continue;
+    }
+    // -EPROTO: the timestamp retired, but the context lived through a fault recovery (adreno.c
+    // adreno_waittimestamp) — someone else's fault, as its own would have invalidated it.
+    if (ret == -EPROTO) {
+      note_reset(ctx, ResetStatus::innocent);
+      return true;
+    }
+    // -EDEADLK: the context was invalidated by a GPU fault (adreno_drawctxt.c).
+    if (ret == -EDEADLK) note_reset(ctx, ResetStatus::guilty);
+    throw_kernel_error("KGSL IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID",
+                       fmt::format("{}, timestamp {}", context_detail(ctx), fence), ret);
   }
-  // -EDEADLK: the context was invalidated by a GPU fault (adreno_drawctxt.c).
-  if (ret == -EDEADLK) note_reset(ctx, ResetStatus::guilty);
-  throw_kernel_error("KGSL IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID",
-                     fmt::format("{}, timestamp {}", context_detail(ctx), fence), ret);
 }
 
 void KgslKernel::note_reset(ContextId ctx, ResetStatus status) {

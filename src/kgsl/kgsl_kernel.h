@@ -36,7 +36,8 @@ class KgslKernel final : public Kernel {
   int export_dmabuf(const Bo& bo) override;
   Bo import_user_memory(void* ptr, std::uint64_t size) override;
 
-  std::uint64_t submit(ContextId ctx, std::span<const IbRef> ibs, std::span<const BoUse> bos) override;
+  std::uint64_t submit(ContextId ctx, std::span<const IbRef> ibs, std::span<const BoUse> bos,
+                       std::span<const FenceWait> after = {}) override;
   bool wait(ContextId ctx, std::uint64_t fence, std::chrono::nanoseconds timeout) override;
   ResetStatus reset_status(ContextId ctx) override;
 
@@ -45,6 +46,10 @@ class KgslKernel final : public Kernel {
   int get_property(unsigned type, void* value, std::size_t size);
   /// Completes a freshly created object `id` into a Bo (GPUOBJ_INFO); frees it on failure.
   Bo describe_new_object(std::uint32_t id, BoFlags flags, const char* created_by);
+  /// GPUOBJ_IMPORT of dma-buf `fd` and GPUOBJ_INFO.
+  Bo import_dmabuf_object(int fd);
+  /// IOCTL_KGSL_CMDSTREAM_READTIMESTAMP_CTXTID: the context's timestamp of `type`.
+  std::uint32_t read_timestamp(ContextId ctx, unsigned type);
   /// Frees `id`, reporting nothing: for error paths that are already throwing.
   void free_quietly(std::uint32_t id) noexcept;
   /// Raises the remembered reset status of `ctx` to `status` (guilty outranks innocent).
@@ -56,6 +61,7 @@ class KgslKernel final : public Kernel {
   std::mutex mutex_;
   // The driver clears a context's reset status when it reports it; device loss is sticky here.
   std::map<ContextId, ResetStatus> resets_;
+  std::map<std::uint32_t, int> dmabufs_;  // imported object id → its own dma-buf descriptor
 };
 
 /// Opens the KGSL node at `path` through `sys` and reads the device's identity. The returned

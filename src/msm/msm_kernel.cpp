@@ -1,5 +1,6 @@
 #include "msm/msm_kernel.h"
 
+#include "kernel/cache_maintenance.h"
 #include "kernel/kernel_error.h"
 #include "msm/msm_abi.h"
 #include "msm/submit_table.h"
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <set>
 #include <tuple>
 #include <utility>
 
@@ -121,8 +123,18 @@ class MsmKernel final : public Kernel {
 
   Bo alloc(std::uint64_t size, BoFlags flags) override {
     uapi::drm_msm_gem_new args{size, cache_flag(flags.type) | (flags.gpu_read_only ? uapi::MSM_BO_GPU_READONLY : 0u), 0};
-    call(uapi::DRM_IOCTL_MSM_GEM_NEW, &args, "DRM_IOCTL_MSM_GEM_NEW",
-         "size " + std::to_string(size) + ", flags 0x" + hex(args.flags));
+    const int ret = sys_.ioctl(fd_, uapi::DRM_IOCTL_MSM_GEM_NEW, &args);
+    // msm_gem.c msm_gem_new_impl refuses CACHED_COHERENT with EINVAL where the GPU lacks
+    // ADRENO_QUIRK_HAS_CACHED_COHERENT; freedreno probes it the same way (msm_device.c
+    // msm_device_new: has_cached_coherent from a trial GEM_NEW). A missing feature, not a bad call.
+    if (ret == -EINVAL && flags.type == MemoryType::cached_coherent) {
+      throw Error(Errc::unsupported, "MSM DRM_IOCTL_MSM_GEM_NEW",
+                  "size " + std::to_string(size) + ": " + info_.node + " offers no cached-coherent memory (MSM_BO_CACHED_COHERENT refused)",
+                  EINVAL);
+    }
+    if (ret < 0) {
+      throw_kernel_error("MSM DRM_IOCTL_MSM_GEM_NEW", "size " + std::to_string(size) + ", flags 0x" + hex(args.flags), ret);
+    }
     std::uint64_t iova = 0;
     try {
       iova = gem_info(args.handle, uapi::MSM_INFO_GET_IOVA, "MSM_INFO_GET_IOVA");
@@ -148,6 +160,7 @@ class MsmKernel final : public Kernel {
     drm_gem_close args{bo.handle, 0};
     call(DRM_IOCTL_GEM_CLOSE, &args, "DRM_IOCTL_GEM_CLOSE", handle_text(bo.handle));
     handle_refs_.erase(it);
+    shared_handles_.erase(bo.handle);
   }
 
   CpuView map(const Bo& bo) override {
@@ -159,6 +172,11 @@ class MsmKernel final : public Kernel {
                                          hex(offset) + ")",
                          -mapped.error);
     }
+    // msm_gem.c cleans CPU caches only for WC and uncached pages when it allocates them: a
+    // cached object's pages can still hold dirty lines from the kernel zeroing them, which would
+    // later be written back over what the GPU wrote. Turnip cleans a cached object after
+    // GEM_NEW (tu_knl_drm_msm.cc); the object is mapped once, right after creation.
+    if (bo.flags.type == MemoryType::cached) clean_dcache(mapped.addr, bo.size);
     return CpuView(mapped.addr, bo.size);
   }
 
@@ -191,6 +209,7 @@ class MsmKernel final : public Kernel {
     }
     std::lock_guard lock(mutex_);
     ++handle_refs_[args.handle];
+    shared_handles_.insert(args.handle);
     // msm_gem.c msm_gem_import: imported objects are write-combined for the CPU.
     return Bo{args.handle, static_cast<std::uint64_t>(st.st_size), GpuAddress(iova),
               BoFlags{MemoryType::write_combined, false}};
@@ -199,6 +218,8 @@ class MsmKernel final : public Kernel {
   int export_dmabuf(const Bo& bo) override {
     drm_prime_handle args{bo.handle, DRM_CLOEXEC | DRM_RDWR, -1};
     call(DRM_IOCTL_PRIME_HANDLE_TO_FD, &args, "DRM_IOCTL_PRIME_HANDLE_TO_FD", handle_text(bo.handle));
+    std::lock_guard lock(mutex_);
+    shared_handles_.insert(bo.handle);
     return args.fd;
   }
 
@@ -209,15 +230,28 @@ class MsmKernel final : public Kernel {
                                        "(e.g. a udmabuf from a memfd) and use import_dmabuf");
   }
 
-  std::uint64_t submit(ContextId ctx, std::span<const IbRef> ibs, std::span<const BoUse> bos) override {
+  std::uint64_t submit(ContextId ctx, std::span<const IbRef> ibs, std::span<const BoUse> bos,
+                       std::span<const FenceWait> after = {}) override {
     {
       std::lock_guard lock(mutex_);
       const Queue& queue = find_queue(ctx, "MSM submit");
       if (queue.lost) throw lost_error("MSM submit", ctx, queue.faults);
     }
+    // Other queues' fences are waited for on the host before the submission is made, so the
+    // ring never holds a submission that waits (Turnip passes syncobjs instead,
+    // tu_knl_drm_msm.cc msm_queue_submit with MSM_SUBMIT_SYNCOBJ_IN; this backend does not
+    // create syncobjs yet). A dependency that faulted still counts as done, as a signalled
+    // fence does; its own queue reports the loss.
+    for (const FenceWait& wait : after) {
+      try {
+        this->wait(wait.context, wait.fence, std::chrono::nanoseconds::max());
+      } catch (const Error& error) {
+        if (error.code() != Errc::device_lost) throw;
+      }
+    }
     msm::SubmitTable table = msm::build_submit_table(ibs, bos);
     uapi::drm_msm_gem_submit args{};
-    args.flags = uapi::MSM_PIPE_3D0;
+    args.flags = uapi::MSM_PIPE_3D0 | implicit_sync_flags(table);
     args.nr_bos = static_cast<std::uint32_t>(table.bos.size());
     args.nr_cmds = static_cast<std::uint32_t>(table.cmds.size());
     args.bos = reinterpret_cast<std::uintptr_t>(table.bos.data());
@@ -325,6 +359,23 @@ class MsmKernel final : public Kernel {
     return it->second;
   }
 
+  /// Implicit sync makes a submission wait for every other queue's fences on the objects it
+  /// lists (msm_gem_submit.c submit_fence_sync → drm_sched_job_add_implicit_dependencies). The
+  /// library's queues order their work themselves and share slabs (queue scratch, signals), so
+  /// implicit sync would chain every queue to every other: it is turned off for the whole
+  /// submission (MSM_SUBMIT_NO_IMPLICIT, as Turnip's msm_queue_submit sets it) unless an
+  /// object shared with other drivers or processes is listed; then only those objects keep it
+  /// and every other entry says MSM_SUBMIT_BO_NO_IMPLICIT.
+  std::uint32_t implicit_sync_flags(msm::SubmitTable& table) {
+    std::lock_guard lock(mutex_);
+    const auto shared = [&](const uapi::drm_msm_gem_submit_bo& entry) { return shared_handles_.count(entry.handle) != 0; };
+    if (std::none_of(table.bos.begin(), table.bos.end(), shared)) return uapi::MSM_SUBMIT_NO_IMPLICIT;
+    for (auto& entry : table.bos) {
+      if (!shared(entry)) entry.flags |= uapi::MSM_SUBMIT_BO_NO_IMPLICIT;
+    }
+    return 0;
+  }
+
   static Error lost_error(const char* operation, ContextId ctx, std::uint32_t faults) {
     return Error(Errc::device_lost, operation,
                  queue_text(ctx) + " faulted or hung on the GPU (MSM_SUBMITQUEUE_PARAM_FAULTS = " +
@@ -344,6 +395,7 @@ class MsmKernel final : public Kernel {
   std::mutex mutex_;
   std::map<ContextId, Queue> queues_;
   std::map<std::uint32_t, unsigned> handle_refs_;  // Bos alive per GEM handle
+  std::set<std::uint32_t> shared_handles_;          // imported or exported: implicit sync stays on
 };
 
 }  // namespace

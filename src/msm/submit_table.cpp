@@ -45,7 +45,11 @@ SubmitTable build_submit_table(std::span<const IbRef> ibs, std::span<const BoUse
         std::uint64_t{ib.dwords} * 4 > std::numeric_limits<std::uint32_t>::max()) {
       refuse("runs past the end of its " + std::to_string(ib.bo->size) + "-byte object");
     }
-    const std::uint32_t index = index_of(table, entries, ib.bo->handle, uapi::MSM_SUBMIT_BO_READ);
+    // MSM_SUBMIT_BO_DUMP: devcoredump and the rd debugfs capture the command buffers' contents
+    // with the hang or fault (msm_gpu.c crashstate_get_bos, msm_rd.c should_dump), as Turnip's
+    // tu_knl_drm_msm.cc marks its command buffers.
+    const std::uint32_t index =
+        index_of(table, entries, ib.bo->handle, uapi::MSM_SUBMIT_BO_READ | uapi::MSM_SUBMIT_BO_DUMP);
     table.cmds.push_back(uapi::drm_msm_gem_submit_cmd{uapi::MSM_SUBMIT_CMD_BUF, index,
                                                       static_cast<std::uint32_t>(ib.offset), ib.dwords * 4, 0, 0, 0});
   }

@@ -96,17 +96,20 @@ inline std::span<std::uint32_t> mem_write(CommandStream& cs, GpuAddress address,
 }
 
 /// CP_WAIT_REG_MEM polling memory: waits until (*address & mask) <function> reference. Returns
-/// the packet's header: the reference is at [4], for callers that patch it later.
-inline std::uint32_t* wait_mem(CommandStream& cs, CondFunction function, GpuAddress address, std::uint32_t reference,
+/// the packet's header: the reference is at [4], for callers that patch it later. `Writer` is a
+/// CommandStream or a PacketWriter over dwords being rewritten in place.
+template <typename Writer>
+inline std::uint32_t* wait_mem(Writer& cs, CondFunction function, GpuAddress address, std::uint32_t reference,
                      std::uint32_t mask = 0xffffffff, std::uint32_t delay_loop_cycles = 16) {
   using namespace packet_field;
   return cs.packet(Opcode::CP_WAIT_REG_MEM, kFunction.pack(raw(function)) | kPoll.pack(raw(PollType::POLL_MEMORY)),
             address.lo(), address.hi(), reference, mask, delay_loop_cycles);
 }
 
-/// CP_WAIT_MEM_GTE: waits until the dword at `address` >= reference (signed).
-inline void wait_mem_gte(CommandStream& cs, GpuAddress address, std::uint32_t reference) {
-  cs.packet(Opcode::CP_WAIT_MEM_GTE, 0u, address.lo(), address.hi(), reference);
+/// CP_WAIT_MEM_GTE (a6xx): waits until the dword at `address` >= reference (signed).
+template <typename Writer>
+inline std::uint32_t* wait_mem_gte(Writer& cs, GpuAddress address, std::uint32_t reference) {
+  return cs.packet(Opcode::CP_WAIT_MEM_GTE, 0u, address.lo(), address.hi(), reference);
 }
 
 /// CP_REG_TO_MEM: copies `count` registers from `first_register` to `destination`.

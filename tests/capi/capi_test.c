@@ -917,11 +917,13 @@ static void queues_and_signals(void) {
   FAILS(adreno_signal_wait(done, 1, 1000 * 1000), ADRENO_TIMEOUT, "did not reach");
   EXPECT(words_of(data)[0] == 0); /* still waiting */
 
-  /* The high queue releases it. */
-  OK(adreno_queue_signal(high, signal, initial + 10));
-  OK(adreno_queue_finish(high, ADRENO_WAIT_FOREVER));
+  /* The host releases it: a GPU signal from the high queue would queue behind the wait on an MSM
+     a6xx, whose one ring every queue shares, and the hang detector would end the wait. */
+  OK(adreno_signal_set(signal, initial + 10));
   OK(adreno_signal_wait(done, 1, kMinute));
   OK(adreno_queue_wait_fence(low, fence, ADRENO_WAIT_FOREVER));
+  OK(adreno_queue_signal(high, signal, initial + 11));
+  OK(adreno_queue_finish(high, ADRENO_WAIT_FOREVER));
   EXPECT(memcmp(words_of(data), values, sizeof values) == 0);
   const uint32_t* stamp = words_of(stamps);
   EXPECT(stamp[0] != 0 || stamp[1] != 0); /* the always-on counter has run since boot */

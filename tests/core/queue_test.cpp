@@ -39,27 +39,70 @@ TEST_CASE("work on one queue runs in order and signals reach the host with 64-bi
   device.close_and_check_ledger();
 }
 
-TEST_CASE("a queue waits on the GPU for another queue's signal", "[virtual-kernel][queue]") {
+TEST_CASE("a wait for another queue's submitted signal holds the consumer in the kernel", "[virtual-kernel][queue]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    Queue producer(*device), consumer(*device);
+    Signal ready(*device), done(*device);
+    Buffer data = device->allocate({.size = 64});
+    std::mt19937 rng(5);
+    const std::uint32_t produced[] = {static_cast<std::uint32_t>(rng())};
+    const std::uint32_t consumed[] = {static_cast<std::uint32_t>(rng())};
+    producer.write(data, produced);
+    producer.signal(ready, 1);
+    producer.submit();
+    consumer.wait(ready, 1);
+    consumer.write(data.view(4, 4), consumed);
+    consumer.signal(done, 1);
+    consumer.submit();
+    REQUIRE(done.wait(1, 10s));
+    CHECK(data.cpu_view().as<std::uint32_t>()[0] == produced[0]);
+    CHECK(data.cpu_view().as<std::uint32_t>()[1] == consumed[0]);
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("a consumer held for another band's producer leaves its own band running", "[virtual-kernel][queue]") {
+  // KGSL: contexts of priority 1 and 8 run on ringbuffers 0 and 2 (adreno_dispatch.c
+  // dispatch_get_rb). A CP wait in the consumer would hold ringbuffer 2, and the bystander
+  // queued behind it would not run until the hang detector killed the consumer.
+  VirtualDevice device("virtual-kgsl");
+  {
+    Queue producer(*device, {.priority = 0}), consumer(*device), bystander(*device);
+    Signal gate(*device), ready(*device), done(*device), fine(*device);
+    producer.wait(gate, 1);  // set from the host below: holds ringbuffer 0 only
+    producer.signal(ready, 7);
+    producer.submit();
+    consumer.wait(ready, 7);
+    consumer.signal(done, 1);
+    const std::uint64_t consumer_fence = consumer.submit();
+    bystander.signal(fine, 1);
+    bystander.submit();
+    REQUIRE(fine.wait(1, 10s));  // the bystander ran while the consumer was held
+    CHECK_FALSE(consumer.wait_fence(consumer_fence, 0ns));
+    CHECK(done.value() == 0);
+    gate.set(1);
+    REQUIRE(done.wait(1, 10s));
+    CHECK(ready.value() == 7);
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("a CP wait for a signal that a later submission on the same band writes hangs", "[virtual-kernel][queue]") {
+  // The waiter is ahead of its producer on the one ringbuffer: only the hang detector ends it.
   VirtualDevice device(EACH_VIRTUAL_BACKEND());
   {
     Queue consumer(*device), producer(*device);
     Signal ready(*device), done(*device);
-    Buffer data = device->allocate({.size = 64});
-    const std::uint32_t produced[] = {0xfeed};
-    const std::uint32_t consumed[] = {0xbeef};
-    consumer.wait(ready, 1);
-    consumer.write(data.view(4, 4), consumed);
+    consumer.wait(ready, 1);  // nothing writes `ready` yet: a CP memory wait
     consumer.signal(done, 1);
-    const std::uint64_t consumer_fence = consumer.submit();
-    // The consumer cannot run before the producer signals.
-    CHECK_FALSE(done.wait(1, 30ms));
-    CHECK_FALSE(consumer.wait_fence(consumer_fence, 1ms));
-    producer.write(data, produced);
+    const std::uint64_t fence = consumer.submit();
     producer.signal(ready, 1);
-    producer.submit();
-    REQUIRE(done.wait(1, 10s));
-    CHECK(data.cpu_view().as<std::uint32_t>()[0] == 0xfeed);
-    CHECK(data.cpu_view().as<std::uint32_t>()[1] == 0xbeef);
+    producer.finish(30s);  // runs once the hang detector removed the consumer
+    CHECK(ready.value() == 1);
+    CHECK_THROWS_MATCHES(consumer.wait_fence(fence, 30s), Error,
+                         Catch::Matchers::Predicate<Error>([](const Error& e) { return e.code() == Errc::device_lost; }));
+    CHECK(done.value() == 0);
   }
   device.close_and_check_ledger();
 }
@@ -187,6 +230,36 @@ TEST_CASE("a submission touching hundreds of kernel objects lists every one for 
     }
     queue.finish();
     for (std::size_t i = 0; i < buffers.size(); ++i) REQUIRE(buffers[i].cpu_view().as<std::uint32_t>()[0] == expected[i]);
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("a GPU wait whose target straddles 2^32 holds until the 64-bit value is reached", "[virtual-kernel][queue]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    std::mt19937_64 rng(31);
+    // The issue's case first, then random targets near the wrap of the low dword and in its middle.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> cases = {{0xFFFFFFF0ull, 0x100000005ull}};
+    for (int i = 0; i < 3; ++i) {
+      const std::uint64_t high = 1 + rng() % 0xFFFF;
+      const std::uint64_t near_wrap = (high << 32) | (rng() % 0x1000);
+      cases.emplace_back(near_wrap - 1 - rng() % (1u << 29), near_wrap);
+      const std::uint64_t middle = (high << 32) | (0x80000000u + rng() % 0x1000);
+      cases.emplace_back(middle - 1 - rng() % (1u << 29), middle);
+    }
+    for (const auto& [initial, target] : cases) {
+      CAPTURE(initial, target);
+      Queue queue(*device);
+      Signal gate(*device, initial), out(*device);
+      queue.wait(gate, target);
+      queue.signal(out, 1);
+      const std::uint64_t fence = queue.submit();
+      CHECK_FALSE(out.wait(1, 20ms));
+      gate.set(target - 1);
+      CHECK_FALSE(queue.wait_fence(fence, 20ms));
+      gate.set(target);
+      REQUIRE(out.wait(1, 10s));
+    }
   }
   device.close_and_check_ledger();
 }

@@ -534,3 +534,36 @@ TEST_CASE("patched image descriptors take effect at the next replay, and bad ima
   }
   device.close_and_check_ledger();
 }
+
+TEST_CASE("a replayed graph wait patched to targets straddling 2^32 holds until each is reached", "[virtual-kernel][graph]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    std::mt19937_64 rng(37);
+    Signal go(*device, 0xFFFFFFF0ull), done(*device);
+    Graph graph(*device);
+    const GraphSync wait = graph.wait(go, 1);
+    const GraphSync signal = graph.signal(done, 1);
+    graph.build();
+    Queue queue(*device);
+    // Each replay's target lies a random distance (under 2^29) past where `go` stands,
+    // alternating targets just past a wrap of the low dword and in its middle.
+    std::uint64_t target = 0x100000005ull;
+    for (std::uint64_t replay = 1; replay <= 4; ++replay) {
+      CAPTURE(replay, go.value(), target);
+      graph.set_value(wait, target);
+      graph.set_value(signal, replay);
+      graph.replay(queue);
+      const std::uint64_t fence = queue.submit();
+      CHECK_FALSE(done.wait(replay, std::chrono::milliseconds(20)));
+      go.set(target - 1);
+      CHECK_FALSE(queue.wait_fence(fence, std::chrono::milliseconds(20)));
+      go.set(target);
+      REQUIRE(done.wait(replay, std::chrono::seconds(10)));
+      const std::uint64_t next_high = (target >> 32) + 1 + rng() % 16;
+      const std::uint64_t next_low = replay % 2 == 1 ? 0x80000000u + rng() % 0x1000 : rng() % 0x1000;
+      target = (next_high << 32) | next_low;
+      go.set(target - 1 - rng() % (1u << 29));
+    }
+  }
+  device.close_and_check_ledger();
+}

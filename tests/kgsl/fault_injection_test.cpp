@@ -116,6 +116,16 @@ TEST_CASE("every backend ioctl failing with each errno is a typed error naming i
       if (operation.request == IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID && injected == ETIMEDOUT) {
         // A wait that times out is no error: it returns false.
         CHECK_FALSE(scene.k.wait(scene.ctx, scene.fence, 5s));
+      } else if (operation.request == IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID && (injected == EINTR || injected == EAGAIN)) {
+        // An interrupted wait is asked again with the time left (Turnip tu_knl_kgsl.cc
+        // wait_timestamp_safe); the retired fence then reports done.
+        CHECK(scene.k.wait(scene.ctx, scene.fence, 5s));
+      } else if (operation.request == IOCTL_KGSL_GPU_COMMAND && injected == ETIMEDOUT) {
+        // The context's queue stayed full: the driver queued nothing (adreno_dispatch.c
+        // _wait_for_room_in_context_queue), so the backend asks again and the IBs run once.
+        const std::uint64_t fence = scene.k.submit(scene.ctx, std::span(&scene.ib, 1), {});
+        CHECK(fence == scene.fence + 1);
+        CHECK(scene.k.wait(scene.ctx, fence, 5s));
       } else {
         try {
           operation.run(scene);

@@ -126,3 +126,75 @@ TEST_CASE("a wait answered -EPROTO retired but marks the context innocent", "[vi
   k.free(cmd);
   CHECK(v.close_and_list_leaks().empty());
 }
+
+TEST_CASE("GPU_COMMAND answered -EPROTO after another context's hang queued the work: its fence is recovered",
+          "[virtual-kernel][kgsl]") {
+  // adreno_dispatch.c adreno_dispatcher_queue_cmds queues the command, then answers -EPROTO to a
+  // context that lived through a fault recovery; kgsl_ioctl_helper copies no timestamp out.
+  virt::VirtualGpuConfig config;
+  config.hang_timeout = 100ms;
+  VirtualKgsl v(config);
+  Kernel& k = *v.kernel;
+  std::mt19937 rng(23);
+  const auto guilty = k.create_context(3), innocent = k.create_context(3);  // one ringbuffer
+  const Bo cmd = k.alloc(4096, {});
+  const Bo data = k.alloc(4096, {});
+  CpuView cmd_view = k.map(cmd);
+  CpuView data_view = k.map(data);
+  std::memset(data_view.data(), 0, 16);
+  const IbRef hang = write_ib(cmd, cmd_view, 0, wait_memory_equal(data.gpu + 12, rng() | 1));
+  const auto hung = k.submit(guilty, std::span(&hang, 1), {});
+  const std::uint32_t first = rng(), second = rng();
+  const IbRef behind = write_ib(cmd, cmd_view, 256, mem_write(data.gpu, {first}));
+  const auto queued_behind = k.submit(innocent, std::span(&behind, 1), {});  // in flight at the fault
+  require_device_lost(k, guilty, hung);
+  REQUIRE(k.wait(innocent, queued_behind, 5s));
+  const IbRef next = write_ib(cmd, cmd_view, 512, mem_write(data.gpu + 4, {second}));
+  const auto fence = k.submit(innocent, std::span(&next, 1), {});  // answered -EPROTO
+  CHECK(fence == queued_behind + 1);
+  REQUIRE(k.wait(innocent, fence, 5s));
+  CHECK(read32(data_view, 0) == first);
+  CHECK(read32(data_view, 1) == second);
+  CHECK(k.reset_status(innocent) == ResetStatus::innocent);
+  for (auto ctx : {guilty, innocent}) k.destroy_context(ctx);
+  k.unmap(cmd, cmd_view);
+  k.unmap(data, data_view);
+  k.free(cmd);
+  k.free(data);
+  CHECK(v.close_and_list_leaks().empty());
+}
+
+TEST_CASE("a timestamp sync point holds a command in the dispatcher while its ringbuffer runs others",
+          "[virtual-kernel][kgsl]") {
+  // kgsl_drawobj.c drawobj_add_sync_timestamp; priorities 1 and 8 are ringbuffers 0 and 2
+  // (adreno_dispatch.c dispatch_get_rb).
+  VirtualKgsl v;
+  Kernel& k = *v.kernel;
+  std::mt19937 rng(29);
+  const auto producer = k.create_context(0), consumer = k.create_context(7), bystander = k.create_context(7);
+  const Bo cmd = k.alloc(4096, {});
+  const Bo data = k.alloc(4096, {});
+  CpuView cmd_view = k.map(cmd);
+  CpuView data_view = k.map(data);
+  std::memset(data_view.data(), 0, 16);
+  const std::uint32_t gate = rng() | 1, a = rng(), b = rng();
+  const IbRef held = write_ib(cmd, cmd_view, 0, wait_memory_equal(data.gpu + 12, gate));
+  const auto produced = k.submit(producer, std::span(&held, 1), {});
+  const IbRef dependent = write_ib(cmd, cmd_view, 256, mem_write(data.gpu, {a}));
+  const FenceWait after[] = {{producer, produced}};
+  const auto consumed = k.submit(consumer, std::span(&dependent, 1), {}, after);
+  const IbRef other = write_ib(cmd, cmd_view, 512, mem_write(data.gpu + 4, {b}));
+  REQUIRE(k.wait(bystander, k.submit(bystander, std::span(&other, 1), {}), 5s));
+  CHECK(read32(data_view, 1) == b);
+  CHECK_FALSE(k.wait(consumer, consumed, 0ns));
+  CHECK(read32(data_view, 0) == 0);
+  std::memcpy(static_cast<std::byte*>(data_view.data()) + 12, &gate, 4);
+  REQUIRE(k.wait(consumer, consumed, 5s));
+  CHECK(read32(data_view, 0) == a);
+  for (auto ctx : {producer, consumer, bystander}) k.destroy_context(ctx);
+  k.unmap(cmd, cmd_view);
+  k.unmap(data, data_view);
+  k.free(cmd);
+  k.free(data);
+  CHECK(v.close_and_list_leaks().empty());
+}

@@ -169,6 +169,27 @@ TEST_CASE("every memory type, GPU-writable or read-only, reaches the kernel as i
   CHECK(v.sys.leaks().empty());
 }
 
+TEST_CASE("cached-coherent memory on a GPU without it is unsupported, not a bad argument", "[virtual-kernel][msm]") {
+  // msm_gem.c msm_gem_new_impl answers EINVAL without ADRENO_QUIRK_HAS_CACHED_COHERENT; the
+  // backend reads that as a missing feature, as freedreno's probe does.
+  VirtualMsm v({}, adreno::virt::MsmNodeOptions{.per_process_pgtables = true, .cached_coherent = false});
+  {
+    auto kernel = v.open();
+    try {
+      kernel->alloc(4096, BoFlags{MemoryType::cached_coherent, false});
+      FAIL("cached-coherent memory was allocated");
+    } catch (const Error& error) {
+      CHECK(error.code() == Errc::unsupported);
+      CHECK(error.sys_errno() == EINVAL);
+      CHECK(error.operation() == "MSM DRM_IOCTL_MSM_GEM_NEW");
+    }
+    // Other types are unaffected.
+    Bo bo = kernel->alloc(4096, BoFlags{MemoryType::cached, false});
+    kernel->free(bo);
+  }
+  CHECK(v.sys.leaks().empty());
+}
+
 TEST_CASE("the submit table holds every object the submission references, each once, with its uses",
           "[virtual-kernel][msm]") {
   VirtualMsm v;
@@ -193,11 +214,14 @@ TEST_CASE("the submit table holds every object the submission references, each o
     REQUIRE(submissions.size() == 1);
     const auto& s = submissions[0];
     CHECK(s.args.queueid == ctx);
-    CHECK(s.args.flags == uapi::MSM_PIPE_3D0);
+    // No implicit sync for the library's own objects (msm_gem_submit.c skips submit_fence_sync).
+    CHECK(s.args.flags == (uapi::MSM_PIPE_3D0 | uapi::MSM_SUBMIT_NO_IMPLICIT));
     CHECK(s.args.pad == 0);
     REQUIRE(s.bos.size() == 3);
     const std::uint32_t rw = uapi::MSM_SUBMIT_BO_READ | uapi::MSM_SUBMIT_BO_WRITE;
-    CHECK((s.bos[0].handle == ib.handle && s.bos[0].flags == uapi::MSM_SUBMIT_BO_READ));
+    // The command buffer is marked for devcoredump (msm_gpu.c crashstate_get_bos dumps
+    // MSM_SUBMIT_BO_DUMP objects).
+    CHECK((s.bos[0].handle == ib.handle && s.bos[0].flags == (uapi::MSM_SUBMIT_BO_READ | uapi::MSM_SUBMIT_BO_DUMP)));
     CHECK((s.bos[1].handle == first.handle && s.bos[1].flags == rw));
     CHECK((s.bos[2].handle == second.handle && s.bos[2].flags == rw));
     REQUIRE(s.cmds.size() == 2);

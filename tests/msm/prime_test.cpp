@@ -61,6 +61,16 @@ TEST_CASE("a dma-buf imported twice is one GEM object, and the GPU writes its pa
     REQUIRE(kernel->wait(ctx, kernel->submit(ctx, std::span(&ref, 1), std::span(&use, 1)), seconds(5)));
     for (std::size_t i = 0; i < values.size(); ++i) REQUIRE(foreign.host[1024 + i] == values[i]);
     CHECK(foreign.host[100] == before);
+    // A shared object keeps implicit sync (other processes' fences on it are honoured); the
+    // library's own objects opt out one by one (msm_gem_submit.c submit_fence_sync skips
+    // MSM_SUBMIT_BO_NO_IMPLICIT entries).
+    const auto submissions = v.recorder.submissions();
+    REQUIRE(!submissions.empty());
+    const auto& s = submissions.back();
+    CHECK((s.args.flags & uapi::MSM_SUBMIT_NO_IMPLICIT) == 0);
+    for (const auto& entry : s.bos) {
+      CHECK(((entry.flags & uapi::MSM_SUBMIT_BO_NO_IMPLICIT) != 0) == (entry.handle != first.handle));
+    }
 
     const unsigned closes = v.sys.ioctl_count(DRM_IOCTL_GEM_CLOSE);
     kernel->free(first);

@@ -183,9 +183,13 @@ def test_queues_wait_signal_write_and_time_out(device):
         low.signal(done, 1)
         fence = low.submit()
         assert not low.wait_fence(fence, timeout=0.001)
-        high.signal(gate, 10)
-        high.finish()
+        # Released from the host: a GPU signal from `high` would queue behind the wait on an MSM
+        # a6xx, whose one ring every queue shares, and the hang detector would end the wait.
+        gate.value = 10
         assert done.wait(1, timeout=60) and low.wait_fence(fence)
+        high.signal(gate, 11)
+        high.finish()
+        assert gate.value == 11
         assert list(data.view().cast("I")[:16]) == values
         assert struct.unpack_from("<Q", data.view(), 1024)[0] != 0
         with pytest.raises(adreno.InvalidArgument, match="priority"):

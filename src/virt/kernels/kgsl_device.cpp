@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <utility>
 
 namespace adreno::virt {
 namespace {
@@ -52,15 +53,32 @@ int KgslDevice::create_context(std::uint64_t owner, std::uint32_t flags, std::sh
   context->flags = flags;
   // KGSL prints a fault to the kernel log with its context and timestamp (adreno_dispatch.c
   // adreno_fault_header: "gpu fault ctx %u ... ts %u"); stderr is the host's stand-in for that log.
-  context->ring = std::make_unique<Ring>(
-      std::move(memory), config_.hang_timeout,
+  // Recovery then reaches the other contexts (recover_from).
+  Ring::FaultLog report =
       reporting_fault_log(config_.fault_injection, "context " + std::to_string(id), [id](const FaultRecord& fault) {
         std::fprintf(stderr, "virtual kgsl: gpu fault ctx %u ts %llu: %s\n", id, static_cast<unsigned long long>(fault.seqno),
                      fault.message.c_str());
-      }),
-      config_.model.instr_cache_units);
+      });
+  context->ring = std::make_shared<Ring>(
+      std::move(memory), config_.hang_timeout,
+      [this, id, report](const FaultRecord& fault) {
+        report(fault);
+        recover_from(fault, id);
+      },
+      ringbuffer_for(flags), config_.model.instr_cache_units);
   contexts_.emplace(id, std::move(context));
   return static_cast<int>(id);
+}
+
+std::shared_ptr<RingBuffer> KgslDevice::ringbuffer_for(std::uint32_t flags) {
+  // adreno_dispatch.c dispatch_get_rb (preemption enabled, as on a6xx): the band is the context
+  // priority divided by the number of ringbuffers, capped at the last one. Priority 1..15 (0 was
+  // made 8 at creation) gives bands 0..3; every context of a band shares its ringbuffer, so one
+  // context's CP wait holds all of them.
+  const std::uint32_t priority = (flags & KGSL_CONTEXT_PRIORITY_MASK) >> KGSL_CONTEXT_PRIORITY_SHIFT;
+  const std::size_t band = std::min<std::size_t>(priority / ringbuffers_.size(), ringbuffers_.size() - 1);
+  if (!ringbuffers_[band]) ringbuffers_[band] = std::make_shared<RingBuffer>();
+  return ringbuffers_[band];
 }
 
 int KgslDevice::destroy_context(std::uint64_t owner, std::uint32_t id) {
@@ -75,6 +93,27 @@ int KgslDevice::destroy_context(std::uint64_t owner, std::uint32_t id) {
   }
   // The ring (and its thread) goes when the last waiter lets go of the context, outside the lock.
   return 0;
+}
+
+void KgslDevice::recover_from(const FaultRecord&, std::uint32_t guilty) {
+  // adreno_dispatch.c fault recovery resets the GPU and replays the commands other contexts had
+  // in flight, flagging each of them ADRENO_CONTEXT_FAULT; their next GPU_COMMAND is queued and
+  // answered -EPROTO. The faulting context itself is invalidated (INVALIDATE_ON_FAULT).
+  std::lock_guard lock(mutex_);
+  for (const auto& [id, context] : contexts_) {
+    if (id != guilty && context->ring->submitted() != context->ring->retired()) context->recovered = true;
+  }
+}
+
+bool KgslDevice::take_recovered(KgslContext& context) {
+  std::lock_guard lock(mutex_);
+  return std::exchange(context.recovered, false);
+}
+
+std::shared_ptr<KgslContext> KgslDevice::find_any(std::uint32_t id) const {
+  std::lock_guard lock(mutex_);
+  auto it = contexts_.find(id);
+  return it == contexts_.end() ? nullptr : it->second;
 }
 
 std::shared_ptr<KgslContext> KgslDevice::find(std::uint64_t owner, std::uint32_t id) const {

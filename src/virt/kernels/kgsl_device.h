@@ -9,6 +9,7 @@
 #include "virt/kernels/virtual_syscalls.h"
 
 #include <cstdint>
+#include <array>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -24,8 +25,9 @@ struct KgslContext {
   std::uint32_t id;
   std::uint64_t owner;
   std::uint32_t flags;
-  std::unique_ptr<Ring> ring;
+  std::shared_ptr<Ring> ring;
   bool reset_reported = false;  // GPU_RESET_STAT reports GUILTY once, then NO_ERROR
+  bool recovered = false;       // ADRENO_CONTEXT_FAULT: lived through another context's recovery
 };
 
 class KgslDevice {
@@ -43,6 +45,10 @@ class KgslDevice {
   int destroy_context(std::uint64_t owner, std::uint32_t id);
   /// The context `id` when `owner` created it (kgsl_context_get_owner), else nullptr.
   std::shared_ptr<KgslContext> find(std::uint64_t owner, std::uint32_t id) const;
+  /// Any context of the device, whoever owns it (kgsl_context_get), else nullptr.
+  std::shared_ptr<KgslContext> find_any(std::uint32_t id) const;
+  /// Whether `context` lived through a fault recovery since last asked (read-and-clear).
+  bool take_recovered(KgslContext& context);
   /// GPU_RESET_STAT: read-and-clear, as kgsl_prop_gpu_reset_stat does.
   std::uint32_t take_reset_status(KgslContext& context);
   /// Ids of the contexts `owner` still holds.
@@ -51,8 +57,15 @@ class KgslDevice {
   void release(std::uint64_t owner);
 
  private:
+  /// The ringbuffer of the band a context of `flags`' priority runs on (created on first use).
+  std::shared_ptr<RingBuffer> ringbuffer_for(std::uint32_t flags);
+  /// A context faulted: recovery resets the GPU and replays the others' unfinished work.
+  void recover_from(const FaultRecord& fault, std::uint32_t guilty);
+
   const VirtualGpuConfig config_;
   mutable std::mutex mutex_;
+  // kgsl.h KGSL_PRIORITY_MAX_RB_LEVELS: four ringbuffers, one per priority band.
+  std::array<std::shared_ptr<RingBuffer>, 4> ringbuffers_;
   std::uint64_t next_owner_ = 1;
   std::map<std::uint32_t, std::shared_ptr<KgslContext>> contexts_;
 };

@@ -102,6 +102,9 @@ const KgslFile::IoctlEntry KgslFile::kIoctls[] = {
     {IOCTL_KGSL_GPUOBJ_INFO, &call<IOCTL_KGSL_GPUOBJ_INFO, kgsl_gpuobj_info, &KgslFile::gpuobj_info>},
     {IOCTL_KGSL_GPUOBJ_IMPORT, &call<IOCTL_KGSL_GPUOBJ_IMPORT, kgsl_gpuobj_import, &KgslFile::gpuobj_import>},
     {IOCTL_KGSL_GPU_COMMAND, &call<IOCTL_KGSL_GPU_COMMAND, kgsl_gpu_command, &KgslFile::gpu_command>},
+    {IOCTL_KGSL_CMDSTREAM_READTIMESTAMP_CTXTID,
+     &call<IOCTL_KGSL_CMDSTREAM_READTIMESTAMP_CTXTID, kgsl_cmdstream_readtimestamp_ctxtid,
+           &KgslFile::readtimestamp_ctxtid>},
 };
 
 KgslFile::KgslFile(std::shared_ptr<KgslDevice> device)
@@ -322,10 +325,32 @@ int KgslFile::gpu_command(kgsl_gpu_command& param) {
   // _process_command_input.
   if (param.numcmds > kMaxNumIbs || param.numobjs > kMaxNumIbs || param.numsyncs > kMaxSyncpoints) return -EINVAL;
   const bool marker = (param.flags & KGSL_CMDBATCH_MARKER) || param.numcmds == 0;
-  // Sync points (fences, other contexts' timestamps) are not modelled.
-  if ((param.flags & KGSL_CMDBATCH_SYNC) || param.numsyncs != 0) return -EOPNOTSUPP;
   auto context = device_->find(owner_, param.context_id);
   if (!context) return -EINVAL;
+  // kgsl_drawobj_sync_add_synclist: timestamp sync points name any context of the device
+  // (kgsl_context_get, no owner check) and hold the command in the dispatcher until that
+  // timestamp retired; on its own context a sync point may not name a future timestamp, and on
+  // any context kgsl_add_event refuses one never queued. Fence and timeline sync points are
+  // valid requests this device does not model: refused rather than ignored.
+  std::vector<Ring::Dependency> after;
+  if (param.numsyncs != 0 || param.synclist != 0 || param.syncsize != 0) {
+    if (verify_input_list(param.numsyncs, param.synclist, param.syncsize) <= 0) return -EINVAL;
+    const auto* cursor = static_cast<const unsigned char*>(user_pointer(param.synclist));
+    for (unsigned i = 0; i < param.numsyncs; ++i, cursor += param.syncsize) {
+      kgsl_command_syncpoint sync;
+      if (copy_struct_from_user(sync, cursor, param.syncsize) != 0) return -EFAULT;
+      if (sync.type == KGSL_CMD_SYNCPOINT_TYPE_FENCE || sync.type == KGSL_CMD_SYNCPOINT_TYPE_TIMELINE) return -EOPNOTSUPP;
+      if (sync.type != KGSL_CMD_SYNCPOINT_TYPE_TIMESTAMP) return -EINVAL;  // kgsl_drawobj_sync_add_sync
+      kgsl_cmd_syncpoint_timestamp timestamp;
+      if (copy_struct_from_user(timestamp, user_pointer(sync.priv), sync.size) != 0) return -EFAULT;
+      auto other = device_->find_any(timestamp.context_id);
+      if (!other) return -EINVAL;
+      if (timestamp_cmp(timestamp.timestamp, static_cast<std::uint32_t>(other->ring->submitted())) > 0) return -EINVAL;
+      after.push_back(Ring::Dependency{other->ring, timestamp.timestamp});
+    }
+  } else if (param.flags & KGSL_CMDBATCH_SYNC) {
+    return -EINVAL;  // a sync-only command without sync points
+  }
 
   std::vector<IbSpan> ibs;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ib_ranges;
@@ -362,9 +387,27 @@ int KgslFile::gpu_command(kgsl_gpu_command& param) {
     if (!in_range || gpuaddr % 4 != 0) return -EINVAL;
     ibs.push_back(IbSpan{gpuaddr, static_cast<std::uint32_t>(size >> 2)});
   }
-  param.timestamp = static_cast<unsigned>(context->ring->submit(std::move(ibs), {}, nullptr,
-                                                                     next_injected_fault(device_->config().fault_injection)));
+  param.timestamp = static_cast<unsigned>(context->ring->submit(
+      std::move(ibs), {}, nullptr, next_injected_fault(device_->config().fault_injection), std::move(after)));
+  // adreno_dispatcher_queue_cmds: once queued, a context that lived through a fault recovery
+  // learns of it as -EPROTO (the flag is read and cleared); kgsl_ioctl_helper then copies
+  // nothing back, so the caller does not see the timestamp.
+  if (device_->take_recovered(*context)) return -EPROTO;
   return 0;
+}
+
+int KgslFile::readtimestamp_ctxtid(kgsl_cmdstream_readtimestamp_ctxtid& param) {
+  // kgsl.c kgsl_ioctl_cmdstream_readtimestamp_ctxtid → kgsl_readtimestamp: an unknown context
+  // is -EINVAL; QUEUED is the last timestamp handed out, RETIRED (and CONSUMED, which the
+  // memstore tracks alongside) the last one done.
+  auto context = device_->find(owner_, param.context_id);
+  if (!context) return -EINVAL;
+  switch (param.type) {
+    case KGSL_TIMESTAMP_QUEUED: param.timestamp = static_cast<unsigned>(context->ring->submitted()); return 0;
+    case KGSL_TIMESTAMP_CONSUMED:
+    case KGSL_TIMESTAMP_RETIRED: param.timestamp = static_cast<unsigned>(context->ring->retired()); return 0;
+    default: return -EINVAL;
+  }
 }
 
 int KgslFile::waittimestamp_ctxtid(kgsl_device_waittimestamp_ctxtid& param) {
@@ -393,6 +436,12 @@ void* KgslFile::mmap(std::size_t length, int prot, int flags, off_t offset, int&
   // The offset names the entry: id << PAGE_SHIFT.
   auto entry = find_entry(static_cast<std::uint32_t>(static_cast<std::uint64_t>(offset) / kPageSize));
   if (!entry || offset % kPageSize != 0) {
+    error = EINVAL;
+    return nullptr;
+  }
+  // get_mmap_entry: a dma-buf entry's memdesc has kgsl_dmabuf_ops, which has no vmflags or
+  // vmfault, so it cannot be mapped through KGSL (-EINVAL); map the dma-buf itself instead.
+  if ((entry->flags & KGSL_MEMFLAGS_USERMEM_MASK) == KGSL_MEMFLAGS_USERMEM_ION) {
     error = EINVAL;
     return nullptr;
   }

@@ -61,6 +61,19 @@ struct MsmDevice {
   VirtualGpuConfig config;
   MsmNodeOptions options;
   std::atomic<std::uint64_t> next_mmap_offset{kFirstMmapOffset};
+  // msm_gpu.h msm_gpu_convert_priority: a submitqueue of priority p runs on ring
+  // p / NR_SCHED_PRIORITIES. a630 has one ring (a6xx_gpu_init), so all queues of all files share
+  // it and one queue's CP wait holds every other queue. Created on first use.
+  std::mutex ring_mutex;
+  std::vector<std::shared_ptr<RingBuffer>> rings;
+
+  std::shared_ptr<RingBuffer> ringbuffer(std::uint32_t priority) {
+    std::lock_guard lock(ring_mutex);
+    if (rings.empty()) rings.resize(options.rings);
+    auto& ring = rings.at(std::min<std::size_t>(priority / kMsmPrioritiesPerRing, rings.size() - 1));
+    if (!ring) ring = std::make_shared<RingBuffer>();
+    return ring;
+  }
 };
 
 /// A GEM object. Handles, submissions in flight and CPU mappings hold references; its GPU
@@ -316,8 +329,10 @@ class MsmFile final : public VirtualFile {
     // passes the caller's on, so the request still reaches msm_gem_new_impl as UNCACHED.
     switch (args.flags & uapi::MSM_BO_CACHE_MASK) {
       case uapi::MSM_BO_CACHED:
-      case uapi::MSM_BO_WC:
-      case uapi::MSM_BO_CACHED_COHERENT: break;
+      case uapi::MSM_BO_WC: break;
+      case uapi::MSM_BO_CACHED_COHERENT:
+        if (!device_->options.cached_coherent) return -EINVAL;
+        break;
       default: return -EINVAL;
     }
     // msm_gem.c msm_gem_new: the size is page-aligned, and zero-sized objects are refused.
@@ -377,7 +392,7 @@ class MsmFile final : public VirtualFile {
   /// iova (a6xx_gpu.c a6xx_fault_handler, adreno_gpu.c adreno_fault_handler on newer kernels:
   /// "*** gpu fault"), a lockup when hangcheck fires (msm_gpu.c hangcheck_handler) — so the
   /// virtual node writes its faults to stderr, the host's stand-in for that log.
-  std::shared_ptr<Ring> make_ring(std::uint32_t queue_id) const {
+  std::shared_ptr<Ring> make_ring(std::uint32_t queue_id, std::uint32_t priority) const {
     return std::make_shared<Ring>(
         memory_, device_->config.hang_timeout,
         reporting_fault_log(device_->config.fault_injection, "submitqueue " + std::to_string(queue_id),
@@ -385,7 +400,7 @@ class MsmFile final : public VirtualFile {
                               std::fprintf(stderr, "virtual msm: submitqueue %u, submission %llu: %s\n", queue_id,
                                            static_cast<unsigned long long>(fault.seqno), fault.message.c_str());
                             }),
-        device_->config.model.instr_cache_units);
+        device_->ringbuffer(priority), device_->config.model.instr_cache_units);
   }
 
   /// MSM_PARAM_PRIORITIES: 3 on a630's single ring.
@@ -397,7 +412,7 @@ class MsmFile final : public VirtualFile {
     if (id == 0 && queues_.count(0) == 0) {
       // msm_submitqueue.c msm_submitqueue_init: the default queue takes the middle priority,
       // DIV_ROUND_UP(max_priority, 2) with max_priority = priorities - 1, i.e. priorities / 2.
-      queues_.emplace(0, Queue{priorities() / 2, make_ring(0)});
+      queues_.emplace(0, Queue{priorities() / 2, make_ring(0, priorities() / 2)});
     }
     auto it = queues_.find(id);
     return it == queues_.end() ? nullptr : &it->second;
@@ -410,7 +425,7 @@ class MsmFile final : public VirtualFile {
     if (args.prio >= priorities()) return -EINVAL;
     // msm_submitqueue_create: id = ctx->queueid++, and the default queue took 0.
     args.id = next_queue_id_++;
-    queues_.emplace(args.id, Queue{args.prio, make_ring(args.id)});
+    queues_.emplace(args.id, Queue{args.prio, make_ring(args.id, args.prio)});
     return 0;
   }
 

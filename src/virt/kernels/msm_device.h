@@ -22,6 +22,9 @@ struct MsmNodeOptions {
   bool per_process_pgtables = true;
   /// Ringbuffers the GPU has: 1 on a630 (a6xx_gpu_init creates one), 4 on GPUs with preemption.
   std::uint32_t rings = 1;
+  /// ADRENO_QUIRK_HAS_CACHED_COHERENT (set for a630 in a6xx_catalog.c): without it, GEM_NEW
+  /// refuses MSM_BO_CACHED_COHERENT with EINVAL (msm_gem.c msm_gem_new_impl).
+  bool cached_coherent = true;
 };
 
 VirtualSyscalls::NodeFactory make_virtual_msm_node(const VirtualGpuConfig& config, MsmNodeOptions options = {});

@@ -1,16 +1,20 @@
 #include "virt/kernels/ring.h"
 
+#include <algorithm>
+#include <set>
+
 namespace adreno::virt {
+namespace {
+// How often a ringbuffer with held-back work looks at its dependencies again: they retire on
+// other ringbuffers' threads, which do not know who waits for them.
+constexpr std::chrono::milliseconds kDependencyPoll{1};
+}  // namespace
 
-Ring::Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLog log,
-           std::uint32_t instruction_cache_units)
-    : memory_(std::move(memory)),
-      hang_timeout_(hang_timeout),
-      log_(std::move(log)),
-      cp_(*memory_, hang_timeout, stop_, instruction_cache_units),
-      thread_([this] { worker(); }) {}
+// --- RingBuffer ---
 
-Ring::~Ring() {
+RingBuffer::RingBuffer() : thread_([this] { worker(); }) {}
+
+RingBuffer::~RingBuffer() {
   {
     std::lock_guard lock(mutex_);
     stop_ = true;
@@ -19,46 +23,122 @@ Ring::~Ring() {
   thread_.join();
 }
 
+std::deque<RingBuffer::Entry>::iterator RingBuffer::next_ready() {
+  std::set<const Ring*> held;  // rings whose earlier submission waits: their later work waits too
+  for (auto it = queue_.begin(); it != queue_.end(); ++it) {
+    if (held.count(it->ring) != 0) continue;
+    const bool ready = std::all_of(it->after.begin(), it->after.end(),
+                                   [](const Dependency& d) { return d.ring->passed(d.seqno); });
+    if (ready) return it;
+    held.insert(it->ring);
+  }
+  return queue_.end();
+}
+
+void RingBuffer::worker() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    auto next = queue_.end();
+    changed_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+    if (stop_) return;
+    next = next_ready();
+    if (next == queue_.end()) {
+      changed_.wait_for(lock, kDependencyPoll);
+      continue;
+    }
+    Entry entry = std::move(*next);
+    queue_.erase(next);
+    running_ = entry.ring;
+    lock.unlock();
+    entry.ring->execute(entry);
+    entry = Entry{};  // dependencies and kept objects go outside the lock
+    lock.lock();
+    running_ = nullptr;
+    changed_.notify_all();
+  }
+}
+
+// --- Ring ---
+
+Ring::Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLog log,
+           std::shared_ptr<RingBuffer> buffer, std::uint32_t instruction_cache_units)
+    : memory_(std::move(memory)),
+      hang_timeout_(hang_timeout),
+      log_(std::move(log)),
+      cp_(*memory_, hang_timeout, stop_, instruction_cache_units),
+      buffer_(buffer ? std::move(buffer) : std::make_shared<RingBuffer>()) {}
+
+std::vector<RingBuffer::Entry> RingBuffer::take_entries_of(const Ring* ring) {
+  std::vector<Entry> taken;
+  for (auto it = queue_.begin(); it != queue_.end();) {
+    if (it->ring == ring) {
+      taken.push_back(std::move(*it));
+      it = queue_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return taken;
+}
+
+Ring::~Ring() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;  // a submission of this ring that is running now ends at once
+  }
+  changed_.notify_all();
+  std::vector<RingBuffer::Entry> dropped;  // released after the lock: they may hold other rings
+  std::unique_lock lock(buffer_->mutex_);
+  dropped = buffer_->take_entries_of(this);
+  buffer_->changed_.wait(lock, [&] { return buffer_->running_ != this; });
+  lock.unlock();
+}
+
 std::uint64_t Ring::submit(std::vector<IbSpan> ibs, std::vector<std::shared_ptr<const void>> keep_alive,
-                          std::shared_ptr<const AddressRanges> allowed, std::optional<InjectedFault> injected) {
+                           std::shared_ptr<const AddressRanges> allowed, std::optional<InjectedFault> injected,
+                           std::vector<Dependency> after) {
   std::lock_guard lock(mutex_);
   const std::uint64_t seqno = ++submitted_;
   if (fault_) {
     retired_ = seqno;  // a faulted ring runs nothing more; the submission is cancelled at once
-  } else {
-    queue_.push_back(Submission{seqno, std::move(ibs), std::move(keep_alive), std::move(allowed), injected});
+    changed_.notify_all();
+    return seqno;
   }
-  changed_.notify_all();
+  {
+    std::lock_guard buffer_lock(buffer_->mutex_);
+    buffer_->queue_.push_back(
+        RingBuffer::Entry{this, seqno, std::move(ibs), std::move(keep_alive), std::move(allowed), injected,
+                          std::move(after)});
+  }
+  buffer_->changed_.notify_all();
   return seqno;
 }
 
-void Ring::worker() {
-  std::unique_lock lock(mutex_);
-  for (;;) {
-    changed_.wait(lock, [&] { return stop_ || !queue_.empty(); });
-    if (stop_) return;
-    Submission submission = std::move(queue_.front());
-    queue_.pop_front();
-    lock.unlock();
-    std::optional<FaultRecord> fault;
-    try {
-      if (submission.injected) raise(*submission.injected, submission.ibs);
-      cp_.execute(submission.ibs, submission.allowed.get());
-    } catch (const GpuFault& error) {
-      fault = FaultRecord{error.kind(), error.address(), error.what(), submission.seqno};
-      if (log_) log_(*fault);
-    }
-    submission.keep_alive.clear();
-    lock.lock();
-    retired_ = submission.seqno;
-    if (fault) {
-      fault_ = std::move(fault);
-      // Cancel everything queued behind the fault.
-      if (!queue_.empty()) retired_ = queue_.back().seqno;
-      queue_.clear();
-    }
-    changed_.notify_all();
+void Ring::execute(RingBuffer::Entry& entry) {
+  std::optional<FaultRecord> fault;
+  try {
+    if (entry.injected) raise(*entry.injected, entry.ibs);
+    cp_.execute(entry.ibs, entry.allowed.get());
+  } catch (const GpuFault& error) {
+    fault = FaultRecord{error.kind(), error.address(), error.what(), entry.seqno};
+    // A submission cut short because its timeline is being torn down is no driver fault: nobody
+    // is told, as the owner (a context, a file) may be half destroyed.
+    if (log_ && !stop_) log_(*fault);
   }
+  entry.keep_alive.clear();
+  std::vector<RingBuffer::Entry> cancelled;  // released after the locks: they may hold other rings
+  std::lock_guard lock(mutex_);
+  retired_ = entry.seqno;
+  if (fault) {
+    fault_ = std::move(fault);
+    // Cancel everything this context queued behind the fault.
+    {
+      std::lock_guard buffer_lock(buffer_->mutex_);
+      cancelled = buffer_->take_entries_of(this);
+    }
+    retired_ = submitted_;
+  }
+  changed_.notify_all();
 }
 
 void Ring::raise(const InjectedFault& fault, const std::vector<IbSpan>& ibs) {
@@ -89,10 +169,7 @@ std::uint64_t Ring::submitted() const {
   return submitted_;
 }
 
-std::uint64_t Ring::retired() const {
-  std::lock_guard lock(mutex_);
-  return retired_;
-}
+std::uint64_t Ring::retired() const { return retired_.load(std::memory_order_acquire); }
 
 std::optional<FaultRecord> Ring::fault() const {
   std::lock_guard lock(mutex_);

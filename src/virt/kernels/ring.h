@@ -1,7 +1,14 @@
-// One execution timeline: a KGSL draw context or an MSM submitqueue. Submissions run in order on
-// the ring's own thread (so a CP wait on one ring never blocks another), each retiring with the
-// next sequence number. The first fault stops the ring: what was queued behind it is cancelled,
-// as the drivers' fault recovery does for the guilty context.
+// The rings of the virtual kernels. A RingBuffer is what the hardware has: one command processor
+// working through submissions in order, one ringbuffer per priority band (KGSL: adreno_dispatch.c
+// dispatch_get_rb puts a context on ringbuffers[priority / num_ringbuffers]; MSM: every
+// submitqueue of a single-ring a6xx shares gpu->rb[0], msm_gpu.h msm_gpu_convert_priority). A
+// Ring is one execution timeline on it — a KGSL draw context or an MSM submitqueue — with its own
+// sequence numbers, its own pagetable and its own fault. Because the ringbuffer is shared, a CP
+// wait for memory that a later submission on the same ringbuffer writes never ends: the hang
+// detector (the command processor's hang timeout) faults the waiter, as on hardware.
+//
+// The first fault stops a Ring: what its context queued behind it is cancelled, as the drivers'
+// fault recovery does for the guilty context. The other Rings on the RingBuffer carry on.
 #pragma once
 
 #include "virt/gpu/command_processor.h"
@@ -21,6 +28,8 @@
 
 namespace adreno::virt {
 
+class Ring;
+
 struct FaultRecord {
   FaultKind kind;
   std::uint64_t address;
@@ -35,26 +44,70 @@ struct InjectedFault {
   std::uint64_t address = 0;  // page_fault: the faulting GPU address
 };
 
+/// One hardware ringbuffer: a thread that runs the submissions of every Ring on it in order. A
+/// submission whose dependencies (other Rings' sequence numbers) are not retired yet is held back
+/// with its Ring's later work, as the dispatchers hold a drawobj with pending sync points
+/// (kgsl_drawobj.c, adreno_dispatch.c dispatcher_context_sendcmds); other Rings' work passes it.
+class RingBuffer {
+ public:
+  RingBuffer();
+  ~RingBuffer();
+  RingBuffer(const RingBuffer&) = delete;
+  RingBuffer& operator=(const RingBuffer&) = delete;
+
+ private:
+  friend class Ring;
+  struct Dependency {
+    std::shared_ptr<const Ring> ring;
+    std::uint64_t seqno;
+  };
+  struct Entry {
+    Ring* ring;
+    std::uint64_t seqno;
+    std::vector<IbSpan> ibs;
+    std::vector<std::shared_ptr<const void>> keep_alive;
+    std::shared_ptr<const AddressRanges> allowed;
+    std::optional<InjectedFault> injected;
+    std::vector<Dependency> after;
+  };
+  void worker();
+  /// The first queued entry that may run now; queue_.end() when none.
+  std::deque<Entry>::iterator next_ready();
+  /// Removes and returns what `ring` has queued (the caller holds mutex_).
+  std::vector<Entry> take_entries_of(const Ring* ring);
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<Entry> queue_;
+  Ring* running_ = nullptr;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
 class Ring {
  public:
   enum class WaitResult { retired, timeout, faulted };
   /// Told about a fault on the ring's thread, as it happens (the driver's fault log).
   using FaultLog = std::function<void(const FaultRecord&)>;
+  /// The submission may run only once `ring` retired `seqno`.
+  using Dependency = RingBuffer::Dependency;
 
+  /// A timeline on `buffer`; without one it gets a ringbuffer of its own.
   /// `instruction_cache_units`: the model's, for the command processor's preload check (0: none).
   Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLog log = {},
-       std::uint32_t instruction_cache_units = 0);
+       std::shared_ptr<RingBuffer> buffer = nullptr, std::uint32_t instruction_cache_units = 0);
   ~Ring();
   Ring(const Ring&) = delete;
   Ring& operator=(const Ring&) = delete;
 
   /// Queues the IBs; `keep_alive` is released once the submission retired (the drivers hold
   /// references to every object a submission uses until then). With `allowed`, the submission
-  /// faults on any access outside those GPU address ranges. Returns the sequence number.
-  /// With `injected`, the submission raises that fault instead of running its IBs.
+  /// faults on any access outside those GPU address ranges. With `injected`, the submission
+  /// raises that fault instead of running its IBs. It runs only after `after` retired. Returns
+  /// the sequence number.
   std::uint64_t submit(std::vector<IbSpan> ibs, std::vector<std::shared_ptr<const void>> keep_alive = {},
                        std::shared_ptr<const AddressRanges> allowed = nullptr,
-                       std::optional<InjectedFault> injected = std::nullopt);
+                       std::optional<InjectedFault> injected = std::nullopt, std::vector<Dependency> after = {});
 
   /// Waits until `seqno` retired. A submission at or after the faulting one reports `faulted`.
   WaitResult wait(std::uint64_t seqno, std::chrono::nanoseconds timeout) const;
@@ -62,16 +115,13 @@ class Ring {
   std::uint64_t submitted() const;
   std::uint64_t retired() const;
   std::optional<FaultRecord> fault() const;
+  /// Whether `seqno` retired (or was cancelled by a fault): a dependency on it is met.
+  bool passed(std::uint64_t seqno) const { return retired_.load(std::memory_order_acquire) >= seqno; }
 
  private:
-  struct Submission {
-    std::uint64_t seqno;
-    std::vector<IbSpan> ibs;
-    std::vector<std::shared_ptr<const void>> keep_alive;
-    std::shared_ptr<const AddressRanges> allowed;
-    std::optional<InjectedFault> injected;
-  };
-  void worker();
+  friend class RingBuffer;
+  /// Runs one submission on the caller's (the ringbuffer's) thread and retires it.
+  void execute(RingBuffer::Entry& entry);
   /// Throws the injected fault: a hang once the hang detector's time passed (or teardown began).
   [[noreturn]] void raise(const InjectedFault& fault, const std::vector<IbSpan>& ibs);
 
@@ -80,14 +130,13 @@ class Ring {
   FaultLog log_;
   std::atomic<bool> stop_{false};
   CommandProcessor cp_;
+  std::shared_ptr<RingBuffer> buffer_;
 
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;
-  std::deque<Submission> queue_;
   std::uint64_t submitted_ = 0;
-  std::uint64_t retired_ = 0;
+  std::atomic<std::uint64_t> retired_{0};
   std::optional<FaultRecord> fault_;
-  std::thread thread_;
 };
 
 }  // namespace adreno::virt

@@ -1,4 +1,4 @@
-#include "core/cache_maintenance.h"
+#include "kernel/cache_maintenance.h"
 
 #include <cstdint>
 

@@ -1,6 +1,6 @@
-// CPU cache maintenance for cached, non-coherent mappings. On aarch64 it cleans or
-// cleans+invalidates by virtual address to the point of coherency (DC CVAC / DC CIVAC, which
-// Linux lets user space execute); other hosts are documented no-ops — x86 caches are coherent
+// CPU cache maintenance for cached, non-coherent mappings, shared by core, the allocator and the
+// MSM backend. On aarch64 it cleans or cleans+invalidates by virtual address to the point of
+// coherency (DC CVAC / DC CIVAC, which Linux lets user space execute); other hosts are documented no-ops — x86 caches are coherent
 // with devices, and the virtual GPU shares the CPU's view of memory.
 #pragma once
 

@@ -13,7 +13,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::vector<std::uint64_t> words(size / sizeof(std::uint64_t));
-  std::memcpy(words.data(), data, words.size() * sizeof(std::uint64_t));
+  if (!words.empty()) std::memcpy(words.data(), data, words.size() * sizeof(std::uint64_t));
   for (const std::uint64_t word : words) {
     (void)adreno::ir3::disassemble_word(word);
     try {

@@ -47,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<std::uint32_t> code;
   if (separator != end) {
     code.resize(static_cast<std::size_t>(end - separator - 1) / 4);
-    std::memcpy(code.data(), separator + 1, code.size() * 4);
+    if (!code.empty()) std::memcpy(code.data(), separator + 1, code.size() * 4);
   }
   try {
     const auto metadata = adreno::load_ir3_metadata_json(json.path());

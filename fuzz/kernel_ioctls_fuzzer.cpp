@@ -3,8 +3,8 @@
 // munmaps whose arguments come from the input. Every argument struct is filled with fuzzed bytes;
 // some of its 32-bit words are replaced by values earlier calls returned (ids, handles,
 // timestamps), so sequences reach objects that exist. At the end every mapping and descriptor is
-// released and the seam's ledger must be empty: an object the kernel still holds is a leak, and
-// the target aborts.
+// released: the seam's ledger must then hold nothing alive, and LeakSanitizer checks that the
+// driver's release freed whatever the sequence left behind.
 //
 // The virtual kernels run in the fuzzer's process: a pointer inside an argument is dereferenced
 // as a real kernel's copy_from_user would, without its fault handling. So each pointer field (and
@@ -33,11 +33,12 @@
 #include <fcntl.h>
 #include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace {
 
-namespace uapi = adreno::uapi;
+namespace uapi = adreno::msm::uapi;
 using adreno::virt::VirtualSyscalls;
 
 constexpr std::size_t kPage = 4096;
@@ -78,15 +79,21 @@ class Session {
     }
   }
 
-  // Releases everything this session holds; what the ledger still lists was leaked.
+  // Releases every mapping and descriptor this session holds, then checks the ledger.
   void finish() {
     for (const auto& [address, length] : mappings_) sys_.munmap(address, length);
     for (const int fd : dmabufs_) ::close(fd);
     sys_.close(fd_);
-    if (const auto leaks = sys_.leaks(); !leaks.empty()) {
-      for (const auto& leak : leaks) std::fprintf(stderr, "leaked after close: %s\n", leak.c_str());
+    // The ledger names the objects the file still held at close "(closed)": the fuzzer, as a
+    // careless user, leaves contexts and buffers to the driver's release, whose freeing of them
+    // LeakSanitizer checks after every input. Anything else still listed (a descriptor, a
+    // mapping) was not released by the seam.
+    for (const auto& leak : sys_.leaks()) {
+      if (leak.find(" (closed): ") != std::string::npos) continue;
+      std::fprintf(stderr, "still alive after close: %s\n", leak.c_str());
       std::abort();
     }
+    if (!sys_.ledger().empty()) std::abort();
   }
 
  private:
@@ -97,7 +104,7 @@ class Session {
   T fuzzed() {
     T value{};
     const auto bytes = in_.ConsumeBytes<std::uint8_t>(sizeof(T));
-    std::memcpy(&value, bytes.data(), bytes.size());
+    if (!bytes.empty()) std::memcpy(&value, bytes.data(), bytes.size());
     auto* raw = reinterpret_cast<unsigned char*>(&value);
     for (std::size_t at = 0; at + 4 <= sizeof(T) && !returned_.empty(); at += 4) {
       if (in_.ConsumeIntegralInRange<int>(0, 3) != 0) continue;
@@ -116,7 +123,7 @@ class Session {
     std::byte* at = scratch().arena + offset;
     const auto contents = in_.ConsumeBytes<std::uint8_t>(bytes);
     std::memset(at, 0, bytes);
-    std::memcpy(at, contents.data(), contents.size());
+    if (!contents.empty()) std::memcpy(at, contents.data(), contents.size());
     return reinterpret_cast<std::uintptr_t>(at);
   }
   // An array of `count` records of `size` bytes: the count is cut to what the arena holds.
@@ -208,7 +215,7 @@ class Session {
         break;
       }
       case 7: kgsl_import(); break;
-      default: kgsl_gpu_command(); break;
+      default: kgsl_submit(); break;
     }
   }
 
@@ -236,7 +243,7 @@ class Session {
     call(IOCTL_KGSL_GPUOBJ_IMPORT, arg);
   }
 
-  void kgsl_gpu_command() {
+  void kgsl_submit() {
     auto arg = fuzzed<kgsl_gpu_command>();
     arg.cmdsize %= 2 * sizeof(kgsl_command_object);
     arg.objsize %= 2 * sizeof(kgsl_command_object);

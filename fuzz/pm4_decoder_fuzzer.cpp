@@ -17,19 +17,19 @@ constexpr std::uint64_t kBase = 0x100000;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::vector<std::uint32_t> dwords(size / 4);
-  std::memcpy(dwords.data(), data, dwords.size() * 4);
+  if (!dwords.empty()) std::memcpy(dwords.data(), data, dwords.size() * 4);
   auto read = [&](adreno::GpuAddress address, std::span<std::uint32_t> out) {
     const std::uint64_t at = address.value();
     if (at < kBase || at % 4 != 0) return false;
     const std::uint64_t index = (at - kBase) / 4;
     if (index > dwords.size() || out.size() > dwords.size() - index) return false;
-    std::memcpy(out.data(), dwords.data() + index, out.size() * 4);
+    if (!out.empty()) std::memcpy(out.data(), dwords.data() + index, out.size() * 4);
     return true;
   };
   adreno::pm4::DecodeOptions options;
   options.disassemble_shader = [](std::span<const std::uint32_t> code) {
     std::vector<std::uint64_t> words(code.size() / 2);
-    std::memcpy(words.data(), code.data(), words.size() * sizeof(std::uint64_t));
+    if (!words.empty()) std::memcpy(words.data(), code.data(), words.size() * sizeof(std::uint64_t));
     return adreno::ir3::disassemble(words, adreno::ir3::ListingStyle::indexed);
   };
   try {

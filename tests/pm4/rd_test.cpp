@@ -122,6 +122,21 @@ TEST_CASE("a dumped command stream longer than IB_SIZE can express is reported w
   CHECK(reads == std::vector<std::size_t>{1048575});
 }
 
+// Found by fuzz/rd_fuzzer: a zero-dword command stream read zero bytes through memcpy with the
+// empty output's null pointer, which UBSan (the sanitizer build of this suite) reports.
+TEST_CASE("a dumped command stream of zero dwords decodes to nothing", "[pure][pm4]") {
+  const std::uint32_t contents[] = {0x11111111, 0x22222222};
+  const GpuAddress at(0x10000);
+  RdWriter writer;
+  writer.buffer(at, std::as_bytes(std::span(contents)));
+  writer.cmdstream(at + 4, 0);
+  std::vector<RdSection> sections = parse_rd(writer.bytes());
+  RdMemory dumped(sections);
+  REQUIRE(dumped.cmdstreams().size() == 1);
+  CHECK(dumped.read(at + 4, {}));
+  CHECK(decode_ib(at + 4, 0, [&](GpuAddress a, std::span<std::uint32_t> out) { return dumped.read(a, out); }).empty());
+}
+
 TEST_CASE("the older 8-byte RD_GPUADDR form is read as a 32-bit address", "[pure][pm4]") {
   RdWriter writer;
   const std::uint32_t old_form[2] = {0xc0001000, 64};

@@ -94,7 +94,11 @@ int main(int argc, char** argv) {
       "  @invocationid(r0.x)       register that receives the local invocation id\n"
       "  @wgid(r48.x)              register that receives the work-group id\n"
       "  @numwg(c2.x)              const that receives the number of work-groups\n"
-      "  @buf 256 (c1.x)           a buffer of 256 dwords whose address goes to c1.xy\n"
+      "  @buf 256 (c1.x) 1, 2      storage buffer (UAV) slot i of 256 dwords starting 1, 2; address in c1.xy\n"
+      "  @branchstack 2            branch stack depth\n"
+      "  @localmem 1024            local memory bytes per work-group\n"
+      "  @pvtmem 16                private memory bytes per fiber\n"
+      "  @fullnopstart/@fullnopend, @fullsyncstart/@fullsyncend   (rpt5)nop / (ss)(sy)nop before each instruction\n"
       "  @const(c0.x) 1.0, 2, 0, 0 four dwords preloaded at c0.x",
       "adreno-asm"};
   std::string input, output, json_path;
@@ -104,11 +108,11 @@ int main(int argc, char** argv) {
   app.add_option("-j,--json", json_path,
                  "also write metadata (register footprints, instrlen, barrier/local memory use, "
                  "launch facts) as JSON; - for standard output");
-  bool merged = false;
-  app.add_flag("-m,--merged-registers", merged,
-               "count half registers in the full footprint (SP_CS_CNTL_0 MERGEDREGS set), as "
-               "Mesa's own assembler does on a6xx; the default keeps a separate half footprint, "
-               "as the a630 compiler fixtures do");
+  bool split = false;
+  app.add_flag("-s,--split-registers", split,
+               "keep a separate half-register file and footprint (SP_CS_CNTL_0 MERGEDREGS clear), "
+               "as the a630 compiler fixtures do; the default merges them (hrN is half of r(N/2)), "
+               "as Mesa's own assembler does on a6xx");
   bool legalize = false, check = false;
   std::string legalized_source;
   app.add_flag("--legalize", legalize,
@@ -131,7 +135,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     const std::string source = read_source(input);
-    const auto file = merged ? adreno::ir3::RegisterFile::merged : adreno::ir3::RegisterFile::split;
+    const auto file = split ? adreno::ir3::RegisterFile::split : adreno::ir3::RegisterFile::merged;
     adreno::ir3::Program program;
     try {
       program = adreno::ir3::assemble(

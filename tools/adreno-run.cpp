@@ -67,6 +67,11 @@ void fill_buffer(const ArgumentSpec& spec, adreno::CpuView view) {
                                   : rng();
       std::memcpy(data + i, &v, std::min<std::size_t>(4, view.size() - i));
     }
+  } else if (spec.fill == "initial") {
+    // computerator (main.cc) copies a @buf's listed values to the start of the buffer; the rest
+    // stays zero.
+    std::memset(data, 0, view.size());
+    std::memcpy(data, spec.initial.data(), std::min(view.size(), spec.initial.size() * 4));
   } else if (spec.fill.rfind("file:", 0) == 0) {
     const auto bytes = read_file(spec.fill.substr(5));
     if (bytes.size() != view.size()) {
@@ -104,14 +109,16 @@ adreno::Program load_program(adreno::Device& device, const std::string& path, st
   const std::string text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   const bool is_text = std::none_of(text.begin(), text.end(), [](char c) { return c == '\0'; });
   if (!is_text) return adreno::Program::from_qualcomm_binary(device, bytes);
-  // ir3 assembly: its @buf slots say what buffers it wants when the command line does not.
+  // ir3 assembly: its @buf lines say what buffers it wants when the command line does not, with
+  // their initial values, as computerator allocates and fills them.
   const adreno::ir3::Program assembled = adreno::ir3::assemble(text);
   for (const auto& slot : assembled.launch.buffers) {
-    if (!slot.address_const) continue;
     ArgumentSpec spec;
     spec.is_buffer = true;
-    spec.count = slot.size_dwords;
+    spec.count = std::max<std::size_t>(slot.size_dwords, slot.initial.size());
     spec.type = &kElements[0];
+    spec.fill = "initial";
+    spec.initial = slot.initial;
     defaults.push_back(spec);
   }
   return adreno::Program::from_ir3_assembly(device, text, legalize);
@@ -122,14 +129,15 @@ adreno::Program load_program(adreno::Device& device, const std::string& path, st
 int main(int argc, char** argv) {
   CLI::App app{
       "Runs one compute kernel and shows what it wrote.\n\n"
-      "KERNEL is ir3 assembly (Mesa's disassembler syntax with computerator's @localsize/@buf/@const/\n"
-      "@invocationid/@wgid directives), a Qualcomm OpenCL compiled binary, or an ir3 fixture JSON\n"
+      "KERNEL is ir3 assembly (Mesa's disassembler syntax with computerator's directives: @localsize,\n"
+      "@buf, @const, @invocationid, @wgid, @numwg, @branchstack, @localmem, @pvtmem, ...), a Qualcomm OpenCL compiled binary, or an ir3 fixture JSON\n"
       "(ir3-a630-fixture/1, next to its .code.bin).\n\n"
       "Arguments are bound in kernel order, one --arg each:\n"
       "  buf:COUNTxTYPE[:FILL]   a buffer of COUNT elements (TYPE u32 i32 f32 u16 f16 u8), filled with\n"
       "                          zeros (default), iota, random[:SEED] or file:PATH\n"
       "  TYPE:VALUE              a scalar\n"
-      "Without --arg, an assembly kernel gets zero-filled u32 buffers of its @buf sizes.\n\n"
+      "Without --arg, an assembly kernel gets u32 buffers of its @buf sizes holding their @buf values\n"
+      "(zeros after them), and its @const values are preloaded, as computerator does.\n\n"
       "Example: adreno-run --virtual add.s -a buf:1024xu32 -a buf:1024xu32:iota -a buf:1024xu32:random:7 \\\n"
       "           --groups 8 --local 128 --print 0"};
   std::string kernel_path, device_spec, groups_text = "1", local_text;

@@ -53,7 +53,8 @@ struct ArgumentSpec {
   bool is_buffer = false;
   std::size_t count = 0;
   const ElementInfo* type = nullptr;
-  std::string fill = "zeros";  // zeros | iota | random[:SEED] | file:PATH
+  std::string fill = "zeros";  // zeros | iota | random[:SEED] | file:PATH | initial
+  std::vector<std::uint32_t> initial;  // fill "initial": the leading words (an @buf's values)
   std::string value;           // scalars
 };
 

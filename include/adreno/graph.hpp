@@ -3,8 +3,8 @@
 // A Graph records a sequence of dispatches, signals and waits, then build() lays it out once —
 // the command buffer and every dispatch's constants and descriptors — in the graph's own GPU
 // memory. replay() calls that command buffer from a queue. Between replays, set_buffer(),
-// set_bytes() and set_value() change a dispatch's buffer addresses and scalars, or a signal's or
-// wait's value; the next replay writes just those dwords in place, so its cost grows with the
+// set_bytes(), set_launch() and set_value() change a dispatch's buffer addresses, scalars and
+// grid, or a signal's or wait's value; the next replay writes just those dwords in place, so its cost grows with the
 // number of values changed, not with the size of the graph.
 //
 // Dependencies come from how each dispatch accesses its buffer arguments (Access; read_write
@@ -113,6 +113,11 @@ class Graph {
   }
   /// Changes the value a signal writes or a wait waits for.
   void set_value(GraphSync sync, std::uint64_t value);
+  /// Changes the grid of `dispatch` (checked as Queue::dispatch checks a launch): the next replay
+  /// rewrites its grid and launch packets and the driver params its program reads (work-group
+  /// counts, local size, base group, subgroup size), so a program reading them sees the new grid.
+  /// A dispatch dropped as a duplicate shares the kept one's launch.
+  void set_launch(GraphDispatch dispatch, const Launch& launch);
 
   /// Records a call of the graph into `queue` (submitted with the queue's other work), after
   /// writing the values changed since the last replay. Throws Error(invalid_argument) when the

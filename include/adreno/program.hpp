@@ -34,6 +34,11 @@
 
 namespace adreno {
 
+/// How ir3 assembly addresses half registers (SP_CS_CNTL_0 MERGEDREGS): merged, as Mesa's
+/// assembler and computerator assemble for a6xx (hrN is half of r(N/2)), or split (a separate
+/// half-register file).
+enum class RegisterMode { merged, split };
+
 /// Hardware wave (thread-group) size. On the A630 a 128-wide wave doubles FP16 MAD throughput but
 /// some FP32 kernels run slower, so the compiler's choice can be overridden per launch.
 enum class WaveSize { thread64, thread128 };
@@ -68,8 +73,27 @@ struct Ir3Metadata {
   /// Constant dword where the driver writes the local size x, y, z (driver params); nullopt when
   /// the program does not read it.
   std::optional<std::uint32_t> local_size_const_dword;
+  /// Mesa's compute driver params (`struct ir3_driver_params_cs` in ir3_shader.h: work-group
+  /// counts, work_dim, base group, subgroup size, local size, subgroup-id shift, work-group id):
+  /// where the block starts in the constant file (the DRIVER_PARAMS allocation's offset_vec4 × 4)
+  /// and how many of its dwords the program reads (num_driver_params). Every dispatch writes them,
+  /// clipped to constlen as Turnip does; nullopt when the program reads none.
+  struct DriverParams {
+    std::uint32_t const_dword;
+    std::uint32_t count;  ///< 1..16
+  };
+  std::optional<DriverParams> driver_params;
+  /// A buffer the program reaches as a storage buffer (UAV/IBO slot `slot`, as Mesa computerator's
+  /// `@buf` lines): the dispatch writes an R32_UINT buffer descriptor for it, and its 64-bit
+  /// address at `address_const_dword` too when given.
+  struct StorageBuffer {
+    std::string name;
+    std::uint32_t slot;
+    std::optional<std::uint32_t> address_const_dword;
+  };
   std::vector<BufferPointer> buffers;  ///< in kernel-argument order, before the scalars
   std::vector<Scalar> scalars;
+  std::vector<StorageBuffer> storage_buffers;  ///< arguments after the scalars
   std::vector<Immediate> immediates;
   std::uint32_t private_bytes_per_fiber = 0;
   bool private_per_wave = true;        ///< PERWAVEMEMLAYOUT
@@ -114,14 +138,19 @@ class Program {
   /// compiler's padding) with the compiler's metadata.
   static Program from_ir3(Device& device, std::span<const std::uint32_t> code, const Ir3Metadata& metadata);
   /// Assembles ir3 source — Mesa's disassembler syntax plus Mesa computerator's directives
-  /// (`@localsize X, Y, Z`, `@buf SIZE (cN.c)`, `@const(cN.c) a, b, c, d`, `@invocationid(rN.c)`,
-  /// `@wgid(rN.c)`) — and loads it. Its arguments are the @buf slots in order, named "buf0",
-  /// "buf1", …; @const values are preloaded; @localsize is the local size it must be launched
-  /// with. Throws Error(malformed) whose detail starts with "line:column:" for bad source.
+  /// (`@localsize X, Y, Z`, `@buf SIZE [(cN.c)] [values]`, `@const(cN.c) a, b, c, d`,
+  /// `@invocationid(rN.c)`, `@wgid(rN.c)`, `@numwg(cN.x)`, `@branchstack N`, `@localmem BYTES`,
+  /// `@pvtmem BYTES`, `@fullnopstart/end`, `@fullsyncstart/end`) — and loads it. Its arguments
+  /// are the @buf lines in order, named "buf0", "buf1", …: buffer i is storage-buffer (UAV) slot
+  /// i, its address also in cN.xy when the line names a constant, as in computerator. @const
+  /// values are preloaded; @numwg receives the work-group counts; @localsize is the local size it
+  /// must be launched with. Throws Error(malformed) whose detail starts with "line:column:" for
+  /// bad source.
   /// With `legalize`, the assembler first adds the (sy)/(ss) waits and delay slots the code lacks
   /// (Mesa's a6xx scheduling rules), so it can be written without counting them; code that
-  /// already has them is loaded as written.
-  static Program from_ir3_assembly(Device& device, std::string_view source, bool legalize = false);
+  /// already has them is loaded as written. Registers are merged unless `registers` says split.
+  static Program from_ir3_assembly(Device& device, std::string_view source, bool legalize = false,
+                                   RegisterMode registers = RegisterMode::merged);
   /// Loads a fixture: `<dir>/<name>.code.bin` and its `<name>.json`.
   static Program from_ir3_fixture(Device& device, const std::filesystem::path& json_path);
 
@@ -188,6 +217,18 @@ struct Launch {
   std::uint32_t groups[3] = {1, 1, 1};
   std::uint32_t local_size[3] = {1, 1, 1};
   /// Overrides the program's wave size for this launch.
+  std::optional<WaveSize> wave_size;
+  /// The first work-group's id (Vulkan's vkCmdDispatchBase, OpenCL's global work offset in
+  /// groups): delivered to the program as the base-group driver params, which Mesa-compiled code
+  /// adds to its work-group id as Turnip's does; the hardware's own ids still start at 0.
+  /// base_group + groups must fit 32 bits on every axis.
+  std::uint32_t base_group[3] = {0, 0, 0};
+};
+
+/// The shape of an indirect dispatch (Queue::dispatch_indirect): as Launch, but the group counts
+/// are read by the GPU from memory.
+struct IndirectLaunch {
+  std::uint32_t local_size[3] = {1, 1, 1};
   std::optional<WaveSize> wave_size;
 };
 

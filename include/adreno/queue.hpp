@@ -81,6 +81,17 @@ class Queue {
   /// invocations, or other than the program's fixed size), group counts whose global size does
   /// not fit 32 bits, or an argument not set; Error(unsupported) on a GPU other than a6xx.
   void dispatch(const Program& program, const Arguments& arguments, const Launch& launch);
+  /// Launches `program` over the group counts the GPU reads when it gets there: three uint32
+  /// (x, y, z) at the start of `groups`, typically written by an earlier dispatch (put barrier()
+  /// between them). The driver params that depend on the counts are copied by the command
+  /// processor from that memory before the program's constants are loaded (Turnip's indirect
+  /// path, tu_emit_compute_driver_params); the others are written now. Throws as dispatch()
+  /// does, and Error(invalid_argument) naming `groups` when the view is smaller than 12 bytes or
+  /// not 4-byte aligned, Error(unsupported) for a Qualcomm binary (CP_RUN_OPENCL reads no counts
+  /// from memory). Counts whose global size (count × local size) leaves 32 bits make the GPU
+  /// report a fault, which loses the queue (Error(device_lost) at its wait), rather than hang.
+  void dispatch_indirect(const Program& program, const Arguments& arguments, const BufferView& groups,
+                         const IndirectLaunch& launch);
 
   // Submission.
 

@@ -24,6 +24,7 @@ const char* kind_name(ProgramArgument::Kind kind) {
     case ProgramArgument::Kind::constant: return "a buffer or scalar";
     case ProgramArgument::Kind::texture: return "a texture";
     case ProgramArgument::Kind::storage_image: return "a storage image";
+    case ProgramArgument::Kind::storage_buffer: return "a storage buffer";
     case ProgramArgument::Kind::sampler: return "a sampler";
   }
   return "?";
@@ -79,6 +80,8 @@ void Arguments::Impl::bind(std::size_t index, Binding binding) {
 
 const ProgramArgument& Arguments::Impl::buffer_argument(const ProgramInfo& info, std::size_t index) {
   constexpr const char* kOperation = "set buffer argument";
+  if (index < info.arguments.size() && info.arguments[index].kind == ProgramArgument::Kind::storage_buffer)
+    return info.arguments[index];
   const ProgramArgument& arg = argument(info, index, ProgramArgument::Kind::constant, kOperation);
   if (arg.size_bytes != 8 || arg.const_byte % 4 != 0)
     throw Error(Errc::invalid_argument, kOperation,
@@ -88,6 +91,10 @@ const ProgramArgument& Arguments::Impl::buffer_argument(const ProgramInfo& info,
 
 const ProgramArgument& Arguments::Impl::scalar_argument(const ProgramInfo& info, std::size_t index, std::size_t bytes) {
   constexpr const char* kOperation = "set scalar argument";
+  if (index < info.arguments.size() && info.arguments[index].kind == ProgramArgument::Kind::storage_buffer)
+    throw Error(Errc::invalid_argument, kOperation,
+                fmt::format("{} is a storage buffer, bound with set_buffer: its address holds 8 bytes; got {}",
+                            describe(index, info.arguments[index]), bytes));
   const ProgramArgument& arg = argument(info, index, ProgramArgument::Kind::constant, kOperation);
   if (bytes == 0 || bytes > arg.size_bytes)
     throw Error(Errc::invalid_argument, kOperation,
@@ -95,11 +102,25 @@ const ProgramArgument& Arguments::Impl::scalar_argument(const ProgramInfo& info,
   return arg;
 }
 
+const ProgramArgument& Arguments::Impl::storage_buffer_descriptor(std::span<std::uint32_t, 16> out, const ProgramInfo& info,
+                                                                 std::size_t index, GpuAddress address, std::uint64_t size) {
+  constexpr const char* kOperation = "set buffer argument";
+  const ProgramArgument& arg = argument(info, index, ProgramArgument::Kind::storage_buffer, kOperation);
+  write_buffer_descriptor(out, address, size, kOperation, describe(index, arg));
+  return arg;
+}
+
 void Arguments::Impl::set_buffer(std::size_t index, const BufferView& buffer) {
   const ProgramArgument& arg = buffer_argument(program_->info(), index);
   const GpuAddress address = buffer.gpu_address();
-  constants_[arg.const_byte / 4] = address.lo();
-  constants_[arg.const_byte / 4 + 1] = address.hi();
+  if (arg.kind == ProgramArgument::Kind::storage_buffer) {
+    storage_buffer_descriptor(std::span<std::uint32_t, 16>(storage_images_.data() + std::size_t{arg.slot} * d::kTextureDwords, 16),
+                              program_->info(), index, address, buffer.size());
+  }
+  if (arg.const_byte != kNoConstant) {
+    constants_[arg.const_byte / 4] = address.lo();
+    constants_[arg.const_byte / 4 + 1] = address.hi();
+  }
   // A buffer argument may be written by the program: list it as writable.
   bind(index, Binding{buffer.buffer()->block_shared(), true, true});
 }

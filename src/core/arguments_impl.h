@@ -40,10 +40,15 @@ class Arguments::Impl {
   void set_sampler(std::size_t index, const SamplerDesc& sampler);
   std::size_t index_of(std::string_view name) const;
 
-  /// The program's argument `index` when it takes a 64-bit buffer address (set_buffer), or a
+  /// The program's argument `index` when it takes a buffer (set_buffer: a 64-bit address in the
+  /// constant file, or a storage buffer), or a
   /// scalar of at least `bytes` bytes (set_bytes); throws Error(invalid_argument) naming it otherwise.
   static const ProgramArgument& buffer_argument(const ProgramInfo& info, std::size_t index);
   static const ProgramArgument& scalar_argument(const ProgramInfo& info, std::size_t index, std::size_t bytes);
+  /// Writes the descriptor of the storage-buffer argument `index` bound to `buffer` to `out`;
+  /// throws Error(invalid_argument) naming it when it is no storage buffer or the view does not fit.
+  static const ProgramArgument& storage_buffer_descriptor(std::span<std::uint32_t, 16> out, const ProgramInfo& info,
+                                                          std::size_t index, GpuAddress address, std::uint64_t size);
   /// Writes the descriptor of `image` for argument `index`, a texture (or a storage image when
   /// `storage`), to `out`; throws Error(invalid_argument) naming the argument and what is wrong.
   /// Returns the argument.

@@ -99,6 +99,36 @@ void write_image_descriptor(std::span<std::uint32_t, 16> out, const ImageDesc& i
   out[5] = static_cast<std::uint32_t>(base_words >> 32);
 }
 
+void write_buffer_descriptor(std::span<std::uint32_t, 16> out, GpuAddress address, std::uint64_t size,
+                             const char* operation, std::string_view argument) {
+  // The fields Mesa's fdl6_buffer_view_init (src/freedreno/fdl/fd6_view.cc) writes for a buffer
+  // on a6xx: a linear R32_UINT view whose base is 64-byte aligned, the rest of the address going
+  // to STARTOFFSETTEXELS, the element count spread over WIDTH (15 bits) and HEIGHT, one texel per
+  // structure. Swizzle X, Y, Z, ONE and swap WZYX as in its decoding for computerator's @buf
+  // (../shared/reference/computerator/simple-a630.cffdump.txt).
+  const std::uint64_t elements = size / 4;
+  const auto& width = d::TEX_CONST_1.field("WIDTH");
+  const std::uint64_t max_elements = (d::TEX_CONST_1.field("HEIGHT").max_value() << width.width()) | width.max_value();
+  if (address.value() % 4 != 0 || elements == 0 || elements > max_elements)
+    throw Error(Errc::invalid_argument, operation,
+                fmt::format("{}: a storage buffer at {:#x} of {} bytes is not 1..{} aligned 4-byte elements", argument,
+                            address.value(), size, max_elements));
+  std::fill(out.begin(), out.end(), 0u);
+  out[0] = static_cast<std::uint32_t>(d::TEX_CONST_0.pack({{"FMT", raw(d::Format::FMT6_32_UINT)},
+                                                           {"SWIZ_X", raw(d::Swizzle::X)},
+                                                           {"SWIZ_Y", raw(d::Swizzle::Y)},
+                                                           {"SWIZ_Z", raw(d::Swizzle::Z)},
+                                                           {"SWIZ_W", raw(d::Swizzle::ONE)}}));
+  out[1] = static_cast<std::uint32_t>(d::TEX_CONST_1.pack({{"WIDTH", elements & width.max_value()},
+                                                           {"HEIGHT", elements >> width.width()}}));
+  out[2] = static_cast<std::uint32_t>(d::TEX_CONST_2.pack({{"STRUCTSIZETEXELS", 1},
+                                                           {"STARTOFFSETTEXELS", (address.value() % kImageBaseAlignment) / 4},
+                                                           {"TYPE", raw(d::TexType::A6XX_TEX_BUFFER)}}));
+  const std::uint64_t base_words = d::TEX_CONST_BASE.pack({{"BASE", address.value() & ~(kImageBaseAlignment - 1)}});
+  out[4] = static_cast<std::uint32_t>(base_words);
+  out[5] = static_cast<std::uint32_t>(base_words >> 32);
+}
+
 void write_sampler_descriptor(std::span<std::uint32_t, 4> out, const SamplerDesc& sampler) {
   const std::uint64_t filter = raw(sampler.filter == SamplerDesc::Filter::linear ? d::Filter::LINEAR : d::Filter::NEAREST);
   const std::uint64_t clamp = raw(clamp_of(sampler.address));

@@ -21,6 +21,11 @@ inline constexpr std::uint64_t kImageBaseAlignment = 64;
 /// Error(invalid_argument, operation, "<argument>: ...") when the image breaks a limit.
 void write_image_descriptor(std::span<std::uint32_t, 16> out, const ImageDesc& image, bool storage,
                             const char* operation, std::string_view argument);
+/// Writes the 16-dword descriptor of `size` bytes at `address` as a storage buffer of R32_UINT elements (a UAV,
+/// as Mesa computerator's @buf slots). Throws Error(invalid_argument, operation, "<argument>: ...")
+/// when the view is not 4-byte aligned or holds more elements than the descriptor counts.
+void write_buffer_descriptor(std::span<std::uint32_t, 16> out, GpuAddress address, std::uint64_t size,
+                             const char* operation, std::string_view argument);
 /// Writes the 4-dword sampler descriptor of `sampler`.
 void write_sampler_descriptor(std::span<std::uint32_t, 4> out, const SamplerDesc& sampler);
 

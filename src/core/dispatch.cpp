@@ -32,6 +32,8 @@
 #include "pm4/a6xx_registers.h"
 #include "pm4/packets.h"
 
+#include <algorithm>
+#include <cassert>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -46,6 +48,10 @@ constexpr const char* kOperation = "dispatch";
 
 std::uint64_t align64(std::uint64_t value) { return (value + 63) & ~std::uint64_t{63}; }
 
+// Where in the queue's 64-byte scratch an indirect dispatch assembles its count vec4 (the first
+// 16 bytes are the barriers' flush dword).
+constexpr std::uint64_t kIndirectParamsOffset = 16;
+
 // Every dispatch runs the checks that call this: the message is formatted out of line, in a cold
 // function, so that a check costs a compare and a branch and not a stack frame for strings.
 template <typename... Args>
@@ -58,6 +64,8 @@ template <typename... Args>
   invalid("argument {}{} of program '{}' is not set", index, name.empty() ? "" : " ('" + name + "')", info.name);
 }
 
+}  // namespace
+
 void validate_launch(const ProgramInfo& info, const Launch& launch) {
   std::uint64_t invocations = 1;
   for (unsigned axis = 0; axis < 3; ++axis) {
@@ -69,15 +77,23 @@ void validate_launch(const ProgramInfo& info, const Launch& launch) {
               info.fixed_local_size[axis]);
     invocations *= local;
     if (launch.groups[axis] == 0) invalid("groups.{} is 0", name);
+    if (std::uint64_t{launch.base_group[axis]} + launch.groups[axis] > 0xffffffffu)
+      invalid("base_group.{} = {} + groups.{} = {} exceeds a 32-bit work-group id", name, launch.base_group[axis], name,
+              launch.groups[axis]);
     // SP_CS_NDRANGE_{1,3,5} GLOBALSIZE holds local size × groups in 32 bits.
     if (std::uint64_t{local} * launch.groups[axis] > 0xffffffffu)
       invalid("groups.{} = {} × local_size.{} = {} exceeds the 32-bit global size", name, launch.groups[axis], name,
               local);
   }
+  if (info.launch == LaunchPacket::run_opencl && (launch.base_group[0] | launch.base_group[1] | launch.base_group[2]) != 0)
+    throw Error(Errc::unsupported, kOperation,
+                fmt::format("program '{}' is a Qualcomm OpenCL binary, which reads no base group", info.name));
   if (invocations > program_limits::kMaxInvocations)
     invalid("local_size {}×{}×{} = {} invocations exceeds {}", launch.local_size[0], launch.local_size[1],
             launch.local_size[2], invocations, program_limits::kMaxInvocations);
 }
+
+namespace {
 
 // CONSTLEN counts 4-vec4 units.
 std::uint32_t constlen_units(const ProgramInfo& info) { return (info.constlen_vec4 + 3) & ~3u; }
@@ -117,6 +133,28 @@ DispatchDataLayout dispatch_data_layout(const ProgramInfo& info, const Arguments
   return layout;
 }
 
+void write_driver_params(std::byte* constants, const ProgramInfo& info, const Launch& launch) {
+  if (info.driver_params.empty()) return;
+  // The values of struct ir3_driver_params_cs (Mesa ir3_shader.h) as gallium's
+  // ir3_build_driver_params_cs fills them for OpenCL-style launches, where the local size is the
+  // launch's (Turnip writes 0 there: Vulkan compiles the local size in). work_dim is the kernel
+  // dimension SP_CS_NDRANGE_0 is programmed with (emit_grid: always 3). The work-group id stays
+  // 0 as in both drivers: a6xx delivers it in a register (WGIDCONSTID).
+  const std::uint32_t subgroup = launch.wave_size.value_or(info.wave_size) == WaveSize::thread128 ? 128 : 64;
+  std::uint32_t values[dword_of(DriverParam::count)] = {};
+  const auto put3 = [&](DriverParam first, const std::uint32_t (&xyz)[3]) {
+    std::copy(std::begin(xyz), std::end(xyz), values + dword_of(first));
+  };
+  put3(DriverParam::num_work_groups_x, launch.groups);
+  values[dword_of(DriverParam::work_dim)] = 3;
+  put3(DriverParam::base_group_x, launch.base_group);
+  values[dword_of(DriverParam::subgroup_size)] = subgroup;
+  put3(DriverParam::local_group_size_x, launch.local_size);
+  values[dword_of(DriverParam::subgroup_id_shift)] = subgroup == 128 ? 7 : 6;  // log2(subgroup size)
+  for (const DriverParamRange& range : info.driver_params)
+    std::memcpy(constants + std::uint64_t{range.const_dword} * 4, values + dword_of(range.first), range.count * 4);
+}
+
 void write_dispatch_data(CpuView data, const DispatchDataLayout& layout, const Program::Impl& program,
                          const Arguments::Impl& arguments, const Launch& launch) {
   const ProgramInfo& info = program.info();
@@ -127,7 +165,7 @@ void write_dispatch_data(CpuView data, const DispatchDataLayout& layout, const P
     if (!words.empty()) std::memcpy(at + offset, words.data(), words.size_bytes());
   };
   copy(0, arguments.constants());
-  if (info.local_size_const_dword != kUnusedRegid) copy(std::uint64_t{info.local_size_const_dword} * 4, launch.local_size);
+  write_driver_params(at, info, launch);
   copy(layout.textures_at, arguments.textures());
   copy(layout.images_at, arguments.storage_images());
   copy(layout.samplers_at, arguments.samplers());
@@ -216,7 +254,19 @@ void emit_program_code(pm4::CommandStream& cs, const Program::Impl& prog) {
                       {{"TOTALPVTMEMSIZE", prog.private_bytes_per_sp()},
                        {"PERWAVEMEMLAYOUT", prog.private_memory() && info.private_per_wave}});
   pm4::write_register(cs, r::SP_CS_PVT_MEM_STACK_OFFSET, {{"OFFSET", prog.private_bytes_per_sp()}});
-  pm4::load_state6_frag(cs, {pm4::StateType::ST6_SHADER, pm4::StateBlock::SB6_CS_SHADER, 0, info.instrlen}, code);
+  // A program longer than the instruction cache: the preload stops at the cache size (Turnip
+  // tu6_emit_xs_constants, freedreno fd6_program.cc: MIN2(instrlen, instr_cache_size); preloading
+  // more hangs the GPU), and SP_PS_INSTR_SIZE gets the CS length too, rolled in with a
+  // DEBUG_LABEL event: the hardware bounds-checks cache-miss fetches against the PS length of
+  // the other register context (Turnip tu_dispatch and fd6_compute.cc, Mesa MR 19023).
+  const GpuPart& part = prog.part();
+  if (info.instrlen > part.instr_cache_size) {
+    pm4::write_register(cs, r::SP_PS_INSTR_SIZE, info.instrlen);
+    pm4::event_write(cs, pm4::EventType::DEBUG_LABEL);
+  }
+  pm4::load_state6_frag(cs, {pm4::StateType::ST6_SHADER, pm4::StateBlock::SB6_CS_SHADER, 0,
+                             std::min(info.instrlen, part.instr_cache_size)},
+                        code);
 }
 
 // Host memory to record a program's packets in, once; CommandStream writes through a ChunkSource.
@@ -258,20 +308,17 @@ ProgramPackets record_program_packets(const Program::Impl& prog) {
   return packets;
 }
 
-void emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const DispatchDataLayout& layout, GpuAddress data,
-                   const Launch& launch) {
-  // What a dispatch writes besides the recorded program packets, at most: the grid (ten one-value
-  // register writes), four CP_LOAD_STATE6_FRAG, four 64-bit base registers, SP_CS_USIZE and
-  // CP_EXEC_CS.
-  constexpr std::uint32_t kMaxDispatchDwords = 10 * 2 + 4 * 4 + 4 * 3 + 2 + 5;
+namespace {
+
+// The packets of one dispatch. Their length depends on the program and the layout only (both
+// wave sizes' state packets write the same registers), so a graph can rewrite them in place.
+void write_dispatch(pm4::PacketWriter& out, const Program::Impl& prog, const DispatchDataLayout& layout, GpuAddress data,
+                    const Launch& launch, const IndirectCounts* indirect = nullptr) {
   const ProgramInfo& info = prog.info();
   const bool exec_cs = info.launch == LaunchPacket::exec_cs;
   const ProgramPackets& packets = prog.packets();
   const std::vector<std::uint32_t>& state =
       packets.state[launch.wave_size.value_or(info.wave_size) == WaveSize::thread128 ? 1 : 0];
-  // One room check for the whole dispatch; a dispatch that throws midway leaves nothing behind.
-  pm4::PacketWriter out =
-      cs.reserve_packets(static_cast<std::uint32_t>(state.size() + packets.code.size()) + kMaxDispatchDwords);
   out.append(state);
   emit_grid(out, exec_cs, launch);
   out.append(packets.code);
@@ -284,6 +331,8 @@ void emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const Disp
     pm4::load_state6_frag(out, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_TEX, 0, info.textures},
                           data + layout.textures_at);
     pm4::write_register(out, r::SP_CS_TEXMEMOBJ_BASE, (data + layout.textures_at).value());
+    // The texture count next to the descriptors, as freedreno's fd6_texture.cc writes it.
+    pm4::write_register(out, r::SP_CS_TSIZE, info.textures);
   }
   if (info.samplers != 0) {
     pm4::load_state6_frag(out, {pm4::StateType::ST6_SHADER, pm4::StateBlock::SB6_CS_TEX, 0, info.samplers},
@@ -298,11 +347,40 @@ void emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const Disp
   }
   pm4::write_register(out, r::SP_CS_USIZE, info.storage_images);
 
-  if (exec_cs)
+  if (indirect != nullptr && indirect->count_params.value() != 0)
+    pm4::load_state6_frag(out, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_SHADER, indirect->count_params_vec4, 1},
+                          indirect->count_params);
+  if (indirect != nullptr)
+    pm4::exec_cs_indirect(out, indirect->groups, launch.local_size);
+  else if (exec_cs)
     pm4::exec_cs(out, launch.groups[0], launch.groups[1], launch.groups[2]);
   else
     pm4::run_opencl(out);
+}
+
+}  // namespace
+
+std::span<std::uint32_t> emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const DispatchDataLayout& layout,
+                                       GpuAddress data, const Launch& launch, const IndirectCounts* indirect) {
+  // What a dispatch writes besides the recorded program packets, at most: the grid (ten one-value
+  // register writes), five CP_LOAD_STATE6_FRAG (an indirect dispatch's counts), four 64-bit base
+  // registers, SP_CS_TSIZE, SP_CS_USIZE and CP_EXEC_CS(_INDIRECT).
+  constexpr std::uint32_t kMaxDispatchDwords = 10 * 2 + 5 * 4 + 4 * 3 + 2 + 2 + 5;
+  const ProgramPackets& packets = prog.packets();
+  // One room check for the whole dispatch; a dispatch that throws midway leaves nothing behind.
+  pm4::PacketWriter out =
+      cs.reserve_packets(static_cast<std::uint32_t>(packets.state[0].size() + packets.code.size()) + kMaxDispatchDwords);
+  std::uint32_t* const start = out.cursor();
+  write_dispatch(out, prog, layout, data, launch, indirect);
   cs.commit(out);
+  return {start, out.cursor()};
+}
+
+void rewrite_dispatch(std::span<std::uint32_t> packets, const Program::Impl& prog, const DispatchDataLayout& layout,
+                      GpuAddress data, const Launch& launch) {
+  pm4::PacketWriter out(packets.data(), packets.data() + packets.size());
+  write_dispatch(out, prog, layout, data, launch);
+  assert(out.cursor() == packets.data() + packets.size() && "a rewritten dispatch changed length");
 }
 
 void Queue::dispatch(const Program& program, const Arguments& arguments, const Launch& launch) {
@@ -322,7 +400,59 @@ void Queue::dispatch(const Program& program, const Arguments& arguments, const L
   for (const Arguments::Impl::Binding& binding : args.bindings())
     if (binding.memory) impl_->reference(binding.memory, binding.gpu_writes);
 
-  emit_dispatch(impl_->stream(), prog, layout, space.gpu, launch);
+  emit_dispatch(impl_->compute_stream(prog.part()), prog, layout, space.gpu, launch);
+}
+
+void Queue::dispatch_indirect(const Program& program, const Arguments& arguments, const BufferView& groups,
+                              const IndirectLaunch& shape) {
+  impl_->check_not_lost();
+  const Program::Impl& prog = *program.impl();
+  const Arguments::Impl& args = arguments.impl();
+  const ProgramInfo& info = prog.info();
+  Launch launch;
+  std::copy(std::begin(shape.local_size), std::end(shape.local_size), launch.local_size);
+  launch.wave_size = shape.wave_size;
+  validate_dispatch(impl_->device(), prog, args, launch);
+  if (info.launch != LaunchPacket::exec_cs)
+    throw Error(Errc::unsupported, "dispatch indirect",
+                fmt::format("program '{}' is a Qualcomm OpenCL binary: CP_RUN_OPENCL reads no group counts from memory", info.name));
+  const GpuAddress counts = groups.gpu_address();
+  if (!groups.buffer() || groups.size() < 12 || counts.value() % 4 != 0)
+    throw Error(Errc::invalid_argument, "dispatch indirect",
+                fmt::format("groups: a view of {} bytes at {:#x}; three 4-byte-aligned uint32 counts are needed", groups.size(),
+                            counts.value()));
+
+  const DispatchDataLayout layout = dispatch_data_layout(info, args);
+  const UploadArea::Space space = impl_->uploads().allocate(*impl_, layout.bytes);
+  write_dispatch_data(space.cpu, layout, prog, args, launch);
+
+  impl_->reference(prog.code(), false);
+  if (prog.private_memory()) impl_->reference(prog.private_memory(), true);
+  for (const Arguments::Impl::Binding& binding : args.bindings())
+    if (binding.memory) impl_->reference(binding.memory, binding.gpu_writes);
+  impl_->reference(groups.buffer()->block_shared(), false);
+
+  pm4::CommandStream& cs = impl_->compute_stream(prog.part());
+  IndirectCounts indirect{counts, GpuAddress(), 0};
+  // The counts the program reads as driver params come from the same memory, as in Turnip's
+  // tu_emit_compute_driver_params: after a wait for earlier users, the CP copies x, y, z
+  // (CP_MEM_TO_MEM) into a 16-byte area of the queue's writable scratch, next to the fourth dword
+  // of that constant vec4 as this dispatch's constants have it, and loads the vec4 from there
+  // over the constants. Driver-param blocks start on a vec4 (Mesa's allocation; @numwg is
+  // refused off .x).
+  for (const DriverParamRange& range : info.driver_params) {
+    if (range.first != DriverParam::num_work_groups_x) continue;
+    const GpuAddress params = impl_->scratch() + kIndirectParamsOffset;
+    pm4::wait_for_idle(cs);
+    for (std::uint32_t k = 0; k < 4; ++k) {
+      const GpuAddress source[] = {k < 3 ? counts + 4 * k : space.gpu + (std::uint64_t{range.const_dword} + 3) * 4};
+      pm4::mem_to_mem(cs, params + 4 * k, source);
+    }
+    pm4::wait_mem_writes(cs);
+    indirect.count_params = params;
+    indirect.count_params_vec4 = range.const_dword / 4;
+  }
+  emit_dispatch(cs, prog, layout, space.gpu, launch, &indirect);
 }
 
 }  // namespace adreno

@@ -10,6 +10,7 @@
 #include "pm4/command_stream.h"
 
 #include <cstdint>
+#include <span>
 
 namespace adreno {
 
@@ -24,12 +25,20 @@ struct DispatchDataLayout {
   std::uint64_t bytes = 0;
 };
 
+/// Throws Error(invalid_argument, "dispatch") naming the field when the launch is out of range
+/// for `info`.
+void validate_launch(const ProgramInfo& info, const Launch& launch);
+
 /// Throws Error(invalid_argument) naming the field when `arguments` do not belong to `program`,
 /// the program is from another device, an argument is unset, or the launch is out of range.
 void validate_dispatch(const Device::Impl& device, const Program::Impl& program, const Arguments::Impl& arguments,
                        const Launch& launch);
 
 DispatchDataLayout dispatch_data_layout(const ProgramInfo& info, const Arguments::Impl& arguments);
+
+/// Writes the driver params `info` reads (ProgramInfo::driver_params) for `launch` into the
+/// constant file image at `constants`. Graphs call it again when a replay changes the grid.
+void write_driver_params(std::byte* constants, const ProgramInfo& info, const Launch& launch);
 
 /// Writes the constant file image (with the launch's driver params) and descriptor tables to `data`
 /// (layout.bytes bytes).
@@ -40,7 +49,23 @@ void write_dispatch_data(CpuView data, const DispatchDataLayout& layout, const P
 ProgramPackets record_program_packets(const Program::Impl& program);
 
 /// Appends the compute state and launch packets; the data written by write_dispatch_data is at `data`.
-void emit_dispatch(pm4::CommandStream& cs, const Program::Impl& program, const DispatchDataLayout& layout, GpuAddress data,
-                   const Launch& launch);
+/// With `indirect`, the launch is CP_EXEC_CS_INDIRECT.
+/// Returns where the packets went, for rewrite_dispatch.
+/// An indirect dispatch: CP_EXEC_CS_INDIRECT reads the counts at `groups`; when the program reads
+/// them as driver params, the vec4 holding them is loaded again from `count_params` (16 bytes
+/// the CP filled from `groups`) into constant vec4 `count_params_vec4`.
+struct IndirectCounts {
+  GpuAddress groups;
+  GpuAddress count_params;  // null: the program reads no counts
+  std::uint32_t count_params_vec4 = 0;
+};
+
+std::span<std::uint32_t> emit_dispatch(pm4::CommandStream& cs, const Program::Impl& program, const DispatchDataLayout& layout,
+                                       GpuAddress data, const Launch& launch, const IndirectCounts* indirect = nullptr);
+
+/// Rewrites in place the `packets` emit_dispatch returned for the same program, layout and data,
+/// for another launch (a graph whose replay changes the grid); the length stays the same.
+void rewrite_dispatch(std::span<std::uint32_t> packets, const Program::Impl& program, const DispatchDataLayout& layout,
+                      GpuAddress data, const Launch& launch);
 
 }  // namespace adreno

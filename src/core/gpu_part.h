@@ -1,6 +1,7 @@
 // The a6xx parts this library dispatches on, and what differs between them for compute. Facts
-// from Mesa src/freedreno/common/freedreno_devices.py (bminor/mesa-mesa; the a6xx_gen1..gen4
-// templates and the add_gpus() entries): num_sp_cores, fibers_per_sp and has_lpac.
+// from Mesa src/freedreno/common/freedreno_devices.py (Mesa 26; the a6xx_gen1..gen4 templates and
+// the add_gpus() entries): num_sp_cores, fibers_per_sp, has_lpac, instr_cache_size and the
+// raw_magic_regs each part's entry lists.
 //
 // Differences that matter to the dispatch emitter:
 //  * private memory is sized per SP (fibers_per_sp × bytes per fiber) times num_sp_cores;
@@ -13,16 +14,28 @@
 
 #include <adreno/device.hpp>
 
+#include "pm4/field.h"
+
+#include <array>
 #include <cstdint>
 #include <string_view>
 
 namespace adreno {
+
+/// A register and the value a part needs in it before compute work (freedreno_devices.py
+/// raw_magic_regs: debug/ECO, chicken and power bits).
+struct MagicRegister {
+  const pm4::Register* reg;
+  std::uint32_t value;
+};
 
 struct GpuPart {
   std::uint32_t gpu_id;        // 630; the comment after each entry names its freedreno_devices.py template
   std::uint32_t num_sp_cores;
   std::uint32_t fibers_per_sp;
   bool has_lpac;
+  std::uint32_t instr_cache_size;  ///< instruction cache, in the 128-byte units of SP_CS_INSTR_SIZE
+  std::array<MagicRegister, 11> magic;  ///< raw_magic_regs, in Mesa's order
 };
 
 /// The part `info` describes; throws Error(unsupported, "unsupported GPU") for anything else

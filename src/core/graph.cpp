@@ -55,10 +55,11 @@ class Graph::Impl {
                          std::span<const Access> access);
   GraphSync sync(const Signal& signal, std::uint64_t value, bool is_signal);
   void build(const GraphOptions& options);
-  void set_buffer(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer, GpuAddress address);
+  void set_buffer(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer, GpuAddress address, std::uint64_t size);
   void set_image(GraphDispatch id, std::size_t argument, const ImageDesc& image, bool storage);
   void set_bytes(GraphDispatch id, std::size_t argument, std::span<const std::byte> bytes);
   void set_value(GraphSync id, std::uint64_t value);
+  void set_launch(GraphDispatch id, const Launch& launch);
   void replay(Queue::Impl& queue);
 
   std::size_t dispatch_count() const { return built().dispatches; }
@@ -98,6 +99,11 @@ class Graph::Impl {
     std::vector<BufferBinding> buffers;    // moved into bindings_ at build
     std::vector<ScheduleAccess> accesses;  // by block identity, as recorded
     std::uint32_t first_site = kNoSite;    // patch sites of its arguments, in argument order (after build)
+    // Where build() put it (kept dispatches): its packets, and its data in both views.
+    std::span<std::uint32_t> packets;
+    std::byte* data_cpu = nullptr;
+    GpuAddress data_gpu;
+    std::optional<Launch> next_launch;  // set_launch's, for the next replay
   };
   struct RecordedSync {
     std::shared_ptr<Signal::Impl> signal;
@@ -111,10 +117,12 @@ class Graph::Impl {
     bool is_dispatch;
     std::uint32_t index;  // into dispatches_ or syncs_
   };
-  // An argument's bytes in the graph's GPU memory (a constant, or a 16-dword image descriptor),
-  // and where its next value waits in next_values_.
+  // An argument's bytes in the graph's GPU memory (a constant, or a 16-dword image or buffer
+  // descriptor), and where its next value waits in next_values_. A storage buffer whose address
+  // the program also reads has that address at `address_at`; its next value follows the descriptor's.
   struct PatchSite {
     std::byte* at = nullptr;
+    std::byte* address_at = nullptr;
     std::uint32_t bytes = 0;  // 0: not patchable (a sampler)
     std::uint32_t next = 0;  // in next_values_
     std::uint32_t binding = kNoSite;  // in bindings_, when the argument binds memory
@@ -181,6 +189,7 @@ class Graph::Impl {
   std::vector<SiteRange> sites_of_dispatch_;  // by GraphDispatch (a dropped duplicate: the kept one's)
   std::vector<std::uint32_t> dirty_sites_;    // capacity: every site
   std::vector<std::uint32_t> dirty_syncs_;    // capacity: every sync
+  std::vector<std::uint32_t> dirty_launches_;  // RecordedDispatch indices; capacity: every dispatch
   std::vector<std::uint32_t> signal_syncs_;
 
   // The kernel objects of bindings_, each once, as replays list them.
@@ -193,6 +202,7 @@ class Graph::Impl {
 
   std::vector<RecordedReplay> recorded_;
   std::vector<GpuUse> uses_;  // scratch for the waits
+  const GpuPart* part_ = nullptr;  // of its programs (null without dispatches): the queue's chip setup
 };
 
 GraphDispatch Graph::Impl::dispatch(const Program& program, const Arguments& arguments, const Launch& launch,
@@ -215,6 +225,7 @@ GraphDispatch Graph::Impl::dispatch(const Program& program, const Arguments& arg
     switch (info_arguments[i].kind) {
       case ProgramArgument::Kind::texture: how = Access::read; break;
       case ProgramArgument::Kind::constant:
+      case ProgramArgument::Kind::storage_buffer:
       case ProgramArgument::Kind::storage_image: how = i < access.size() ? access[i] : Access::read_write; break;
       case ProgramArgument::Kind::sampler: continue;
     }
@@ -250,6 +261,7 @@ void Graph::Impl::build(const GraphOptions& options) {
     const RecordedDispatch& y = dispatches_[nodes_[b].index];
     return x.program == y.program && std::equal(x.launch.groups, x.launch.groups + 3, y.launch.groups) &&
            std::equal(x.launch.local_size, x.launch.local_size + 3, y.launch.local_size) &&
+           std::equal(x.launch.base_group, x.launch.base_group + 3, y.launch.base_group) &&
            x.launch.wave_size == y.launch.wave_size && x.data == y.data;
   };
   Built result{schedule(schedule_nodes, {options.drop_duplicates, options.order_by_level}, same_work), 0, {}, 0};
@@ -300,7 +312,10 @@ void Graph::Impl::build(const GraphOptions& options) {
       RecordedDispatch& recorded = dispatches_[node.index];
       std::byte* const at = memory.cpu.data() + data_at[node.index];
       std::memcpy(at, recorded.data.data(), recorded.data.size());
-      emit_dispatch(cs, *recorded.program, recorded.layout, memory.gpu + data_at[node.index], recorded.launch);
+      part_ = &recorded.program->part();
+      recorded.data_cpu = at;
+      recorded.data_gpu = memory.gpu + data_at[node.index];
+      recorded.packets = emit_dispatch(cs, *recorded.program, recorded.layout, recorded.data_gpu, recorded.launch);
       own_block(recorded.program->code(), false);
       if (recorded.program->private_memory()) own_block(recorded.program->private_memory(), true);
       recorded.first_site = static_cast<std::uint32_t>(sites.size());
@@ -321,10 +336,15 @@ void Graph::Impl::build(const GraphOptions& options) {
             site.at = at + recorded.layout.images_at + descriptor;
             site.bytes = pm4::a6xx_descriptors::kTextureDwords * 4;
             break;
+          case ProgramArgument::Kind::storage_buffer:
+            site.at = at + recorded.layout.images_at + descriptor;
+            site.bytes = pm4::a6xx_descriptors::kTextureDwords * 4;
+            if (argument.const_byte != kNoConstant) site.address_at = at + argument.const_byte;
+            break;
           case ProgramArgument::Kind::sampler: break;
         }
         site.next = next_bytes;
-        next_bytes += site.bytes;
+        next_bytes += site.bytes + (site.address_at != nullptr ? sizeof(std::uint64_t) : 0);
         sites.push_back(site);
       }
       ++result.dispatches;
@@ -356,6 +376,7 @@ void Graph::Impl::build(const GraphOptions& options) {
   }
   dirty_sites_.reserve(sites.size());
   dirty_syncs_.reserve(syncs_.size());
+  dirty_launches_.reserve(dispatches_.size());
   uses_.reserve(8);  // one per queue that replays the graph, typically one or two
   next_values_.resize(next_bytes);
   sites_ = std::move(sites);
@@ -396,7 +417,8 @@ Graph::Impl::PatchSite& Graph::Impl::site_of(GraphDispatch id, std::size_t argum
   return sites_[range.first + argument];
 }
 
-void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer, GpuAddress address) {
+void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer, GpuAddress address,
+                             std::uint64_t size) {
   // This runs once per changed pointer per replay: the common case checks inline, the rest
   // goes through site_of for its error.
   const auto index = static_cast<std::size_t>(id);
@@ -411,7 +433,18 @@ void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const Buffe
     }
   }
   constexpr const char* kOperation = "set graph buffer argument";
-  site_of(id, argument, kOperation);  // throws for a graph not built, a dispatch or argument that does not exist
+  PatchSite& site = site_of(id, argument, kOperation);  // throws for a graph not built, a dispatch or argument that does not exist
+  if (site.kind == ProgramArgument::Kind::storage_buffer) {
+    std::uint32_t descriptor[pm4::a6xx_descriptors::kTextureDwords];
+    Arguments::Impl::storage_buffer_descriptor(descriptor, kept_dispatch(id, kOperation).program->info(), argument,
+                                               address, size);
+    bindings_[site.binding].stage(buffer);
+    std::memcpy(next_value(site), descriptor, sizeof(descriptor));
+    const std::uint64_t value = address.value();
+    if (site.address_at != nullptr) std::memcpy(next_value(site) + sizeof(descriptor), &value, sizeof(value));
+    mark_dirty(site);
+    return;
+  }
   // The argument exists but binds no buffer: say what it is instead.
   Arguments::Impl::buffer_argument(kept_dispatch(id, kOperation).program->info(), argument);  // throws unless a 64-bit address
   invalid(kOperation, fmt::format("argument {} of dispatch {} was recorded with a scalar, not a buffer", argument, index));
@@ -444,6 +477,13 @@ void Graph::Impl::set_value(GraphSync id, std::uint64_t value) {
   sync.value = value;
   if (!sync.dirty) dirty_syncs_.push_back(static_cast<std::uint32_t>(index));
   sync.dirty = true;
+}
+
+void Graph::Impl::set_launch(GraphDispatch id, const Launch& launch) {
+  RecordedDispatch& recorded = kept_dispatch(id, "set graph launch");
+  validate_launch(recorded.program->info(), launch);
+  if (!recorded.next_launch) dirty_launches_.push_back(static_cast<std::uint32_t>(&recorded - dispatches_.data()));
+  recorded.next_launch = launch;
 }
 
 void Graph::Impl::check_bindings_held() {
@@ -495,6 +535,7 @@ void Graph::Impl::apply_patches() {
       std::memcpy(site.at, next_value(site), sizeof(std::uint64_t));  // buffer addresses: no call
     } else {
       std::memcpy(site.at, next_value(site), site.bytes);
+      if (site.address_at != nullptr) std::memcpy(site.address_at, next_value(site) + site.bytes, sizeof(std::uint64_t));
     }
     site.dirty = false;
     if (site.binding == kNoSite) continue;
@@ -517,6 +558,14 @@ void Graph::Impl::apply_patches() {
     sync.dirty = false;
   }
   dirty_syncs_.clear();
+  for (const std::uint32_t index : dirty_launches_) {
+    RecordedDispatch& recorded = dispatches_[index];
+    recorded.launch = *recorded.next_launch;
+    recorded.next_launch.reset();
+    rewrite_dispatch(recorded.packets, *recorded.program, recorded.layout, recorded.data_gpu, recorded.launch);
+    write_driver_params(recorded.data_cpu, recorded.program->info(), recorded.launch);
+  }
+  dirty_launches_.clear();
 }
 
 void Graph::Impl::list_objects() {
@@ -539,7 +588,7 @@ void Graph::Impl::replay(Queue::Impl& queue) {
   if (&queue.device() != device_.get()) invalid("replay graph", "the queue belongs to another device");
   check_bindings_held();  // before anything changes
 
-  if (!dirty_sites_.empty() || !dirty_syncs_.empty()) {
+  if (!dirty_sites_.empty() || !dirty_syncs_.empty() || !dirty_launches_.empty()) {
     wait_for_previous_replays();
     apply_patches();
   }
@@ -547,7 +596,8 @@ void Graph::Impl::replay(Queue::Impl& queue) {
 
   for (const OwnReference& own : own_) queue.reference(own.block, own.write);
   queue.list_objects(objects_);
-  if (graph.ib.dwords != 0) pm4::indirect_buffer(queue.stream(), graph.ib.gpu, graph.ib.dwords);
+  if (graph.ib.dwords != 0)
+    pm4::indirect_buffer(part_ != nullptr ? queue.compute_stream(*part_) : queue.stream(), graph.ib.gpu, graph.ib.dwords);
   for (const std::uint32_t index : signal_syncs_) queue.note_signal(syncs_[index].signal, syncs_[index].value);
 
   const std::uint64_t fence_before = queue.last_fence();
@@ -579,11 +629,11 @@ std::size_t Graph::levels() const { return impl_->levels(); }
 std::size_t Graph::barriers() const { return impl_->barriers(); }
 std::size_t Graph::command_dwords() const { return impl_->command_dwords(); }
 void Graph::set_buffer(GraphDispatch dispatch, std::size_t argument, const BufferView& buffer) {
-  impl_->set_buffer(dispatch, argument, *buffer.buffer(), buffer.gpu_address());
+  impl_->set_buffer(dispatch, argument, *buffer.buffer(), buffer.gpu_address(), buffer.size());
 }
 void Graph::set_buffer(GraphDispatch dispatch, std::size_t argument, const Buffer& buffer) {
   if (!buffer) invalid("set graph buffer argument", "the buffer is empty (moved from or default)");
-  impl_->set_buffer(dispatch, argument, *buffer.impl(), buffer.impl()->gpu_address());
+  impl_->set_buffer(dispatch, argument, *buffer.impl(), buffer.impl()->gpu_address(), buffer.impl()->size());
 }
 void Graph::set_texture(GraphDispatch dispatch, std::size_t argument, const ImageDesc& image) {
   impl_->set_image(dispatch, argument, image, false);
@@ -595,6 +645,7 @@ void Graph::set_bytes(GraphDispatch dispatch, std::size_t argument, std::span<co
   impl_->set_bytes(dispatch, argument, bytes);
 }
 void Graph::set_value(GraphSync sync, std::uint64_t value) { impl_->set_value(sync, value); }
+void Graph::set_launch(GraphDispatch dispatch, const Launch& launch) { impl_->set_launch(dispatch, launch); }
 void Graph::replay(Queue& queue) { impl_->replay(queue.impl()); }
 
 }  // namespace adreno

@@ -11,9 +11,11 @@
 namespace adreno {
 
 /// The metadata of an assembled program: footprints, instrlen and constlen from the analysis;
-/// @buf slots as buffer arguments ("buf0", "buf1", … in order); @const values as immediates;
-/// @localsize as the fixed local size; @invocationid/@wgid as the system-value registers.
-/// Throws Error(unsupported) for a directive the runtime cannot deliver (@numwg).
+/// @buf slots as storage-buffer arguments ("buf0", "buf1", … in UAV slot order, the address
+/// also in their constant when named); @const values as immediates; @localsize as the fixed
+/// local size; @invocationid/@wgid as the system-value registers; @numwg as driver params;
+/// @branchstack, @localmem, @pvtmem as the branch stack, shared and private memory. Throws
+/// Error(malformed) when the code uses private memory no @pvtmem declares, or a size is too big.
 Ir3Metadata ir3_metadata(const ir3::Program& assembled);
 
 /// The instruction words as the little-endian dwords Program::from_ir3 loads.

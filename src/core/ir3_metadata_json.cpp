@@ -92,6 +92,15 @@ Ir3Metadata load_ir3_metadata_json(const std::filesystem::path& path) {
   if (const nlohmann::json& local_size = at(root, "system_values.local_size_const_id"); !local_size.is_null())
     m.local_size_const_dword = integer<std::uint32_t>(local_size, "system_values.local_size_const_id");
 
+  // Optional (absent in the a630 fixtures, which read none): Mesa's driver-param block, as
+  // const_state->allocs.consts[IR3_CONST_ALLOC_DRIVER_PARAMS].offset_vec4 and num_driver_params.
+  if (const nlohmann::json& constants = at(root, "constants"); constants.contains("driver_params")) {
+    const auto offset_vec4 = integer_at<std::uint32_t>(root, "constants.driver_params.offset_vec4");
+    if (offset_vec4 > std::numeric_limits<std::uint32_t>::max() / 4)
+      malformed(fmt::format("'constants.driver_params.offset_vec4' = {} is out of range", offset_vec4));
+    m.driver_params = Ir3Metadata::DriverParams{offset_vec4 * 4, integer_at<std::uint32_t>(root, "constants.driver_params.num_driver_params")};
+  }
+
   const nlohmann::json& arguments = at(root, "kernel.arguments");
   if (!arguments.is_array()) malformed("'kernel.arguments' is not an array");
   for (std::size_t i = 0; i < arguments.size(); ++i) {

@@ -59,10 +59,20 @@ void validate_program_info(const ProgramInfo& info, const char* operation) {
   };
   for (const auto& [what, regid] : regids) check(regid <= 0xff, "{} {:#x} does not fit the 8-bit register id", what, regid);
   const std::uint64_t const_bytes = std::uint64_t{info.constlen_vec4} * 16;
-  if (info.local_size_const_dword != kUnusedRegid)
-    check(std::uint64_t{info.local_size_const_dword} * 4 + 12 <= const_bytes,
-          "local-size const dword {} lies outside constlen {} vec4", info.local_size_const_dword, info.constlen_vec4);
+  for (const DriverParamRange& params : info.driver_params)
+    check(params.count >= 1 && dword_of(params.first) + params.count <= dword_of(DriverParam::count) &&
+              (std::uint64_t{params.const_dword} + params.count) * 4 <= const_bytes,
+          "driver params {}..{} at constant dword {} lie outside constlen {} vec4", dword_of(params.first),
+          dword_of(params.first) + params.count, params.const_dword, info.constlen_vec4);
   for (const ProgramArgument& argument : info.arguments) {
+    if (argument.kind == ProgramArgument::Kind::storage_buffer) {
+      check(argument.slot < info.storage_images, "storage buffer '{}' slot {} lies outside {} UAV slots", argument.name,
+            argument.slot, info.storage_images);
+      check(argument.const_byte == kNoConstant || std::uint64_t{argument.const_byte} + 8 <= const_bytes,
+            "storage buffer '{}' address at constant byte {} lies outside constlen {} vec4", argument.name,
+            argument.const_byte, info.constlen_vec4);
+      continue;
+    }
     if (argument.kind != ProgramArgument::Kind::constant) continue;
     check(argument.size_bytes >= 1 && argument.size_bytes <= 16 &&
               std::uint64_t{argument.const_byte} + argument.size_bytes <= const_bytes,
@@ -138,10 +148,15 @@ Program Program::from_ir3(Device& device, std::span<const std::uint32_t> code, c
   info.branch_stack = metadata.branch_stack;
   info.local_id_regid = metadata.local_id_regid;
   info.work_group_id_regid = metadata.work_group_id_regid;
-  if (metadata.local_size_const_dword) {
-    check(*metadata.local_size_const_dword < kUnusedRegid, "local-size const dword {} is out of range",
-          *metadata.local_size_const_dword);
-    info.local_size_const_dword = *metadata.local_size_const_dword;
+  if (metadata.local_size_const_dword)
+    info.driver_params.push_back({*metadata.local_size_const_dword, DriverParam::local_group_size_x, 3});
+  if (metadata.driver_params) {
+    const auto [const_dword, count] = *metadata.driver_params;
+    check(count >= 1 && count <= dword_of(DriverParam::count), "driver params count {} is not 1..{}", count, dword_of(DriverParam::count));
+    // Turnip (tu_emit_compute_driver_params) uploads only what lies within constlen.
+    const std::uint32_t within = metadata.constlen_vec4 * 4 > const_dword ? metadata.constlen_vec4 * 4 - const_dword : 0;
+    check(within != 0, "driver params at constant dword {} lie outside constlen {} vec4", const_dword, metadata.constlen_vec4);
+    info.driver_params.push_back({const_dword, DriverParam::num_work_groups_x, std::min(count, within)});
   }
   info.private_bytes_per_fiber = metadata.private_bytes_per_fiber;
   info.private_per_wave = metadata.private_per_wave;
@@ -151,6 +166,13 @@ Program Program::from_ir3(Device& device, std::span<const std::uint32_t> code, c
     info.arguments.push_back({ProgramArgument::Kind::constant, buffer.name, buffer.const_dword * 4, 8, 0});
   for (const auto& scalar : metadata.scalars)
     info.arguments.push_back({ProgramArgument::Kind::constant, scalar.name, scalar.const_dword * 4, scalar.size_bytes, 0});
+  for (const auto& buffer : metadata.storage_buffers) {
+    check(buffer.slot < program_limits::kMaxStorageImages, "storage buffer '{}' slot {} exceeds {} UAV slots", buffer.name,
+          buffer.slot, program_limits::kMaxStorageImages);
+    info.arguments.push_back({ProgramArgument::Kind::storage_buffer, buffer.name,
+                              buffer.address_const_dword ? *buffer.address_const_dword * 4 : kNoConstant, 8, buffer.slot});
+    info.storage_images = std::max(info.storage_images, buffer.slot + 1);
+  }
   for (const auto& immediate : metadata.immediates) info.immediates.push_back({immediate.const_dword * 4, immediate.value, 4});
   validate_program_info(info, kOperation);
   return Program(std::make_shared<const Impl>(device, std::move(info)));

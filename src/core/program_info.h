@@ -38,11 +38,16 @@ inline constexpr std::uint32_t kMaxInvocations = 1024;
 
 enum class LaunchPacket { exec_cs, run_opencl };
 
+/// ProgramArgument::const_byte of a storage buffer whose address the program does not read.
+inline constexpr std::uint32_t kNoConstant = ~std::uint32_t{0};
+
 struct ProgramArgument {
   enum class Kind {
     constant,       ///< bytes in the constant file: a 64-bit buffer address or a scalar
     texture,        ///< sampled image: a 16-dword texture descriptor
     storage_image,  ///< image/IBO: a 16-dword IBO descriptor
+    storage_buffer, ///< a buffer as a UAV (computerator's @buf): a 16-dword buffer descriptor in
+                    ///< UAV slot `slot`, and its address at `const_byte` unless that is kNoConstant
     sampler,        ///< a 4-dword sampler descriptor
   };
   Kind kind;
@@ -50,6 +55,30 @@ struct ProgramArgument {
   std::uint32_t const_byte = 0;   ///< constant: byte offset in the constant file
   std::uint32_t size_bytes = 8;   ///< constant: bytes it occupies (8 for a buffer address)
   std::uint32_t slot = 0;         ///< texture/storage_image/sampler: descriptor index
+};
+
+/// Mesa's compute driver params: the dword index of each value in `struct ir3_driver_params_cs`
+/// (src/freedreno/ir3/ir3_shader.h, IR3_DP_CS(name)), the block a Mesa ir3 program finds at its
+/// DRIVER_PARAMS constant allocation.
+enum class DriverParam : std::uint32_t {
+  num_work_groups_x = 0,  // .y, .z follow
+  work_dim = 3,
+  base_group_x = 4,       // .y, .z follow
+  subgroup_size = 7,
+  local_group_size_x = 8, // .y, .z follow
+  subgroup_id_shift = 11,
+  workgroup_id_x = 12,    // .y, .z follow
+  count = 16,             // with the padding dword that keeps the block whole vec4s
+};
+
+constexpr std::uint32_t dword_of(DriverParam param) { return static_cast<std::uint32_t>(param); }
+
+/// `count` consecutive driver params starting at field `first`, written at constant dword
+/// `const_dword` on every dispatch.
+struct DriverParamRange {
+  std::uint32_t const_dword;
+  DriverParam first;
+  std::uint32_t count;
 };
 
 /// A value the program expects preloaded in the constant file.
@@ -79,8 +108,8 @@ struct ProgramInfo {
   std::uint32_t work_group_id_regid = kUnusedRegid;
   std::uint32_t work_group_size_regid = kUnusedRegid;    ///< WGSIZECONSTID
   std::uint32_t work_group_offset_regid = kUnusedRegid;  ///< WGOFFSETCONSTID
-  /// Constant dword of the local-size driver params, or kUnusedRegid.
-  std::uint32_t local_size_const_dword = kUnusedRegid;
+  /// Driver params the program reads (Mesa's ir3 driver-param block, @numwg, the local size).
+  std::vector<DriverParamRange> driver_params;
 
   std::uint32_t private_bytes_per_fiber = 0;
   bool private_per_wave = true;

@@ -110,6 +110,13 @@ ProgramInfo parse_qualcomm_binary(std::span<const std::byte> binary) {
   info.work_group_size_regid = 0xc0;
   info.work_group_offset_regid = 0xcc;
   info.local_id_regid = 0x00;
+  // Launch values: these registers are all the kernel gets. tinygrad writes no driver params into
+  // the constants of a Qualcomm binary (QCOMComputeQueue.exec writes the local size only for
+  // Mesa-compiled programs, at their wgsz constant); the grid reaches the kernel through
+  // SP_CS_NDRANGE_* and SP_CS_KERNEL_GROUP_* with CP_RUN_OPENCL. Where the compiler would expect
+  // the number of work-groups, work_dim or a global offset in constants is not among the records
+  // tinygrad reads, so driver_params stays empty, and a base group is refused for these programs
+  // (it would need SP_CS_NDRANGE GLOBALOFF, which we leave 0 as tinygrad does).
   // The binary states no constant length; the kernel arguments may sit anywhere in the 4 KiB a
   // compute constant file holds, which is what tinygrad loads (256 vec4).
   info.constlen_vec4 = program_limits::kMaxConstlenVec4;

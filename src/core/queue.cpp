@@ -2,6 +2,7 @@
 #include <adreno/queue.hpp>
 
 #include "kernel/log.h"
+#include "core/chip_setup.h"
 #include "core/queue_impl.h"
 #include "core/sync_commands.h"
 #include "pm4/a6xx_registers.h"
@@ -68,6 +69,15 @@ Queue::Impl::~Impl() {
 pm4::CommandStream& Queue::Impl::stream() {
   if (!stream_) stream_.emplace(commands_, pm4::CommandStream::Growth::separate_ibs);
   return *stream_;
+}
+
+pm4::CommandStream& Queue::Impl::compute_stream(const GpuPart& part) {
+  pm4::CommandStream& cs = stream();
+  if (!chip_setup_recorded_) [[unlikely]] {
+    emit_chip_setup(cs, part);
+    chip_setup_recorded_ = true;
+  }
+  return cs;
 }
 
 void Queue::Impl::reference(const std::shared_ptr<MemoryBlock>& block, bool write) {

@@ -8,6 +8,7 @@
 #include "core/buffer_impl.h"
 #include "core/command_memory.h"
 #include "core/device_impl.h"
+#include "core/gpu_part.h"
 #include "kernel/flat_index.h"
 #include "core/upload_area.h"
 #include "pm4/command_stream.h"
@@ -30,6 +31,9 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
 
   /// The stream to record into (opened on first use after each submit).
   pm4::CommandStream& stream();
+  /// The stream to record compute work for `part` into: the first call on this queue (kernel
+  /// context) appends the part's per-chip setup (chip_setup.h) first.
+  pm4::CommandStream& compute_stream(const GpuPart& part);
   /// Lists `block` for the kernel and for use tracking at the next submit.
   void reference(const std::shared_ptr<MemoryBlock>& block, bool write);
   /// Lists kernel objects for the next submit only: for memory whose holder (a graph) keeps it
@@ -82,6 +86,7 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   std::vector<BoUse> bo_uses_;
   std::shared_ptr<MemoryBlock> scratch_;
   std::uint64_t fence_ = 0;
+  bool chip_setup_recorded_ = false;
   mutable std::mutex lost_mutex_;  // waits may come from any thread (Signal::wait)
   std::optional<std::string> lost_;  // why the context is gone, once it is
   std::atomic<bool> is_lost_{false};  // lets every recording call check without the mutex

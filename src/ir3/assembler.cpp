@@ -122,7 +122,14 @@ struct Cursor {
   }
 };
 
-void directive(const Line& line, std::size_t start, LaunchInfo& launch) {
+// The instruction sections of Mesa's parser (ir3_parser_support.c new_instr): inside them each
+// instruction gets a nop placed before it.
+struct Sections {
+  bool full_nop = false;   // (rpt5)nop: every delay slot an ALU result can need
+  bool full_sync = false;  // (ss)(sy)nop: every outstanding load complete
+};
+
+void directive(const Line& line, std::size_t start, LaunchInfo& launch, Sections& sections) {
   Cursor c{line.text, start + 1, line.number};
   std::size_t name_end = c.pos;
   while (name_end < line.text.size() &&
@@ -131,7 +138,11 @@ void directive(const Line& line, std::size_t start, LaunchInfo& launch) {
   }
   const std::string_view name = line.text.substr(c.pos, name_end - c.pos);
   c.pos = name_end;
-  if (name == "localsize") {
+  if (name == "fullnopstart" || name == "fullnopend") {
+    sections.full_nop = name == "fullnopstart";
+  } else if (name == "fullsyncstart" || name == "fullsyncend") {
+    sections.full_sync = name == "fullsyncstart";
+  } else if (name == "localsize") {
     for (std::size_t i = 0; i < 3; ++i) {
       if (i) c.expect(',');
       launch.local_size[i] = c.value();
@@ -159,6 +170,21 @@ void directive(const Line& line, std::size_t start, LaunchInfo& launch) {
       values.values[i] = c.value();
     }
     launch.constants.push_back(values);
+  } else if (name == "branchstack") {
+    launch.branch_stack = c.value();
+  } else if (name == "localmem") {
+    launch.local_memory_bytes = c.value();
+  } else if (name == "pvtmem") {
+    launch.private_memory_bytes = c.value();
+  } else if (name == "in" || name == "out" || name == "tex") {
+    error_at(line.number, start + 1,
+             "@" + std::string(name) + " declares a graphics-stage " +
+                 (name == "tex" ? "texture prefetch" : name == "in" ? "input" : "output") +
+                 ", which a compute kernel has none of (Mesa's parser accepts it and ignores it)");
+  } else if (name == "ubo") {
+    error_at(line.number, start + 1, "@ubo: uniform buffers are not supported; declare the buffer with @buf");
+  } else if (name == "earlypreamble") {
+    error_at(line.number, start + 1, "@earlypreamble: early preambles (SP_CS_CNTL_0 EARLYPREAMBLE) are not supported");
   } else if (name == "invocationid" || name == "wgid" || name == "numwg") {
     c.expect('(');
     const std::uint16_t reg = c.reg(name == "numwg" ? 'c' : 'r');
@@ -209,6 +235,7 @@ Parsed parse(std::string_view source) {
   std::vector<Pending>& pending = parsed.pending;
   std::unordered_map<std::string, std::int32_t> labels;
   std::size_t number = 0;
+  Sections sections;
   for (std::size_t begin = 0; begin <= source.size();) {
     std::size_t end = source.find('\n', begin);
     if (end == std::string_view::npos) end = source.size();
@@ -224,8 +251,12 @@ Parsed parse(std::string_view source) {
     }
     if (pos >= line.text.size()) continue;
     if (line.text[pos] == '@') {
-      directive(line, pos, program.launch);
+      directive(line, pos, program.launch, sections);
       continue;
+    }
+    if (line.text.substr(pos, 4) != "raw ") {
+      if (sections.full_nop) pending.push_back({Line{"(rpt5)nop", line.number, line.raw}, 0});
+      if (sections.full_sync) pending.push_back({Line{"(ss)(sy)nop", line.number, line.raw}, 0});
     }
     pending.push_back({line, pos});
   }

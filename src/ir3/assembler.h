@@ -35,6 +35,9 @@ struct LaunchInfo {
   std::uint16_t local_id_regid = kUnusedRegid;         ///< @invocationid(rN.c)
   std::uint16_t work_group_id_regid = kUnusedRegid;    ///< @wgid(rN.c)
   std::optional<std::uint16_t> num_work_groups_const;  ///< @numwg(cN.c)
+  std::optional<std::uint32_t> branch_stack;           ///< @branchstack N (the compiler's depth)
+  std::optional<std::uint32_t> local_memory_bytes;     ///< @localmem N
+  std::optional<std::uint32_t> private_memory_bytes;   ///< @pvtmem N (per fiber)
   std::vector<BufferSlot> buffers;
   std::vector<ConstValues> constants;
 };
@@ -50,7 +53,11 @@ struct Program {
 enum class Scheduling { as_written, legalize };
 
 /// Assembles `source`. Lines hold one instruction, a `label:`, a directive or nothing; `;` and
-/// `//` start comments; `raw 0x<16 hex digits>` emits a word verbatim. Branch targets are
+/// `//` start comments; `raw 0x<16 hex digits>` emits a word verbatim. Directives are Mesa's
+/// (ir3_lexer.l, ir3_parser.y) with computerator's meanings; `@fullnopstart`..`@fullnopend` puts
+/// a `(rpt5)nop` and `@fullsyncstart`..`@fullsyncend` a `(ss)(sy)nop` before each instruction, as
+/// Mesa's parser does. Directives compute kernels cannot use (@in, @out, @tex, @ubo,
+/// @earlypreamble) are refused saying so. Branch targets are
 /// `#offset` or `#label`. Throws adreno::Error(malformed) whose detail starts with
 /// "line:column:" and names the offending token.
 Program assemble(std::string_view source, RegisterFile file = RegisterFile::split,

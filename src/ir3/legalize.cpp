@@ -79,26 +79,17 @@ bool merge(State& into, const State& from) {
   return changed;
 }
 
-// Every register a use touches; in a merged file, reads and overwrites (`aliases`) also look at
-// the other-size registers sharing its bits (Mesa ir3_legalize.c get_ready_slot, mismatched size).
+// Every register a use touches, as its slot in State; with `aliases`, in a merged file, also the
+// other-size registers sharing its bits.
 template <typename Fn>
 void each_register(const Instruction& in, const RegisterUse& use, RegisterFile file, Fn&& fn, bool aliases = false) {
-  if (use.relative) return;  // which register r<a0.x + N> reads is known only at run time
-  const unsigned n = use.repeats ? in.repeat + 1u : use.count;
-  for (unsigned i = 0; i < n; ++i) {
-    const unsigned id = use.regid + i;
-    const unsigned slot = slot_of(id, use.half);
-    if (slot == kNoSlot) continue;
-    const unsigned step = use.repeats ? i : 0u;
-    fn(slot, static_cast<std::uint16_t>(id), step);
-    if (!aliases || file != RegisterFile::merged || id >= kGprRegids) continue;
-    if (use.half) {
-      fn(id / 2, static_cast<std::uint16_t>(id), step);
-    } else if (2 * id + 1 < kGprRegids) {
-      fn(kGprRegids + 2 * id, static_cast<std::uint16_t>(id), step);
-      fn(kGprRegids + 2 * id + 1, static_cast<std::uint16_t>(id), step);
-    }
-  }
+  each_touched_register(in, use, aliases && file == RegisterFile::merged,
+                        [&](unsigned regid, bool half, unsigned step, unsigned use_regid) {
+                          const unsigned slot = slot_of(regid, half);
+                          if (slot == kNoSlot) return false;
+                          fn(slot, static_cast<std::uint16_t>(use_regid), step);
+                          return true;
+                        });
 }
 
 void apply_waits(const Instruction& in, State& s) {

@@ -616,12 +616,18 @@ Token bracketed(const Token& t, std::string_view open) {
   return {s.substr(0, s.size() - 1), t.column + open.size()};
 }
 
-// "rN.c" with an optional signed "+N"/"-N" offset.
+// "rN.c" with an optional signed "+N"/"-N" offset; spaces around the sign are allowed, as Mesa's
+// lexer skips them (computerator's pvtmem.asm writes "p[r0.x + 0]").
 std::pair<std::uint16_t, std::int32_t> register_offset(const Token& t) {
   const std::size_t sign = t.text.find_first_of("+-");
-  const std::uint16_t reg = gpr_id({t.text.substr(0, sign), t.column});
+  std::string_view reg_text = t.text.substr(0, sign);
+  while (!reg_text.empty() && reg_text.back() == ' ') reg_text.remove_suffix(1);
+  const std::uint16_t reg = gpr_id({reg_text, t.column});
   if (sign == std::string_view::npos) return {reg, 0};
-  return {reg, static_cast<std::int32_t>(integer({t.text.substr(sign), t.column + sign}))};
+  std::size_t digits = sign + 1;
+  while (digits < t.text.size() && t.text[digits] == ' ') ++digits;
+  const std::string offset = std::string(1, t.text[sign]) + std::string(t.text.substr(digits));
+  return {reg, static_cast<std::int32_t>(integer({offset, t.column + sign}))};
 }
 
 // The ldg.a/stg.a address forms printed by scaled_address().

@@ -89,6 +89,31 @@ struct Footprint {
 
 Footprint footprint(const Instruction& in);
 
+/// Visits every register `use` touches in `in`, as fn(regid, half, step, use_regid): regid in the
+/// encoding's numbering (4 * register + component) of the half or full file, step the (rptN)
+/// repetition touching it, use_regid the register the operand names. fn returns whether the register exists in the caller's file; with
+/// `merged_aliases` (a merged register file), each existing general register is followed by the
+/// registers of the other size sharing its bits (hrN is half of r(N/2)), as Mesa's
+/// ir3_legalize.c get_ready_slot treats mismatched sizes. Relative uses are skipped: which
+/// register r<a0.x + N> is becomes known per fiber at run time only.
+template <typename Fn>
+void each_touched_register(const Instruction& in, const RegisterUse& use, bool merged_aliases, Fn&& fn) {
+  if (use.relative) return;
+  constexpr unsigned kGeneralRegids = kFirstSharedReg * 4;
+  const unsigned n = use.repeats ? in.repeat + 1u : use.count;
+  for (unsigned i = 0; i < n; ++i) {
+    const unsigned regid = use.regid + i;
+    const unsigned step = use.repeats ? i : 0u;
+    if (!fn(regid, use.half, step, regid) || !merged_aliases || regid >= kGeneralRegids) continue;
+    if (use.half) {
+      fn(regid / 2, false, step, regid);
+    } else if (2 * regid + 1 < kGeneralRegids) {
+      fn(2 * regid, true, step, regid);
+      fn(2 * regid + 1, true, step, regid);
+    }
+  }
+}
+
 /// Delay slots a value from `producer` needs before this read (0 for the sync classes).
 unsigned required_delay(Producer producer, bool alu_consumer, bool size_matches) noexcept;
 

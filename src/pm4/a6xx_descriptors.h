@@ -58,6 +58,10 @@ inline constexpr Field kTexConst0[] = {
 };
 inline constexpr Field kTexConst1[] = {{"WIDTH", 0, 14, 0, FT::uint}, {"HEIGHT", 15, 29, 0, FT::uint}};
 inline constexpr Field kTexConst2[] = {
+    // STRUCTSIZETEXELS and STARTOFFSETTEXELS overlap PITCH: buffers (TYPE A6XX_TEX_BUFFER) use
+    // them instead (a6xx_descriptors.xml).
+    {"STRUCTSIZETEXELS", 4, 15, 0, FT::uint},
+    {"STARTOFFSETTEXELS", 16, 21, 0, FT::uint},
     {"PITCHALIGN", 0, 3, 0, FT::uint},
     {"PITCH", 7, 28, 0, FT::uint},
     {"TYPE", 29, 31, 0, FT::uint},

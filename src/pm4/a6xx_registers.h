@@ -181,6 +181,7 @@ inline constexpr Field kTpl1NcModeCntl[] = {
     {"UNK6", 6, 7, 0, FT::hex},
 };
 inline constexpr Field kUcheClientPf[] = {{"PERFSEL", 0, 7, 0, FT::hex}};
+inline constexpr Field kGrasDbgEcoCntl[] = {{"UNK7", 7, 7, 0, FT::boolean}, {"LRZCACHELOCKDIS", 11, 11, 0, FT::boolean}};
 inline constexpr Field kSpUnknownB182[] = {{"", 0, 2, 0, FT::hex}};
 inline constexpr Field kSpUnknownB183[] = {{"", 0, 23, 0, FT::hex}};
 }  // namespace field_sets
@@ -223,6 +224,12 @@ inline constexpr Register UCHE_CLIENT_PF = reg32(0x0e19, "UCHE_CLIENT_PF", "", f
 inline constexpr Register UCHE_PERFCTR_UCHE_SEL = array(0x0e1c, "UCHE_PERFCTR_UCHE_SEL", "", fs::kHex32, 1, 12, 1);
 
 // SP compute-shader state.
+// Per-chip debug/ECO and power registers Mesa writes before compute (freedreno_devices.py raw_magic_regs).
+inline constexpr Register GRAS_DBG_ECO_CNTL = reg32(0x8600, "GRAS_DBG_ECO_CNTL", "", fs::kGrasDbgEcoCntl);
+inline constexpr Register VPC_DBG_ECO_CNTL = reg32(0x9600, "VPC_DBG_ECO_CNTL", "", fs::kHex32);
+inline constexpr Register PC_MODE_CNTL = reg32(0x9804, "PC_MODE_CNTL", "", fs::kHex32);
+inline constexpr Register PC_POWER_CNTL = reg32(0x9805, "PC_POWER_CNTL", "", fs::kHex32);
+inline constexpr Register VFD_POWER_CNTL = reg32(0xa0f8, "VFD_POWER_CNTL", "", fs::kHex32);
 inline constexpr Register SP_UNKNOWN_A9A8 = reg32(0xa9a8, "SP_UNKNOWN_A9A8", "", fs::kHex0to16);
 inline constexpr Register SP_CS_CNTL_0 = reg32(0xa9b0, "SP_CS_CNTL_0", "SP_CS_CTRL_REG0", fs::kSpCsCntl0);
 inline constexpr Register SP_CS_CNTL_1 = reg32(0xa9b1, "SP_CS_CNTL_1", "SP_CS_UNKNOWN_A9B1", fs::kSpCsCntl1);
@@ -287,6 +294,7 @@ inline constexpr Register HLSQ_CS_CTRL_REG1 = reg32(0xb9d0, "HLSQ_CS_CTRL_REG1",
 inline constexpr Register SP_KERNEL_INITIATOR = reg32(0xbb01, "SP_KERNEL_INITIATOR", "", fs::kStateId);
 inline constexpr Register SP_UPDATE_CNTL = reg32(0xbb08, "SP_UPDATE_CNTL", "HLSQ_INVALIDATE_CMD HLSQ_UPDATE_CNTL", fs::kSpUpdateCntl);
 inline constexpr Register HLSQ_SHARED_CONSTS = reg32(0xbb11, "HLSQ_SHARED_CONSTS", "", fs::kEnableBit);
+inline constexpr Register HLSQ_DBG_ECO_CNTL = reg32(0xbe04, "HLSQ_DBG_ECO_CNTL", "", fs::kHex32);
 
 // a7xx entries that moved (illustrating the layout; the a7xx subset is not complete).
 inline constexpr Register RBBM_PERFCTR_CP_A7XX = array(0x0300, "RBBM_PERFCTR_CP", "", fs::kHex64, 2, 14, 2, kA7xx);
@@ -315,6 +323,11 @@ inline constexpr const Register* kRegisters[] = {
     &UCHE_FILTER_CNTL,
     &UCHE_CLIENT_PF,
     &UCHE_PERFCTR_UCHE_SEL,
+    &GRAS_DBG_ECO_CNTL,
+    &VPC_DBG_ECO_CNTL,
+    &PC_MODE_CNTL,
+    &PC_POWER_CNTL,
+    &VFD_POWER_CNTL,
     &SP_UNKNOWN_A9A8,
     &SP_CS_CNTL_0,
     &SP_CS_CNTL_1,
@@ -379,6 +392,7 @@ inline constexpr const Register* kRegisters[] = {
     &SP_KERNEL_INITIATOR,
     &SP_UPDATE_CNTL,
     &HLSQ_SHARED_CONSTS,
+    &HLSQ_DBG_ECO_CNTL,
 };
 
 }  // namespace adreno::pm4::a6xx

@@ -66,6 +66,9 @@ inline constexpr Field kMemToMem0[] = {
     {"UNK31", 31, 31, 0, FT::boolean},
 };
 inline constexpr Field kNgroupsX[] = {{"NGROUPS_X", 0, 31, 0, FT::uint}};
+// CP_EXEC_CS_INDIRECT dword 3 (A5XX-): the local size minus one.
+inline constexpr Field kExecCsIndirect3[] = {
+    {"LOCALSIZEX", 2, 11, 0, FT::uint}, {"LOCALSIZEY", 12, 21, 0, FT::uint}, {"LOCALSIZEZ", 22, 31, 0, FT::uint}};
 inline constexpr Field kNgroupsY[] = {{"NGROUPS_Y", 0, 31, 0, FT::uint}};
 inline constexpr Field kNgroupsZ[] = {{"NGROUPS_Z", 0, 31, 0, FT::uint}};
 inline constexpr Field kSetMarker0[] = {
@@ -123,6 +126,11 @@ inline constexpr Register kExecCs[] = {
     dword(2, "2", pf::kNgroupsY),
     dword(3, "3", pf::kNgroupsZ),
 };
+inline constexpr Register kExecCsIndirect[] = {
+    dword(0, "0", pf::kWhole32),
+    qword(1, "ADDR", pf::kAddress64),
+    dword(3, "3", pf::kExecCsIndirect3),
+};
 inline constexpr Register kSetMarker[] = {dword(0, "0", pf::kSetMarker0)};
 inline constexpr Register kIndirectBuffer[] = {
     qword(0, "IB_BASE", pf::kAddress64),
@@ -140,6 +148,7 @@ inline constexpr PacketLayout kPacketLayouts[] = {
     {Opcode::CP_RUN_OPENCL, {}},
     {Opcode::CP_LOAD_STATE6_GEOM, pp::kLoadState6},
     {Opcode::CP_EXEC_CS, pp::kExecCs},
+    {Opcode::CP_EXEC_CS_INDIRECT, pp::kExecCsIndirect},
     {Opcode::CP_LOAD_STATE6_FRAG, pp::kLoadState6},
     {Opcode::CP_LOAD_STATE6, pp::kLoadState6},
     {Opcode::CP_WAIT_REG_MEM, pp::kWaitRegMem},

@@ -156,6 +156,17 @@ void exec_cs(Sink& cs, std::uint32_t groups_x, std::uint32_t groups_y, std::uint
   cs.packet(Opcode::CP_EXEC_CS, 0u, groups_x, groups_y, groups_z);
 }
 
+/// CP_EXEC_CS_INDIRECT: dispatches the group counts x, y, z the CP reads from `groups` (three
+/// dwords), with the local size the packet repeats (Turnip tu_dispatch).
+template <PacketSink Sink>
+void exec_cs_indirect(Sink& cs, GpuAddress groups, const std::uint32_t (&local_size)[3]) {
+  static constexpr const Register& kDword3 = payload_entry(Opcode::CP_EXEC_CS_INDIRECT, "3");
+  cs.packet(Opcode::CP_EXEC_CS_INDIRECT, 0u, groups.lo(), groups.hi(),
+            static_cast<std::uint32_t>(kDword3.pack({{"LOCALSIZEX", local_size[0] - 1},
+                                                     {"LOCALSIZEY", local_size[1] - 1},
+                                                     {"LOCALSIZEZ", local_size[2] - 1}})));
+}
+
 /// CP_RUN_OPENCL: dispatches the grid programmed in SP_CS_NDRANGE_* / SP_CS_KERNEL_GROUP_*.
 template <PacketSink Sink>
 void run_opencl(Sink& cs) { cs.packet(Opcode::CP_RUN_OPENCL, 0u); }

@@ -197,6 +197,25 @@ TEST_CASE("parts with LPAC also get the SP copies of the work-item ids but a630 
   device.close_and_check_ledger();
 }
 
+TEST_CASE("a Qualcomm CL program refuses a base group it has no driver params for", "[virtual-kernel][dispatch]") {
+  VirtualDevice device("virtual-kgsl");
+  {
+    Program program = Program::from_qualcomm_binary(*device, image_kernel_binary().build());
+    Buffer data = device->allocate({.size = 256 * 1024});
+    Arguments arguments(program);
+    arguments.set_sampler(0, {});
+    arguments.set_buffer(1, data.view(0, 4096));
+    arguments.set_texture(2, image_in(data));
+    arguments.set_storage_image(3, image_in(data));
+    arguments.set_scalar(4, std::uint32_t{77});
+    Queue queue(*device);
+    require_error([&] { queue.dispatch(program, arguments, Launch{{5, 3, 2}, {16, 4, 2}, std::nullopt, {0, 0, 1}}); },
+                  Errc::unsupported, "reads no base group");
+    CHECK(program.impl()->info().driver_params.empty());
+  }
+  device.close_and_check_ledger();
+}
+
 TEST_CASE("a7xx GPUs are refused with a typed unsupported-GPU error", "[virtual-kernel][dispatch]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND() + ":a730");
   require_error([&] { Program::from_ir3(*device, placeholder_code(), three_buffer_metadata()); }, Errc::unsupported,
@@ -288,6 +307,62 @@ TEST_CASE("the upload area reuses its blocks once their submissions retired", "[
     for (int i = 0; i < 64; ++i) round();
     CHECK(queue.impl().uploads().block_count() == blocks);
     CHECK(device->impl().allocator().stats().kernel_allocs == kernel_allocs);
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("a program whose metadata asks for Mesa's driver params gets every value of the block", "[virtual-kernel][dispatch]") {
+  VirtualDevice device("virtual-msm");
+  {
+    // The block at c4 (Mesa: allocs.consts[DRIVER_PARAMS].offset_vec4 = 4), all 16 dwords; a
+    // second program whose constlen ends inside the block gets only what fits (Turnip's MIN2).
+    Ir3Metadata metadata = three_buffer_metadata();
+    metadata.constlen_vec4 = 8;
+    metadata.driver_params = Ir3Metadata::DriverParams{16, 16};
+    Program program = Program::from_ir3(*device, placeholder_code(), metadata);
+    metadata.constlen_vec4 = 5;
+    Program clipped = Program::from_ir3(*device, placeholder_code(), metadata);
+    Buffer buffer = device->allocate({.size = 4096});
+    Arguments arguments(program), clipped_arguments(clipped);
+    arguments.set_buffer(0, buffer).set_buffer(1, buffer).set_buffer(2, buffer).set_scalar(3, 9u);
+    clipped_arguments.set_buffer(0, buffer).set_buffer(1, buffer).set_buffer(2, buffer).set_scalar(3, 9u);
+    Queue queue(*device);
+    queue.dispatch(program, arguments, Launch{{5, 6, 7}, {8, 4, 2}, std::nullopt, {100, 200, 300}});
+    queue.dispatch(program, arguments, Launch{{1, 2, 3}, {16, 1, 1}, WaveSize::thread128, {}});
+    queue.dispatch(clipped, clipped_arguments, Launch{{5, 6, 7}, {8, 4, 2}, std::nullopt, {}});
+    const RecordedStream rec = record_of(queue);
+    const auto loads = rec.all(Opcode::CP_LOAD_STATE6_FRAG);
+    REQUIRE(loads.size() == 6);  // shader and constants, three times
+    const BlockReader memory = queue_memory(queue);
+    const auto block = [&](const RecordedPacket* load) {
+      const std::vector<std::uint32_t> constants =
+          memory.dwords(GpuAddress(load->payload[1] | std::uint64_t{load->payload[2]} << 32), 32);
+      return std::vector<std::uint32_t>(constants.begin() + 16, constants.end());
+    };
+    // struct ir3_driver_params_cs, field by field: groups xyz, work_dim, base group xyz, subgroup
+    // size, local size xyz, subgroup-id shift, work-group id xyz (0), padding.
+    CHECK(block(loads[1]) == std::vector<std::uint32_t>{5, 6, 7, 3, 100, 200, 300, 64, 8, 4, 2, 6, 0, 0, 0, 0});
+    CHECK(block(loads[3]) == std::vector<std::uint32_t>{1, 2, 3, 3, 0, 0, 0, 128, 16, 1, 1, 7, 0, 0, 0, 0});
+    CHECK(block(loads[5]) == std::vector<std::uint32_t>{5, 6, 7, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("a launch whose base group plus groups overflows 32 bits is refused naming the axis", "[virtual-kernel][dispatch]") {
+  VirtualDevice device("virtual-kgsl");
+  {
+    Program program = Program::from_ir3(*device, placeholder_code(), three_buffer_metadata());
+    Buffer buffer = device->allocate({.size = 4096});
+    Arguments arguments(program);
+    arguments.set_buffer(0, buffer).set_buffer(1, buffer).set_buffer(2, buffer).set_scalar(3, 9u);
+    Queue queue(*device);
+    try {
+      queue.dispatch(program, arguments, Launch{{1, 2, 1}, {1, 1, 1}, std::nullopt, {0, 0xfffffffeu, 0}});
+      FAIL("dispatched");
+    } catch (const Error& error) {
+      CHECK(error.code() == Errc::invalid_argument);
+      CHECK(std::string(error.what()).find("base_group.y = 4294967294 + groups.y = 2") != std::string::npos);
+    }
   }
   device.close_and_check_ledger();
 }

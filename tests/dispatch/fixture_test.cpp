@@ -50,7 +50,7 @@ TEST_CASE("the ir3 fixtures load with the metadata their JSON states", "[virtual
     CHECK(info.branch_stack == json["control"]["branchstack"].get<std::uint32_t>());
     CHECK(info.local_id_regid == json["system_values"]["local_invocation_id_regid"].get<std::uint32_t>());
     CHECK(info.work_group_id_regid == json["system_values"]["work_group_id_regid"].get<std::uint32_t>());
-    CHECK(info.local_size_const_dword == kUnusedRegid);
+    CHECK(info.driver_params.empty());
     CHECK(info.shared_bytes == json["memory"]["shared_bytes"].get<std::uint32_t>());
     CHECK(info.private_bytes_per_fiber == json["memory"]["pvtmem_bytes_per_fiber"].get<std::uint32_t>());
     CHECK(info.immediates.empty());

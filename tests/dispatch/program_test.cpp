@@ -8,6 +8,8 @@
 
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 using namespace adreno;
 
 namespace {
@@ -45,7 +47,10 @@ TEST_CASE("an ir3 program keeps the compiler's metadata, not numbers derived fro
     CHECK(info.half_regs_vec4 == 48);
     CHECK(info.merged_regs);
     CHECK(info.branch_stack == 5);
-    CHECK(info.local_size_const_dword == 8);
+    REQUIRE(info.driver_params.size() == 1);
+    CHECK(info.driver_params[0].const_dword == 8);
+    CHECK(info.driver_params[0].first == DriverParam::local_group_size_x);
+    CHECK(info.driver_params[0].count == 3);
     CHECK(info.constlen_vec4 == 12);
     CHECK(info.launch == LaunchPacket::exec_cs);
     CHECK(info.work_group_size_regid == kUnusedRegid);
@@ -84,7 +89,13 @@ TEST_CASE("ir3 metadata outside the hardware's limits is refused naming the fiel
   require_malformed(load(m), "argument 'b'");
   m = three_buffer_metadata();
   m.local_size_const_dword = 14;
-  require_malformed(load(m), "local-size const dword 14");
+  require_malformed(load(m), "driver params 8..11 at constant dword 14");
+  m = three_buffer_metadata();
+  m.driver_params = Ir3Metadata::DriverParams{16, 4};  // c4: past constlen 4
+  require_malformed(load(m), "driver params at constant dword 16");
+  m = three_buffer_metadata();
+  m.driver_params = Ir3Metadata::DriverParams{8, 17};
+  require_malformed(load(m), "driver params count 17");
   m = three_buffer_metadata();
   m.immediates = {{16, 1}};
   require_malformed(load(m), "immediate at constant byte 64");
@@ -124,6 +135,17 @@ TEST_CASE("the fixture JSON reader names a missing or ill-typed key", "[pure][pr
         load_ir3_metadata_json(write(R"({"format": "ir3-a630-fixture/1", "name": "x", "code": {"instrlen": {"value": -1}}})"));
       },
       "'code.instrlen.value' = -1 is out of range");
+  // The optional driver-param block (Mesa's DRIVER_PARAMS allocation) next to a fixture's keys.
+  std::ifstream fixture(std::filesystem::path(ADRENO_IR3_FIXTURES_DIR) / "vector32.json");
+  nlohmann::json json = nlohmann::json::parse(fixture);
+  CHECK(!load_ir3_metadata_json(write(json.dump())).driver_params);
+  json["constants"]["driver_params"] = {{"offset_vec4", 2}, {"num_driver_params", 12}};
+  const Ir3Metadata with_params = load_ir3_metadata_json(write(json.dump()));
+  REQUIRE(with_params.driver_params);
+  CHECK(with_params.driver_params->const_dword == 8);
+  CHECK(with_params.driver_params->count == 12);
+  json["constants"]["driver_params"]["offset_vec4"] = "2";
+  require_malformed([&] { load_ir3_metadata_json(write(json.dump())); }, "'constants.driver_params.offset_vec4' is not an integer");
   try {
     load_ir3_metadata_json(dir / "absent.json");
     FAIL("read a file that does not exist");

@@ -6,7 +6,10 @@
 #include <adreno/program.hpp>
 
 #include "../core/virtual_device.h"
+#include "core/ir3_assembly.h"
+#include "ir3/assembler.h"
 
+#include <array>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -120,6 +123,279 @@ TEST_CASE("bad assembly is refused with its line and column", "[virtual-gpu][e2e
   } catch (const Error& error) {
     CHECK(error.code() == Errc::malformed);
     CHECK(std::string(error.what()).find("2:3") != std::string::npos);
+  }
+  device.close_and_check_ledger();
+}
+
+namespace {
+
+// A grid-stride loop (the shape of every kernel library's elementwise kernels): fiber
+// i = linear group × 64 + local id handles elements i, i + stride, … below n, where stride is the
+// whole grid's fiber count, which the kernel computes from @numwg. out[i] = 3·in[i] + the loop
+// iteration that reached i (i / stride): a wrong count gives a wrong stride, caught either way.
+constexpr std::uint32_t kStrideElements = 1000;
+constexpr const char* kGridStride = R"(
+@localsize 64, 1, 1
+@buf 1024 (c0.x)
+@buf 1024 (c0.z)
+@const(c1.x) 1000, 3, 0, 0
+@numwg(c2.x)
+@invocationid(r0.x)
+@wgid(r48.x)
+    mov.u32u32 r1.x, c0.x
+    mov.u32u32 r1.y, c0.y
+    mov.u32u32 r1.z, c0.z
+    mov.u32u32 r1.w, c0.w
+    mov.u32u32 r2.x, c2.x
+    mov.u32u32 r2.y, c2.y
+    mov.u32u32 r2.z, c2.z
+    mov.u32u32 r2.w, c1.x
+    mov.u32u32 r6.x, c1.y
+    (rpt2)nop
+    ; linear group = x + nx·(y + ny·z); groups = nx·ny·nz
+    mad.u24 r3.x, r48.z, r2.y, r48.y
+    mul.u24 r3.y, r2.x, r2.y
+    (rpt2)nop
+    mad.u24 r3.x, r3.x, r2.x, r48.x
+    mul.u24 r3.y, r3.y, r2.z
+    (rpt2)nop
+    shl.b r3.x, r3.x, 6
+    shl.b r3.w, r3.y, 6
+    (rpt2)nop
+    add.u r4.x, r3.x, r0.x
+    mov.u32u32 r4.y, 0
+    (rpt2)nop
+loop:
+    (jp)cmps.u.ge p0.x, r4.x, r2.w
+    (rpt5)nop
+    br p0.x, #done
+    ldg.a.u32 r5.x, g[r1.z+(r4.x<<2)], 1
+    (sy)mad.u24 r5.y, r5.x, r6.x, r4.y
+    (rpt5)nop
+    stg.a.u32 g[r1.x+(r4.x<<2)], r5.y, 1
+    (ss)add.u r4.x, r4.x, r3.w
+    add.u r4.y, r4.y, 1
+    (rpt2)nop
+    jump #loop
+done:
+    (jp)nop
+    end
+)";
+
+void check_grid_stride(const Buffer& out, const std::vector<std::uint32_t>& in, const std::array<std::uint32_t, 3>& grid) {
+  const std::uint32_t stride = grid[0] * grid[1] * grid[2] * 64;
+  const auto result = out.cpu_view().as<std::uint32_t>();
+  for (std::uint32_t i = 0; i < kStrideElements; ++i) {
+    INFO("element " << i);
+    REQUIRE(result[i] == in[i] * 3 + i / stride);
+  }
+  REQUIRE(result[kStrideElements] == 0);  // the loop stops at n
+}
+
+}  // namespace
+
+TEST_CASE("a grid-stride kernel reads the work-group count from @numwg for grids of several shapes", "[virtual-gpu][e2e]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    Program program = Program::from_ir3_assembly(*device, kGridStride);
+    std::mt19937 rng(14);
+    for (WaveSize wave : {WaveSize::thread64, WaveSize::thread128}) {
+      for (const std::array<std::uint32_t, 3> grid :
+           {std::array<std::uint32_t, 3>{1, 1, 1}, {3, 1, 1}, {2, 3, 1}, {2, 2, 3}, {4, 2, 2}, {1, 1, 5}}) {
+        INFO("grid " << grid[0] << "x" << grid[1] << "x" << grid[2] << ", wave " << (wave == WaveSize::thread128 ? 128 : 64));
+        const auto in = random_words(rng, 1024, 0xffffff);
+        Buffer out = device->allocate({.size = 1024 * 4}), input = upload(*device, in);
+        std::memset(out.cpu_view().data(), 0, 1024 * 4);
+        Arguments arguments(program);
+        arguments.set_buffer(0, out).set_buffer(1, input);
+        Queue queue(*device);
+        queue.dispatch(program, arguments,
+                       Launch{.groups = {grid[0], grid[1], grid[2]}, .local_size = {64, 1, 1}, .wave_size = wave});
+        queue.finish(std::chrono::seconds(60));
+        check_grid_stride(out, in, grid);
+      }
+    }
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("a replayed graph whose grid changes gives a grid-stride kernel the new work-group count", "[virtual-gpu][e2e][graph]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    Program program = Program::from_ir3_assembly(*device, kGridStride);
+    std::mt19937 rng(15);
+    const auto in = random_words(rng, 1024, 0xffffff);
+    Buffer out = device->allocate({.size = 1024 * 4}), input = upload(*device, in);
+    Arguments arguments(program);
+    arguments.set_buffer(0, out).set_buffer(1, input);
+    Graph graph(*device);
+    const GraphDispatch id = graph.dispatch(program, arguments, Launch{.groups = {1, 1, 1}, .local_size = {64, 1, 1}, .wave_size = std::nullopt});
+    graph.build();
+    try {
+      graph.set_launch(id, Launch{.groups = {2, 0, 1}, .local_size = {64, 1, 1}, .wave_size = std::nullopt});
+      FAIL("set a launch with no groups");
+    } catch (const Error& error) {
+      CHECK(error.code() == Errc::invalid_argument);
+      CHECK(std::string(error.what()).find("groups.y is 0") != std::string::npos);
+    }
+    Queue queue(*device);
+    for (WaveSize wave : {WaveSize::thread64, WaveSize::thread128}) {
+      for (const std::array<std::uint32_t, 3> grid :
+           {std::array<std::uint32_t, 3>{1, 1, 1}, {5, 1, 1}, {2, 3, 1}, {3, 1, 2}, {2, 2, 4}}) {
+        INFO("grid " << grid[0] << "x" << grid[1] << "x" << grid[2] << ", wave " << (wave == WaveSize::thread128 ? 128 : 64));
+        std::memset(out.cpu_view().data(), 0, 1024 * 4);
+        graph.set_launch(id, Launch{.groups = {grid[0], grid[1], grid[2]}, .local_size = {64, 1, 1}, .wave_size = wave});
+        graph.replay(queue);
+        queue.finish(std::chrono::seconds(60));
+        check_grid_stride(out, in, grid);
+      }
+    }
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("a program whose metadata places Mesa's driver-param block reads every launch value from it", "[virtual-gpu][e2e]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    // Fiber 0 copies c2..c5 — where the metadata puts struct ir3_driver_params_cs, as Mesa's
+    // const allocation would (DRIVER_PARAMS at offset_vec4 2) — to out[0..16).
+    const ir3::Program assembled = ir3::assemble(R"(
+    mov.u32u32 r1.x, c0.x
+    mov.u32u32 r1.y, c0.y
+    mov.u32u32 r0.y, 0
+    mov.u32u32 r0.z, 4
+    mov.u32u32 r0.w, 8
+    mov.u32u32 r6.x, 12
+    mov.u32u32 r2.x, c2.x
+    mov.u32u32 r2.y, c2.y
+    mov.u32u32 r2.z, c2.z
+    mov.u32u32 r2.w, c2.w
+    mov.u32u32 r3.x, c3.x
+    mov.u32u32 r3.y, c3.y
+    mov.u32u32 r3.z, c3.z
+    mov.u32u32 r3.w, c3.w
+    mov.u32u32 r4.x, c4.x
+    mov.u32u32 r4.y, c4.y
+    mov.u32u32 r4.z, c4.z
+    mov.u32u32 r4.w, c4.w
+    mov.u32u32 r5.x, c5.x
+    mov.u32u32 r5.y, c5.y
+    mov.u32u32 r5.z, c5.z
+    mov.u32u32 r5.w, c5.w
+    (rpt5)nop
+    stg.a.u32 g[r1.x+(r0.y<<2)], r2.x, 4
+    stg.a.u32 g[r1.x+(r0.z<<2)], r3.x, 4
+    stg.a.u32 g[r1.x+(r0.w<<2)], r4.x, 4
+    stg.a.u32 g[r1.x+(r6.x<<2)], r5.x, 4
+    end
+  )");
+    std::vector<std::uint32_t> code = ir3_code_dwords(assembled);
+    code.resize(std::size_t{assembled.info.instrlen} * 32, 0);
+    Ir3Metadata metadata;
+    metadata.name = "driver_params";
+    metadata.instrlen = assembled.info.instrlen;
+    metadata.constlen_vec4 = 8;
+    metadata.max_reg = assembled.info.max_reg;
+    metadata.max_half_reg = assembled.info.max_half_reg;
+    metadata.buffers = {{"out", 0}};
+    metadata.driver_params = Ir3Metadata::DriverParams{8, 16};
+    Program program = Program::from_ir3(*device, code, metadata);
+    Buffer out = device->allocate({.size = 64});
+    Arguments arguments(program);
+    arguments.set_buffer(0, out);
+    Queue queue(*device);
+    queue.dispatch(program, arguments, Launch{{3, 4, 5}, {1, 1, 1}, WaveSize::thread128, {7, 8, 9}});
+    queue.finish(std::chrono::seconds(60));
+    const auto result = out.cpu_view().as<std::uint32_t>();
+    // Groups, work_dim, base group, subgroup size, local size, subgroup-id shift, work-group id.
+    CHECK(std::vector<std::uint32_t>(result.begin(), result.begin() + 16) ==
+          std::vector<std::uint32_t>{3, 4, 5, 3, 7, 8, 9, 128, 1, 1, 1, 7, 0, 0, 0, 0});
+  }
+  device.close_and_check_ledger();
+}
+
+namespace {
+
+// counts[i] = in[i] + 1 for i < 4, through UAV slots 0 (counts) and 1 (in): the dispatch that
+// computes an indirect dispatch's group counts.
+constexpr const char* kCountWriter = R"(
+@localsize 4, 1, 1
+@buf 4
+@buf 4
+@invocationid(r0.x)
+ldib.b.untyped.1d.u32.1.imm r1.x, r0.x, 1
+(sy)add.u r1.x, r1.x, 1
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r1.x, r0.x, 0
+end
+)";
+
+}  // namespace
+
+TEST_CASE("an indirect dispatch runs the grid an earlier dispatch computed, and its kernel reads those counts",
+          "[virtual-gpu][e2e]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    Program writer = Program::from_ir3_assembly(*device, kCountWriter);
+    Program program = Program::from_ir3_assembly(*device, kGridStride);
+    std::mt19937 rng(16);
+    const auto in = random_words(rng, 1024, 0xffffff);
+    Buffer out = device->allocate({.size = 1024 * 4}), input = upload(*device, in);
+    Arguments arguments(program);
+    arguments.set_buffer(0, out).set_buffer(1, input);
+    for (const std::array<std::uint32_t, 3> grid : {std::array<std::uint32_t, 3>{3, 2, 1}, {1, 1, 1}, {2, 2, 2}}) {
+      INFO("grid " << grid[0] << "x" << grid[1] << "x" << grid[2]);
+      std::memset(out.cpu_view().data(), 0, 1024 * 4);
+      Buffer counts = device->allocate({.size = 16});
+      Buffer minus_one = upload(*device, {grid[0] - 1, grid[1] - 1, grid[2] - 1, 0});
+      Arguments writer_arguments(writer);
+      writer_arguments.set_buffer(0, counts).set_buffer(1, minus_one);
+      Queue queue(*device);
+      queue.dispatch(writer, writer_arguments, Launch{{1, 1, 1}, {4, 1, 1}, std::nullopt});
+      queue.barrier();
+      queue.dispatch_indirect(program, arguments, counts, IndirectLaunch{{64, 1, 1}, std::nullopt});
+      queue.finish(std::chrono::seconds(60));
+      check_grid_stride(out, in, grid);
+    }
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("indirect dispatches with bad counts fault on the GPU and bad views are refused naming them",
+          "[virtual-gpu][e2e]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    Program program = Program::from_ir3_assembly(*device, kGridStride);
+    Buffer out = device->allocate({.size = 1024 * 4}), input = device->allocate({.size = 1024 * 4});
+    Arguments arguments(program);
+    arguments.set_buffer(0, out).set_buffer(1, input);
+    // 0x04000000 groups × 64 fibers leaves the 32-bit global size: a fault, not a hang.
+    Buffer counts = upload(*device, {0x04000000u, 1, 1, 0});
+    {
+      Queue queue(*device);
+      queue.dispatch_indirect(program, arguments, counts, IndirectLaunch{{64, 1, 1}, std::nullopt});
+      try {
+        queue.finish(std::chrono::seconds(60));
+        FAIL("the dispatch ran");
+      } catch (const Error& error) {
+        CHECK(error.code() == Errc::device_lost);
+      }
+    }
+    Queue queue(*device);
+    try {
+      queue.dispatch_indirect(program, arguments, counts.view(0, 8), IndirectLaunch{{64, 1, 1}, std::nullopt});
+      FAIL("dispatched from 8 bytes");
+    } catch (const Error& error) {
+      CHECK(error.code() == Errc::invalid_argument);
+      CHECK(std::string(error.what()).find("groups: a view of 8 bytes") != std::string::npos);
+    }
+    try {
+      queue.dispatch_indirect(program, arguments, counts, IndirectLaunch{{32, 1, 1}, std::nullopt});
+      FAIL("dispatched with the wrong local size");
+    } catch (const Error& error) {
+      CHECK(error.code() == Errc::invalid_argument);
+      CHECK(std::string(error.what()).find("compiled for 64") != std::string::npos);
+    }
   }
   device.close_and_check_ledger();
 }

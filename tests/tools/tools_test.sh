@@ -89,6 +89,22 @@ expect "run: a kernel without waits is a shader fault naming the hazard" 1 "timi
 expect "run: --legalize runs it correctly" 0 "arg 0 \(1024 x u32\): 0 2 4 6 8 10" "$tools/adreno-run" --virtual --legalize "$scratch/bare.s" \
   -a buf:1024xu32 -a buf:1024xu32:iota -a buf:1024xu32:iota -g 16 -p 0
 expect "run: a missing kernel file is refused" 1 "cannot open" "$tools/adreno-run" --virtual "$scratch/none.s"
+# computerator's buffers: with no --arg, each @buf is a storage buffer holding its listed values,
+# and @const values are in place (out[i] = in[i] + 1000 through UAV slot 0).
+cat > "$scratch/uav.s" <<'ASM'
+@localsize 8, 1, 1
+@buf 8 10, 20, 30, 40, 50, 60, 70, 80
+@const(c0.x) 1000, 0, 0, 0
+@invocationid(r0.x)
+ldib.b.untyped.1d.u32.1.imm r1.x, r0.x, 0
+(sy)add.u r1.x, r1.x, c0.x
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r1.x, r0.x, 0
+end
+ASM
+expect "run: @buf initial values and @const values with no --arg" 0 "arg 0 \(8 x u32\): 1010 1020 1030 1040 1050 1060 1070 1080" \
+  "$tools/adreno-run" --virtual "$scratch/uav.s" -g 1 -p 0
+expect "run: @buf initial values on virtual MSM" 0 "1010 1020 1030" "$tools/adreno-run" -d virtual-msm "$scratch/uav.s" -g 1 -p 0
 
 echo "$failures failed"
 [ $failures -eq 0 ]

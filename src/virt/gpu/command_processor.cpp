@@ -48,8 +48,13 @@ std::uint64_t address_at(std::span<const std::uint32_t> payload, std::size_t ind
 }  // namespace
 
 CommandProcessor::CommandProcessor(const GpuMemory& memory, std::chrono::milliseconds hang_timeout,
-                                   const std::atomic<bool>& stop)
-    : address_space_(memory), memory_(memory), hang_timeout_(hang_timeout), stop_(stop), regs_(pm4::kMaxRegister + 1, 0) {
+                                   const std::atomic<bool>& stop, std::uint32_t instruction_cache_units)
+    : address_space_(memory),
+      memory_(memory),
+      hang_timeout_(hang_timeout),
+      instruction_cache_units_(instruction_cache_units),
+      stop_(stop),
+      regs_(pm4::kMaxRegister + 1, 0) {
   cs_.constants.assign(kConstantVec4s * 4, 0);
   cs_.constant_loaded.assign(kConstantVec4s, 0);
   cs_.uav.resize(kUavSlots);
@@ -80,6 +85,7 @@ const std::array<CommandProcessor::Handler, 128>& CommandProcessor::handlers() {
     set(Opcode::CP_LOAD_STATE6_FRAG, &CommandProcessor::op_load_state6);
     set(Opcode::CP_LOAD_STATE6_GEOM, &CommandProcessor::op_load_state6);
     set(Opcode::CP_EXEC_CS, &CommandProcessor::op_exec_cs);
+    set(Opcode::CP_EXEC_CS_INDIRECT, &CommandProcessor::op_exec_cs_indirect);
     set(Opcode::CP_RUN_OPENCL, &CommandProcessor::op_run_opencl);
     return t;
   }();
@@ -173,6 +179,8 @@ void CommandProcessor::op_event_write(const Packet& packet) {
   switch (event) {
     case EventType::CACHE_INVALIDATE:
       return;  // caches are not modelled: every access sees memory
+    case EventType::DEBUG_LABEL:
+      return;  // rolls the register context (Mesa's instrlen workaround); one context is modelled
     case EventType::CACHE_FLUSH_TS: {
       require_payload(packet, 4, "CP_EVENT_WRITE(CACHE_FLUSH_TS)");
       const std::uint64_t target = address_at(packet.payload, 1);
@@ -357,6 +365,11 @@ void CommandProcessor::op_load_state6(const Packet& packet) {
     // The code is fetched again from SP_CS_BASE at dispatch; the preload only has to agree.
     if (source != pm4::StateSrc::SS6_INDIRECT) cp_error("CS code must be loaded from memory (SS6_INDIRECT)");
     if (offset != 0) cp_error("CS code loaded at DST_OFF " + std::to_string(offset) + " is not modelled");
+    // Mesa clamps the preload to instr_cache_size (tu6_emit_xs_constants, fd6_program.cc): a
+    // larger one is what its history records hanging the GPU.
+    if (instruction_cache_units_ != 0 && units > instruction_cache_units_)
+      cp_error("a CS code preload of " + std::to_string(units) + " units exceeds the " +
+               std::to_string(instruction_cache_units_) + "-unit instruction cache");
     cs_.shader_source = source_address;
   } else if (slots == nullptr) {
     if (offset + units > kConstantVec4s) cp_error("constants beyond c" + std::to_string(kConstantVec4s - 1));
@@ -469,6 +482,35 @@ void CommandProcessor::op_exec_cs(const Packet& packet) {
   dispatch(packet, {static_cast<std::uint32_t>(kNgroupsX.extract(packet.payload[1])),
                     static_cast<std::uint32_t>(kNgroupsY.extract(packet.payload[2])),
                     static_cast<std::uint32_t>(kNgroupsZ.extract(packet.payload[3]))});
+}
+
+void CommandProcessor::op_exec_cs_indirect(const Packet& packet) {
+  // adreno_pm4.xml CP_EXEC_CS_INDIRECT (A5XX-): ADDR of the x, y, z group counts, and the local
+  // size again in dword 3, which must agree with SP_CS_NDRANGE_0.
+  require_payload(packet, 4, "CP_EXEC_CS_INDIRECT");
+  static constexpr const pm4::Register& kDword3 = pm4::payload_entry(Opcode::CP_EXEC_CS_INDIRECT, "3");
+  auto cp_error = [&](const std::string& what) {
+    throw GpuFault(FaultKind::cp_error, packet.address, "CP_EXEC_CS_INDIRECT: " + what);
+  };
+  const std::uint64_t address = address_at(packet.payload, 1);
+  std::array<std::uint32_t, 3> groups{};
+  memory_.read(address, groups.data(), sizeof(groups));
+  const std::array<const char*, 3> local = {"LOCALSIZEX", "LOCALSIZEY", "LOCALSIZEZ"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::uint64_t packet_local = kDword3.field(local[i]).extract(packet.payload[3]) + 1;
+    const std::uint64_t register_local =
+        a6xx::SP_CS_NDRANGE_0.field(local[i]).extract(regs_.at(a6xx::SP_CS_NDRANGE_0.offset)) + 1;
+    if (packet_local != register_local)
+      cp_error(std::string(local[i]) + " " + std::to_string(packet_local) + " disagrees with SP_CS_NDRANGE_0's " +
+               std::to_string(register_local));
+    // Deliberately stricter than hardware, which would run (or wrap) for a very long time: a
+    // count whose global size leaves 32 bits is reported, not hung on.
+    if (groups[i] * packet_local > 0xffffffffu)
+      cp_error("group count " + std::to_string(groups[i]) + " at " + hex(address + 4 * i) + " times local size " +
+               std::to_string(packet_local) + " exceeds a 32-bit global size");
+  }
+  if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;  // an empty grid runs nothing
+  dispatch(packet, groups);
 }
 
 void CommandProcessor::op_run_opencl(const Packet& packet) {

@@ -27,8 +27,11 @@ struct IbSpan {
 class CommandProcessor {
  public:
   /// `stop` aborts a wait in progress (ring teardown); a wait that outlives `hang_timeout` is
-  /// reported as a hang.
-  CommandProcessor(const GpuMemory& memory, std::chrono::milliseconds hang_timeout, const std::atomic<bool>& stop);
+  /// reported as a hang. A CS code preload (CP_LOAD_STATE6 ST6_SHADER) of more than
+  /// `instruction_cache_units` 128-byte units is a CP error (the model's instruction cache; 0: no
+  /// limit, for tests of other packets).
+  CommandProcessor(const GpuMemory& memory, std::chrono::milliseconds hang_timeout, const std::atomic<bool>& stop,
+                   std::uint32_t instruction_cache_units = 0);
 
   /// Runs the IBs in order; throws GpuFault on a CP error, page fault or hang. With `allowed`,
   /// every memory access of the submission (CP and shaders) must stay inside those ranges.
@@ -66,6 +69,7 @@ class CommandProcessor {
   void op_mem_to_mem(const Packet&);
   void op_load_state6(const Packet&);
   void op_exec_cs(const Packet&);
+  void op_exec_cs_indirect(const Packet&);
   void op_run_opencl(const Packet&);
 
   /// A type-4 write; SP_UPDATE_CNTL invalidates the state loaded for the stages it names.
@@ -80,6 +84,7 @@ class CommandProcessor {
   const GpuMemory& address_space_;
   GpuView memory_;  // the address space as the submission being executed may reach it
   std::chrono::milliseconds hang_timeout_;
+  std::uint32_t instruction_cache_units_;
   const std::atomic<bool>& stop_;
   std::vector<std::uint32_t> regs_;
   std::optional<IbSpan> chain_;  // set by CP_INDIRECT_BUFFER_CHAIN: where the current IB continues

@@ -13,6 +13,7 @@ struct GpuModel {
   std::uint32_t chip_id;      // as KGSL's DEVICE_INFO and MSM's CHIP_ID report it
   std::uint32_t gpu_id;       // MSM_PARAM_GPU_ID
   std::uint32_t gmem_bytes;   // on-chip tile memory
+  std::uint32_t instr_cache_units;  // shader instruction cache, in 128-byte units (16 instructions)
 };
 
 /// Every model, the default (a630) first.

@@ -239,26 +239,15 @@ void HazardCheck::check(std::uint32_t pc, std::span<const std::uint16_t> active,
   }
   was_diverged_ = !converged;
 
-  // Every use of a register, component by component: (rptN) steps the repeating ones. With
-  // `aliases`, a merged file's other-size registers that share the bits are visited too (a read
-  // across sizes waits as Mesa's get_ready_slot says for mismatched sizes).
+  // Every use of a register as its slot, (rptN) stepping the repeating ones; with `aliases`, a
+  // merged file's other-size registers sharing the bits too (relative uses: see the reads below).
   auto each_register = [&](const ir3::RegisterUse& use, bool aliases, auto&& fn) {
-    if (use.relative) return;  // per fiber: see the reads below
-    const unsigned n = use.repeats ? in.repeat + 1u : use.count;
-    for (unsigned i = 0; i < n; ++i) {
-      const unsigned regid = use.regid + i;
-      const unsigned slot = slot_of(regid, use.half);
-      if (slot == kNoSlot) continue;
-      const unsigned step = use.repeats ? i : 0u;
-      fn(slot, regid, step);
-      if (!aliases || !merged_ || regid >= kFirstSharedRegid) continue;
-      if (use.half) {
-        if (regid / 2 < full_regids_) fn(regid / 2, regid, step);
-      } else {
-        for (unsigned h = 2 * regid; h < 2 * regid + 2; ++h)
-          if (h < half_regids_) fn(full_regids_ + h, regid, step);
-      }
-    }
+    ir3::each_touched_register(in, use, aliases && merged_, [&](unsigned regid, bool half, unsigned step, unsigned use_regid) {
+      const unsigned slot = slot_of(regid, half);
+      if (slot == kNoSlot) return false;
+      fn(slot, use_regid, step);
+      return true;
+    });
   };
   // Applies fn(record, clocks) to the slot for every executing fiber.
   auto each_record = [&](unsigned slot, auto&& fn) {

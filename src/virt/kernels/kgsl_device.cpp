@@ -57,7 +57,8 @@ int KgslDevice::create_context(std::uint64_t owner, std::uint32_t flags, std::sh
       reporting_fault_log(config_.fault_injection, "context " + std::to_string(id), [id](const FaultRecord& fault) {
         std::fprintf(stderr, "virtual kgsl: gpu fault ctx %u ts %llu: %s\n", id, static_cast<unsigned long long>(fault.seqno),
                      fault.message.c_str());
-      }));
+      }),
+      config_.model.instr_cache_units);
   contexts_.emplace(id, std::move(context));
   return static_cast<int>(id);
 }

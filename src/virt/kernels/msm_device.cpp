@@ -384,7 +384,8 @@ class MsmFile final : public VirtualFile {
                             [queue_id](const FaultRecord& fault) {
                               std::fprintf(stderr, "virtual msm: submitqueue %u, submission %llu: %s\n", queue_id,
                                            static_cast<unsigned long long>(fault.seqno), fault.message.c_str());
-                            }));
+                            }),
+        device_->config.model.instr_cache_units);
   }
 
   /// MSM_PARAM_PRIORITIES: 3 on a630's single ring.

@@ -2,10 +2,13 @@
 
 namespace adreno::virt {
 
-Ring::Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLog log)
+Ring::Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLog log,
+           std::uint32_t instruction_cache_units)
     : memory_(std::move(memory)),
       hang_timeout_(hang_timeout),
-      log_(std::move(log)), cp_(*memory_, hang_timeout, stop_), thread_([this] { worker(); }) {}
+      log_(std::move(log)),
+      cp_(*memory_, hang_timeout, stop_, instruction_cache_units),
+      thread_([this] { worker(); }) {}
 
 Ring::~Ring() {
   {

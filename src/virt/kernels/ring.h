@@ -41,7 +41,9 @@ class Ring {
   /// Told about a fault on the ring's thread, as it happens (the driver's fault log).
   using FaultLog = std::function<void(const FaultRecord&)>;
 
-  Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLog log = {});
+  /// `instruction_cache_units`: the model's, for the command processor's preload check (0: none).
+  Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLog log = {},
+       std::uint32_t instruction_cache_units = 0);
   ~Ring();
   Ring(const Ring&) = delete;
   Ring& operator=(const Ring&) = delete;

@@ -1,0 +1,250 @@
+// [virtual-gpu] Kernels written in Mesa computerator's syntax — every @buf a storage-buffer (UAV)
+// slot written with stib, @numwg, @branchstack, @localmem, @pvtmem, @buf initial values and the
+// @fullnop/@fullsync sections — assemble to the words Mesa's own assembler gives for the same
+// text (computerator -d -r under Mesa's msm no-op drm-shim, FD_GPU_ID=630, Mesa 26.0-devel
+// d02ba9bb9c01; the words below are its output, padding after `end` left out), carry their
+// directives into the program's metadata, and run on both virtual kernels. The kernels are ours,
+// written after the shape of Mesa's examples in src/freedreno/computerator/examples/.
+#include <adreno/adreno.hpp>
+
+#include "../core/virtual_device.h"
+#include "core/program_impl.h"
+#include "ir3/assembler.h"
+
+#include <cstring>
+#include <vector>
+
+using namespace adreno;
+
+namespace {
+
+struct ComputeratorKernel {
+  const char* name;
+  const char* source;
+  std::vector<std::uint64_t> mesa_words;
+  std::uint32_t local_size;
+  std::vector<std::uint32_t> expected;  // buffer 0 afterwards
+};
+
+// Computes a0 = (int)(2.0 + 1.0) = 3 and stores r<a0.x + 4> = r1.w through UAV slot 0.
+const ComputeratorKernel kUavStore{"uav_store", R"(
+@localsize 1, 1, 1
+@buf 4
+@const(c0.x) 2.0, 1.0, 0.0, 0.0
+@const(c1.x) 0x11111111, 0x22222222, 0x33333333, 0x44444444
+@wgid(r48.x)
+@invocationid(r0.x)
+@numwg(c2.x)
+add.f r2.x, c0.x, c0.y
+mov.u32u32 r1.x, c1.x
+mov.u32u32 r1.y, c1.y
+mov.u32u32 r1.z, c1.z
+mov.u32u32 r1.w, c1.w
+(rpt1)nop
+cov.f32s16 hr6.x, r2.x
+(rpt2)nop
+mova a0.x, hr6.x
+(rpt5)nop
+(ul)mov.u32u32 r3.x, r<a0.x + 4>
+mov.u32u32 r3.y, 0
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r3.x, r3.y, 0
+end
+)",
+                                      {0x4010000810011000ull, 0x202cc00400000004ull, 0x202cc00500000005ull,
+                                       0x202cc00600000006ull, 0x202cc00700000007ull, 0x0000010000000000ull,
+                                       0x2005001800000008ull, 0x0000020000000000ull, 0x201100f400000018ull,
+                                       0x0000050000000000ull, 0x200ce00c00000804ull, 0x204cc00d00000000ull,
+                                       0x0000050000000000ull, 0xc026000c0d674000ull, 0x0300000000000000ull},
+                                      1,
+                                      {0x44444444, 0, 0, 0}};
+
+// Lanes below 9 store 1000 + id, the others the value set before the branch.
+const ComputeratorKernel kBranch{"branch", R"(
+@localsize 32, 1, 1
+@buf 32
+@invocationid(r0.x)
+@branchstack 2
+mov.u32u32 r2.x, 0x0badf00d
+cmps.u.lt p0.x, r0.x, 9
+(rpt5)nop
+br !p0.x, #skip
+add.u r2.x, r0.x, 1000
+skip:
+(jp)(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r2.x, r0.x, 0
+end
+)",
+                                   {0x204cc0080badf00dull, 0x429000f820090000ull, 0x0000050000000000ull,
+                                    0x0090000000000002ull, 0x4210000823e80000ull, 0x0800050000000000ull,
+                                    0xc026000800674000ull, 0x0300000000000000ull},
+                                   32,
+                                   {}};
+
+// Each lane stores 100 + id to local memory; after the barrier it reads its neighbour's (id ^ 1)
+// and adds 4·id.
+const ComputeratorKernel kLocalMemory{"localmem", R"(
+@localsize 16, 1, 1
+@buf 16
+@invocationid(r0.x)
+@localmem 64
+shl.b r1.x, r0.x, 2
+add.u r1.y, r0.x, 100
+xor.b r1.z, r0.x, 1
+(rpt2)nop
+shl.b r1.w, r1.z, 2
+(rpt5)nop
+stl.u32 l[r1.x], r1.y, 1
+bar
+ldl.u32 r2.x, l[r1.w], 1
+(ss)add.u r2.x, r2.x, r1.x
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r2.x, r0.x, 0
+end
+)",
+                                        {0x46d0000420020000ull, 0x4210000520640000ull, 0x43f0000620010000ull,
+                                         0x0000020000000000ull, 0x46d0000720020006ull, 0x0000050000000000ull,
+                                         0xc10609000180000aull, 0xe002000000000000ull, 0xc04600080181c001ull,
+                                         0x4210100800040008ull, 0x0000050000000000ull, 0xc026000800674000ull,
+                                         0x0300000000000000ull},
+                                        16,
+                                        {}};
+
+// Each lane round-trips 8·id through its private memory and stores it plus 5.
+const ComputeratorKernel kPrivateMemory{"pvtmem", R"(
+@localsize 4, 1, 1
+@buf 4
+@pvtmem 8
+@invocationid(r0.x)
+shl.b r1.x, r0.x, 3
+mov.u32u32 r2.x, 0
+(rpt5)nop
+stp.u32 p[r2.x + 4], r1.x, 1
+ldp.u32 r3.x, p[r2.x + 4], 1
+(sy)add.u r3.x, r3.x, 5
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r3.x, r0.x, 0
+end
+)",
+                                          {0x46d0000420030000ull, 0x204cc00800000000ull, 0x0000050000000000ull,
+                                           0xc146110401800008ull, 0xc086000c01820009ull, 0x5210000c2005000cull,
+                                           0x0000050000000000ull, 0xc026000c00674000ull, 0x0300000000000000ull},
+                                          4,
+                                          {5, 13, 21, 29}};
+
+// The buffer's initial values, read and written back plus the lane id, inside the sections
+// that put (rpt5)nop and (ss)(sy)nop before each instruction.
+const ComputeratorKernel kSections{"sections", R"(
+@localsize 8, 1, 1
+@buf 8 10, 20, 30, 40, 50, 60, 70, 80
+@invocationid(r0.x)
+@fullnopstart
+@fullsyncstart
+ldib.b.untyped.1d.u32.1.imm r1.x, r0.x, 0
+add.u r1.x, r1.x, r0.x
+@fullsyncend
+@fullnopend
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r1.x, r0.x, 0
+end
+)",
+                                     {0x0000050000000000ull, 0x1000100000000000ull, 0xc026000400618000ull,
+                                      0x0000050000000000ull, 0x1000100000000000ull, 0x4210000400000004ull,
+                                      0x0000050000000000ull, 0xc026000400674000ull, 0x0300000000000000ull},
+                                     8,
+                                     {10, 21, 32, 43, 54, 65, 76, 87}};
+
+std::vector<std::uint32_t> expected_branch() {
+  std::vector<std::uint32_t> out(32, 0x0badf00d);
+  for (std::uint32_t i = 0; i < 9; ++i) out[i] = 1000 + i;
+  return out;
+}
+
+std::vector<std::uint32_t> expected_local_memory() {
+  std::vector<std::uint32_t> out(16);
+  for (std::uint32_t i = 0; i < 16; ++i) out[i] = 100 + (i ^ 1) + 4 * i;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("computerator-syntax kernels assemble to the words Mesa's assembler gives", "[pure][ir3]") {
+  for (const ComputeratorKernel* kernel : {&kUavStore, &kBranch, &kLocalMemory, &kPrivateMemory, &kSections}) {
+    INFO(kernel->name);
+    const ir3::Program program = ir3::assemble(kernel->source, ir3::RegisterFile::merged);
+    CHECK(program.words == kernel->mesa_words);
+  }
+}
+
+TEST_CASE("computerator directives reach the program: UAV slots, branch stack, local and private memory, @numwg",
+          "[virtual-kernel][program]") {
+  VirtualDevice device("virtual-kgsl");
+  {
+    const auto info_of = [&](const ComputeratorKernel& kernel) {
+      return Program::from_ir3_assembly(*device, kernel.source).impl()->info();
+    };
+    const ProgramInfo store = info_of(kUavStore);
+    REQUIRE(store.arguments.size() == 1);
+    CHECK(store.arguments[0].kind == ProgramArgument::Kind::storage_buffer);
+    CHECK(store.arguments[0].slot == 0);
+    CHECK(store.arguments[0].const_byte == kNoConstant);
+    CHECK(store.storage_images == 1);
+    CHECK(store.merged_regs);
+    REQUIRE(store.driver_params.size() == 1);  // @numwg(c2.x): the grid at dword 8
+    CHECK(store.driver_params[0].const_dword == 8);
+    CHECK(store.driver_params[0].count == 3);
+    CHECK(info_of(kBranch).branch_stack == 1);  // ceil(2 / 2), Mesa ir3_shader_branchstack_hw
+    CHECK(info_of(kLocalMemory).shared_bytes == 64);
+    const ProgramInfo pvt = info_of(kPrivateMemory);
+    CHECK(pvt.private_bytes_per_fiber == 8);
+    CHECK(pvt.private_per_wave);
+    const ir3::Program sections = ir3::assemble(kSections.source);
+    REQUIRE(sections.launch.buffers.size() == 1);
+    CHECK(sections.launch.buffers[0].initial == std::vector<std::uint32_t>{10, 20, 30, 40, 50, 60, 70, 80});
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("computerator-syntax kernels write their storage buffers on the virtual GPU", "[virtual-gpu][e2e]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    const std::vector<std::pair<const ComputeratorKernel*, std::vector<std::uint32_t>>> runs = {
+        {&kUavStore, kUavStore.expected},
+        {&kBranch, expected_branch()},
+        {&kLocalMemory, expected_local_memory()},
+        {&kPrivateMemory, kPrivateMemory.expected},
+        {&kSections, kSections.expected}};
+    for (const auto& [kernel, expected] : runs) {
+      INFO(kernel->name);
+      Program program = Program::from_ir3_assembly(*device, kernel->source);
+      const ir3::Program assembled = ir3::assemble(kernel->source);
+      const auto& slot = assembled.launch.buffers.at(0);
+      Buffer buffer = device->allocate({.size = slot.size_dwords * 4});
+      std::memset(buffer.cpu_view().data(), 0, slot.size_dwords * 4);
+      if (!slot.initial.empty()) std::memcpy(buffer.cpu_view().data(), slot.initial.data(), slot.initial.size() * 4);
+      Arguments arguments(program);
+      arguments.set_buffer(0, buffer);
+      Queue queue(*device);
+      queue.dispatch(program, arguments, Launch{{1, 1, 1}, {kernel->local_size, 1, 1}, std::nullopt});
+      queue.finish(std::chrono::seconds(60));
+      const auto result = buffer.cpu_view().as<std::uint32_t>();
+      CHECK(std::vector<std::uint32_t>(result.begin(), result.end()) == expected);
+    }
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("directives a compute kernel cannot use are refused saying why", "[pure][ir3]") {
+  const auto refusal = [](const char* source) {
+    try {
+      ir3::assemble(source);
+    } catch (const Error& error) {
+      return std::string(error.what());
+    }
+    return std::string("assembled");
+  };
+  CHECK(refusal("@in(r0.x) pos(x=0)\nend\n").find("graphics-stage input") != std::string::npos);
+  CHECK(refusal("@out(r0.x) color(x=0)\nend\n").find("graphics-stage output") != std::string::npos);
+  CHECK(refusal("@ubo 4 1, 2, 3, 4\nend\n").find("uniform buffers are not supported") != std::string::npos);
+  CHECK(refusal("@earlypreamble\nend\n").find("early preambles") != std::string::npos);
+}

@@ -5,6 +5,7 @@
 
 #include "core/ir3_assembly.h"
 #include "core/program_impl.h"
+#include "run_arguments.h"
 
 #include <CLI/CLI.hpp>
 
@@ -25,38 +26,7 @@
 
 namespace {
 
-using adreno::Errc;
-using adreno::Error;
-
-[[noreturn]] void usage_error(const std::string& what) { throw Error(Errc::invalid_argument, "adreno-run", what); }
-
-enum class ElementType { u32, i32, f32, u16, f16, u8 };
-
-struct ElementInfo {
-  const char* name;
-  ElementType type;
-  std::size_t bytes;
-};
-constexpr ElementInfo kElements[] = {{"u32", ElementType::u32, 4}, {"i32", ElementType::i32, 4},
-                                     {"f32", ElementType::f32, 4}, {"u16", ElementType::u16, 2},
-                                     {"f16", ElementType::f16, 2}, {"u8", ElementType::u8, 1}};
-
-const ElementInfo& element(const std::string& name) {
-  for (const auto& e : kElements)
-    if (name == e.name) return e;
-  usage_error("unknown element type '" + name + "' (u32, i32, f32, u16, f16, u8)");
-}
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t end = text.find(separator, start);
-    parts.push_back(text.substr(start, end - start));
-    if (end == std::string::npos) return parts;
-    start = end + 1;
-  }
-}
+using namespace adreno_run;
 
 std::vector<std::byte> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -65,43 +35,6 @@ std::vector<std::byte> read_file(const std::string& path) {
   std::vector<std::byte> bytes(chars.size());
   std::memcpy(bytes.data(), chars.data(), chars.size());
   return bytes;
-}
-
-// A kernel argument from the command line: `buf:COUNTxTYPE[:FILL]` or `TYPE:VALUE`.
-struct ArgumentSpec {
-  bool is_buffer = false;
-  std::size_t count = 0;
-  const ElementInfo* type = nullptr;
-  std::string fill = "zeros";  // zeros | iota | random[:SEED] | file:PATH | initial
-  std::vector<std::uint32_t> initial;  // fill "initial": the leading words (an @buf's values)
-  std::string value;           // scalars
-};
-
-ArgumentSpec parse_argument(const std::string& text) {
-  ArgumentSpec spec;
-  const auto parts = split(text, ':');
-  if (parts[0] == "buf") {
-    if (parts.size() < 2) usage_error("'" + text + "': a buffer is buf:COUNTxTYPE[:FILL]");
-    const auto x = parts[1].find('x');
-    if (x == std::string::npos) usage_error("'" + text + "': the size is COUNTxTYPE, e.g. 1024xu32");
-    spec.is_buffer = true;
-    try {
-      spec.count = std::stoul(parts[1].substr(0, x));
-    } catch (const std::exception&) {
-      usage_error("'" + text + "': '" + parts[1].substr(0, x) + "' is not an element count");
-    }
-    if (spec.count == 0) usage_error("'" + text + "': a buffer needs at least one element");
-    spec.type = &element(parts[1].substr(x + 1));
-    if (parts.size() > 2) {
-      spec.fill = parts[2];
-      for (std::size_t i = 3; i < parts.size(); ++i) spec.fill += ":" + parts[i];
-    }
-    return spec;
-  }
-  if (parts.size() != 2) usage_error("'" + text + "' is neither buf:COUNTxTYPE[:FILL] nor TYPE:VALUE");
-  spec.type = &element(parts[0]);
-  spec.value = parts[1];
-  return spec;
 }
 
 void fill_buffer(const ArgumentSpec& spec, adreno::CpuView view) {
@@ -167,20 +100,6 @@ std::string format_element(const std::byte* at, const ElementInfo& type, const s
     std::snprintf(text, sizeof text, "%u", bits);
   }
   return text;
-}
-
-std::array<std::uint32_t, 3> parse_size3(const std::string& text, const char* what) {
-  std::array<std::uint32_t, 3> size{1, 1, 1};
-  const auto parts = split(text, ',');
-  if (parts.size() > 3) usage_error(std::string(what) + " has at most three dimensions: X[,Y[,Z]]");
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    try {
-      size[i] = static_cast<std::uint32_t>(std::stoul(parts[i]));
-    } catch (const std::exception&) {
-      usage_error(std::string(what) + ": '" + parts[i] + "' is not a number");
-    }
-  }
-  return size;
 }
 
 adreno::Program load_program(adreno::Device& device, const std::string& path, std::vector<ArgumentSpec>& defaults,

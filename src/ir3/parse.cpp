@@ -648,6 +648,7 @@ void scaled_address(const Token& t, Instruction& in, Operand& base, Operand& ind
   std::vector<std::pair<char, std::int64_t>> steps;
   while (pos < flat.size()) {
     const char op = flat[pos];
+    if (op == '<' && flat.compare(pos, 2, "<<") != 0) fail(t, "malformed address");
     pos += op == '<' ? 2 : 1;
     const std::size_t end = flat.find_first_of("+<", pos);
     auto value = to_integer(std::string_view(flat).substr(pos, end - pos));

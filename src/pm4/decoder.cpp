@@ -204,6 +204,11 @@ std::string decode_stream(std::span<const std::uint32_t> dwords, GpuAddress base
 
 std::string decode_ib(GpuAddress address, std::uint32_t dwords, const ReadGpuMemory& read,
                       const DecodeOptions& options) {
+  // No IB the CP can run is longer than IB_SIZE expresses; a longer one (a damaged .rd dump's
+  // command stream size) is reported instead of read, which would allocate up to 16 GiB.
+  const Field& size = payload_entry(Opcode::CP_INDIRECT_BUFFER, "2").field("IB_SIZE");
+  if (dwords >> size.width() != 0)
+    return fmt::format("(an IB of {} dwords at {:#x} is longer than IB_SIZE can express)\n", dwords, address.value());
   std::vector<std::uint32_t> words(dwords);
   if (!read(address, words)) return fmt::format("(cannot read {} dwords at {:#x})\n", dwords, address.value());
   return decode_stream(words, address, read, options);

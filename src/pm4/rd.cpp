@@ -129,7 +129,7 @@ bool RdMemory::read(GpuAddress address, std::span<std::uint32_t> out) const {
     if (address < buffer.address || address - buffer.address > buffer.contents.size() ||
         buffer.contents.size() - (address - buffer.address) < bytes)
       continue;
-    std::memcpy(out.data(), buffer.contents.data() + (address - buffer.address), bytes);
+    if (bytes != 0) std::memcpy(out.data(), buffer.contents.data() + (address - buffer.address), bytes);
     return true;
   }
   return false;

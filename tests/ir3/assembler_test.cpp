@@ -122,6 +122,13 @@ TEST_CASE("assembly errors name the line, the column and the token", "[pure][ir3
   CHECK(error_of("x: nop\nx: end\n") == "2:1: label 'x' defined twice");
 }
 
+// Found by fuzz/ir3_assembler: a lone '<' in an ldg.a/stg.a index stepped past the end of the
+// operand, and std::string_view::substr threw std::out_of_range instead of an assembly error.
+TEST_CASE("a scaled address with a lone '<' is a malformed address, not an escaped exception", "[pure][ir3]") {
+  CHECK(error_of("ldg.a.u32 r2.y, g[r2.z+(r0.y<)], 1\n") == "1:19: malformed address 'r2.z+(r0.y<)'");
+  CHECK(error_of("ldg.a.u32 r2.y, g[r2.z+(r0.y<2)], 1\n") == "1:19: malformed address 'r2.z+(r0.y<2)'");
+}
+
 TEST_CASE("values that do not fit their field are rejected with the field named", "[pure][ir3]") {
   // ldg's immediate offset is 13 bits signed (ir3-cat6.xml, ldg OFF bits 1..13).
   CHECK(error_of("ldg.u32 r0.x, g[r0.y+5000], 1\n") ==

@@ -317,6 +317,11 @@ TEST_CASE("GETPROPERTY: DEVICE_INFO copies what fits, GPU_RESET_STAT wants a u32
   CHECK(prefix[0] == 1);
   CHECK(prefix[1] == 0x06030001);
   CHECK(prefix[2] == 0xabcdef01);
+  // Found by fuzz/kernel_ioctls: no buffer and size 0 copies nothing and succeeds (copy_prop
+  // checks nothing else); the virtual node passed the null pointer to memcpy, which UBSan
+  // (the sanitizer build of this suite) reports.
+  kgsl_device_getproperty empty_prop{KGSL_PROP_DEVICE_INFO, nullptr, 0};
+  CHECK(p.ioctl(IOCTL_KGSL_DEVICE_GETPROPERTY, empty_prop) == 0);
 
   const unsigned ctx = p.create_context();
   std::uint64_t wide = ctx;

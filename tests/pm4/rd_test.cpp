@@ -98,6 +98,45 @@ TEST_CASE("a dumped stream decodes from the dump alone, IB2 included", "[pure][p
   CHECK_THAT(text, Catch::Contains("NGROUPS_X = 8"));
 }
 
+// Found by fuzz/rd_fuzzer: a dump's RD_CMDSTREAM_ADDR gives any 32-bit size, and decoding it
+// allocated that many dwords (up to 16 GiB) before reading. CP_INDIRECT_BUFFER's IB_SIZE is bits
+// 0-19 (Mesa adreno_pm4.xml), so 1048575 dwords is the longest IB a CP runs.
+TEST_CASE("a dumped command stream longer than IB_SIZE can express is reported without reading it", "[pure][pm4]") {
+  RdWriter writer;
+  const GpuAddress at(0x4000600000ull);
+  writer.cmdstream(at, 1048576);
+  writer.cmdstream(at, 1048575);
+  std::vector<RdSection> sections = parse_rd(writer.bytes());
+  RdMemory dumped(sections);
+  REQUIRE(dumped.cmdstreams().size() == 2);
+  std::vector<std::size_t> reads;
+  auto read = [&](GpuAddress, std::span<std::uint32_t> out) {
+    reads.push_back(out.size());
+    return false;  // the dump holds no buffer there
+  };
+  CHECK_THAT(decode_ib(at, dumped.cmdstreams()[0].dwords, read),
+             Catch::Contains("an IB of 1048576 dwords at 0x4000600000 is longer than IB_SIZE can express"));
+  CHECK(reads.empty());
+  CHECK_THAT(decode_ib(at, dumped.cmdstreams()[1].dwords, read),
+             Catch::Contains("cannot read 1048575 dwords at 0x4000600000"));
+  CHECK(reads == std::vector<std::size_t>{1048575});
+}
+
+// Found by fuzz/rd_fuzzer: a zero-dword command stream read zero bytes through memcpy with the
+// empty output's null pointer, which UBSan (the sanitizer build of this suite) reports.
+TEST_CASE("a dumped command stream of zero dwords decodes to nothing", "[pure][pm4]") {
+  const std::uint32_t contents[] = {0x11111111, 0x22222222};
+  const GpuAddress at(0x10000);
+  RdWriter writer;
+  writer.buffer(at, std::as_bytes(std::span(contents)));
+  writer.cmdstream(at + 4, 0);
+  std::vector<RdSection> sections = parse_rd(writer.bytes());
+  RdMemory dumped(sections);
+  REQUIRE(dumped.cmdstreams().size() == 1);
+  CHECK(dumped.read(at + 4, {}));
+  CHECK(decode_ib(at + 4, 0, [&](GpuAddress a, std::span<std::uint32_t> out) { return dumped.read(a, out); }).empty());
+}
+
 TEST_CASE("the older 8-byte RD_GPUADDR form is read as a 32-bit address", "[pure][pm4]") {
   RdWriter writer;
   const std::uint32_t old_form[2] = {0xc0001000, 64};

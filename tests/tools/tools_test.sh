@@ -77,6 +77,10 @@ expect "run: outputs saved to a file" 0 "GPU time" "${run_add[@]}" -o "0:$scratc
 expect "run: a wrong argument count is refused" 1 "takes 3 arguments; 1 given" "$tools/adreno-run" --virtual "$kernels/vector_add.s" -a buf:16xu32
 expect "run: an unknown fill is refused" 1 "unknown fill" "$tools/adreno-run" --virtual "$kernels/vector_add.s" \
   -a buf:1024xu32:sparkles -a buf:1024xu32 -a buf:1024xu32
+# Found by fuzz/run_arguments_fuzzer: 2^62+1 u32 elements is 4 bytes once the size wraps around;
+# the tool allocated that and filled 2^62+1 elements past it.
+expect "run: a buffer whose byte size wraps around is refused" 1 "more bytes than memory holds" "$tools/adreno-run" \
+  --virtual "$kernels/vector_add.s" -a buf:4611686018427387905xu32:iota -a buf:1024xu32 -a buf:1024xu32
 expect "run: an unknown element type is refused" 1 "unknown element type" "$tools/adreno-run" --virtual "$kernels/vector_add.s" -a buf:4xq7
 expect "run: an invalid wave size is refused" 1 "threadsize" "$tools/adreno-run" --virtual "$kernels/vector_add.s" --threadsize 96
 expect "run: a local size other than the kernel's is refused" 1 "compiled for 64" "${run_add[@]}" -l 32

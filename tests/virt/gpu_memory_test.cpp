@@ -21,7 +21,7 @@ TEST_CASE("GPU mappings never overlap and honour alignment", "[virtual-gpu][memo
     auto va = memory.map(backing, 0, size, true, align);
     REQUIRE(va);
     CHECK(*va % align == 0);
-    CHECK(*va >= memory.va_start());
+    CHECK(*va >= memory.va_begin());
     for (auto [start, length] : ranges) CHECK((*va + size <= start || start + length <= *va));
     ranges.emplace_back(*va, size);
     if (rng() % 3 == 0) {

@@ -46,7 +46,9 @@ class GpuMemory {
  public:
   GpuMemory(std::uint64_t va_start, std::uint64_t va_size);
 
-  std::uint64_t va_start() const noexcept { return va_start_; }
+  // Not va_start(): <cstdarg> makes that name a macro wherever it is included (as clang's
+  // headers do in the fuzz build).
+  std::uint64_t va_begin() const noexcept { return va_start_; }
   std::uint64_t va_size() const noexcept { return va_size_; }
 
   /// Maps `size` bytes of `backing` from `offset` at a free VA aligned to `align` (a power of

@@ -135,7 +135,7 @@ int KgslFile::getproperty(kgsl_device_getproperty& param) {
       info.mmu_enabled = 1;
       info.gmem_sizebytes = device_->config().model.gmem_bytes;
       if (param.value == nullptr && param.sizebytes != 0) return -EFAULT;
-      std::memcpy(param.value, &info, std::min<std::size_t>(sizeof info, param.sizebytes));
+      if (param.sizebytes != 0) std::memcpy(param.value, &info, std::min<std::size_t>(sizeof info, param.sizebytes));
       return 0;
     }
     case KGSL_PROP_GPU_RESET_STAT: {

@@ -15,7 +15,20 @@ SignalValueDwords emit_signal(pm4::CommandStream& cs, GpuAddress address, std::u
 }
 
 std::uint32_t* emit_wait(pm4::CommandStream& cs, GpuAddress address, std::uint64_t value) {
-  return pm4::wait_mem(cs, pm4::CondFunction::WRITE_GE, address, static_cast<std::uint32_t>(value)) + 4;
+  std::uint32_t* const reference = pm4::wait_mem(cs, pm4::CondFunction::WRITE_GE, address, static_cast<std::uint32_t>(value)) + 4;
+  // The signaller's results are in memory (its signal flushed), but lines this queue read before
+  // the wait may still be in UCHE.
+  emit_invalidate(cs);
+  return reference;
+}
+
+void emit_invalidate(pm4::CommandStream& cs) {
+  // Turnip starts every a6xx command buffer with CACHE_INVALIDATE and a wait for idle
+  // (tu_cmd_buffer.cc tu6_init_hw), and pairs the two again after CP writes shaders will read
+  // (tu_emit_compute_driver_params). KGSL invalidates UCHE only on a context switch and MSM only
+  // on a page-table switch, so a process's consecutive submissions share whatever UCHE holds.
+  pm4::event_write(cs, pm4::EventType::CACHE_INVALIDATE);
+  pm4::wait_for_idle(cs);
 }
 
 void emit_barrier(pm4::CommandStream& cs, GpuAddress scratch) {

@@ -28,11 +28,14 @@ Program load_add(Device& device) {
     mov.u32u32 r0.y, c0.w
     mov.u32u32 r0.z, c1.x
     mov.u32u32 r0.w, c1.y
+    (rpt3)nop
     ldg.u32 r1.x, g[r0.x], 1
+    (rpt1)nop
     ldg.u32 r1.y, g[r0.z], 1
     mov.u32u32 r2.x, c0.x
     mov.u32u32 r2.y, c0.y
-    (sy)add.u r1.x, r1.x, r1.y
+    (sy)(nop3) add.u r1.x, r1.x, r1.y
+    (rpt2)nop
     stg.u32 g[r2.x], r1.x, 1
     end
   )");

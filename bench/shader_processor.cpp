@@ -5,6 +5,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
+
 using namespace vgpu_test;
 
 namespace {
@@ -25,10 +27,12 @@ void alu_loop(benchmark::State& state) {
   const ir3::Program program = ir3::assemble(R"(
     mov.u32u32 r1.x, 0
     cov.u32f32 r1.y, r0.x
+    (rpt2)nop
   loop:
     mad.f32 r1.y, r1.y, r1.y, r1.y
-    add.u r1.x, r1.x, 1
-    cmps.u.lt p0.x, r1.x, 128
+    (nop3) add.u r1.x, r1.x, 1
+    (nop3) cmps.u.lt p0.x, r1.x, 128
+    (rpt2)nop
     br p0.x, #loop
     (jp)end
   )");
@@ -38,25 +42,35 @@ void alu_loop(benchmark::State& state) {
   launch.groups = {64, 1, 1};
   launch.local_id_regid = ir3::regid(0, 0);
   launch.thread_size = state.range(0) == 128 ? pm4::ThreadSize::THREAD128 : pm4::ThreadSize::THREAD64;
+  // The timing-hazard check's cost: the same loop with ADRENO_VIRTUAL_HAZARDS=off and on.
+  ::setenv("ADRENO_VIRTUAL_HAZARDS", state.range(1) ? "on" : "off", 1);
   run(state, program, launch, gpu);
+  ::unsetenv("ADRENO_VIRTUAL_HAZARDS");
 }
-BENCHMARK(alu_loop)->Arg(64)->Arg(128)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(alu_loop)
+    ->ArgsProduct({{64, 128}, {0, 1}})
+    ->ArgNames({"wave", "hazard_check"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // c[i] = a[i] + b[i] over 1 Mi elements, four per fiber (the shape of the multigroup fixture).
 void vector_add(benchmark::State& state) {
   const ir3::Program program = ir3::assemble(R"(
     shl.b r0.y, r48.x, 11
-    shl.b r0.z, r0.x, 4
-    add.u r0.y, r0.y, r0.z
+    (nop3) shl.b r0.z, r0.x, 4
+    (nop3) add.u r0.y, r0.y, r0.z
     add.u r1.x, c0.z, r0.y
     mov.u32u32 r1.y, c0.w
     add.u r1.z, c1.x, r0.y
     mov.u32u32 r1.w, c1.y
     add.u r2.x, c0.x, r0.y
     mov.u32u32 r2.y, c0.y
+    (rpt1)nop
     ldg.u32 r3.x, g[r1.x], 4
+    (rpt1)nop
     ldg.u32 r4.x, g[r1.z], 4
     (sy)(rpt3)add.u r5.x, (r)r3.x, (r)r4.x
+    (rpt5)nop
     stg.u32 g[r2.x], r5.x, 4
     end
   )");

@@ -6,10 +6,12 @@
 //     in 64-wide and then 128-wide waves;
 // then it signals a timeline and reads the GPU's always-on clock around the work;
 //  3. a graph of both kernels (3a+b, then its reverse) recorded once and replayed on new inputs
-//     by patching their addresses in place.
+//     by patching their addresses in place;
+//  4. a tiled SGEMM written without delay slots and legalized by the assembler (gemm.h).
 #include <adreno/adreno.hpp>
 #include <adreno/program.hpp>
 
+#include "gemm.h"
 #include "kernels.h"
 
 #include <chrono>
@@ -127,7 +129,9 @@ bool run(adreno::Device& device) {
   auto ticks = clock.cpu_view().as<std::uint64_t>();
   std::printf("  GPU clock: %.1f us for the three dispatches; host saw the signal after %lld us\n",
               static_cast<double>(ticks[1] - ticks[0]) / 19.2, static_cast<long long>(host_us));
-  return run_graph(device, queue, rng) && ok;
+  ok = run_graph(device, queue, rng) && ok;
+  // 4. the tiled SGEMM, written without delay slots and legalized by the assembler.
+  return gemm::run(device, rng) && ok;
 }
 
 }  // namespace

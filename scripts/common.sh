@@ -4,7 +4,8 @@ set -euo pipefail
 
 ADRENO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ADRENO_PACKAGES=(g++ cmake make pkg-config libdrm-dev libspdlog-dev libfmt-dev catch2
-                 libbenchmark-dev libcli11-dev nlohmann-json3-dev)
+                 libbenchmark-dev libcli11-dev nlohmann-json3-dev
+                 python3-pytest python3-numpy)  # the Python package's tests (numpy: optional paths)
 
 # Installs the Debian packages that are missing (as root, or through sudo).
 adreno_install_packages() {

@@ -10,6 +10,8 @@
 #include <string>
 
 #include "ir3/assembler.h"
+#include "ir3/codec.h"
+#include "ir3/legalize.h"
 
 namespace {
 
@@ -98,8 +100,7 @@ int main(int argc, char** argv) {
   std::string input, output, json_path;
   app.add_option("input", input, "source file, or - for standard input")->required();
   app.add_option("-o,--output", output,
-                 "binary to write: little-endian 64-bit instruction words, as SP_CS_BASE expects")
-      ->required();
+                 "binary to write: little-endian 64-bit instruction words, as SP_CS_BASE expects");
   app.add_option("-j,--json", json_path,
                  "also write metadata (register footprints, instrlen, barrier/local memory use, "
                  "launch facts) as JSON; - for standard output");
@@ -108,6 +109,16 @@ int main(int argc, char** argv) {
                "count half registers in the full footprint (SP_CS_CNTL_0 MERGEDREGS set), as "
                "Mesa's own assembler does on a6xx; the default keeps a separate half footprint, "
                "as the a630 compiler fixtures do");
+  bool legalize = false, check = false;
+  std::string legalized_source;
+  app.add_flag("--legalize", legalize,
+               "place the (sy)/(ss) flags and delay slots the code lacks (Mesa's a6xx rules); code "
+               "that already has them comes out unchanged");
+  app.add_flag("--check", check,
+               "report every timing hazard some path through the program reaches, in the words the "
+               "virtual GPU uses, and exit 1 if there is one");
+  app.add_option("--legalized-source", legalized_source,
+                 "write the source with the waits --legalize would add (labels and comments kept)");
   app.footer(
       "Example:\n"
       "  adreno-asm kernel.s -o kernel.bin -j kernel.json\n"
@@ -115,16 +126,36 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   try {
+    if (output.empty() && !check && legalized_source.empty()) {
+      std::fprintf(stderr, "adreno-asm: --output is required (unless only --check or --legalized-source)\n");
+      return 1;
+    }
     const std::string source = read_source(input);
+    const auto file = merged ? adreno::ir3::RegisterFile::merged : adreno::ir3::RegisterFile::split;
     adreno::ir3::Program program;
     try {
       program = adreno::ir3::assemble(
-          source, merged ? adreno::ir3::RegisterFile::merged : adreno::ir3::RegisterFile::split);
+          source, file, legalize ? adreno::ir3::Scheduling::legalize : adreno::ir3::Scheduling::as_written);
+      if (!legalized_source.empty()) {
+        std::ofstream out(legalized_source);
+        if (!out) throw adreno::Error(adreno::Errc::invalid_argument, "write source", "cannot create " + legalized_source);
+        out << adreno::ir3::legalize_source(source, file);
+      }
     } catch (const adreno::Error& e) {
       std::fprintf(stderr, "adreno-asm: %s:%s\n", input.c_str(), e.detail().c_str());
       return 1;
     }
-    write_binary(output, program.words);
+    if (check) {
+      std::vector<adreno::ir3::Instruction> code;
+      for (std::uint64_t word : program.words) code.push_back(adreno::ir3::decode(word));
+      const auto hazards = adreno::ir3::check(code, file);
+      for (const auto& hazard : hazards) {
+        std::fprintf(stderr, "adreno-asm: %s: timing hazard: %s\n", input.c_str(),
+                     adreno::ir3::describe(hazard, code[hazard.pc], code[hazard.producer_pc]).c_str());
+      }
+      if (!hazards.empty()) return 1;
+    }
+    if (!output.empty()) write_binary(output, program.words);
     if (!json_path.empty()) {
       const std::string text = metadata(program).dump(1) + "\n";
       if (json_path == "-") {

@@ -177,7 +177,8 @@ std::array<std::uint32_t, 3> parse_size3(const std::string& text, const char* wh
   return size;
 }
 
-adreno::Program load_program(adreno::Device& device, const std::string& path, std::vector<ArgumentSpec>& defaults) {
+adreno::Program load_program(adreno::Device& device, const std::string& path, std::vector<ArgumentSpec>& defaults,
+                             bool legalize) {
   if (path.size() > 5 && path.ends_with(".json")) return adreno::Program::from_ir3_fixture(device, path);
   const auto bytes = read_file(path);
   const std::string text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
@@ -193,7 +194,7 @@ adreno::Program load_program(adreno::Device& device, const std::string& path, st
     spec.type = &kElements[0];
     defaults.push_back(spec);
   }
-  return adreno::Program::from_ir3_assembly(device, text);
+  return adreno::Program::from_ir3_assembly(device, text, legalize);
 }
 
 }  // namespace
@@ -213,11 +214,13 @@ int main(int argc, char** argv) {
       "           --groups 8 --local 128 --print 0"};
   std::string kernel_path, device_spec, groups_text = "1", local_text;
   std::vector<std::string> argument_texts, prints, saves;
-  bool use_virtual = false;
+  bool use_virtual = false, legalize = false;
   unsigned repeat = 1, thread_size = 0, print_count = 16;
   app.add_option("kernel", kernel_path, "the kernel to run")->required();
   app.add_option("-d,--device", device_spec, "device, in the ADRENO_DEVICE syntax");
   app.add_flag("--virtual", use_virtual, "run on the virtual Adreno even if hardware is present");
+  app.add_flag("--legalize", legalize,
+               "assembly only: add the (sy)/(ss) waits and delay slots the code lacks before running it");
   app.add_option("-a,--arg", argument_texts, "a kernel argument (see above), in kernel order");
   app.add_option("-g,--groups", groups_text, "work-groups X[,Y[,Z]] (default 1)");
   app.add_option("-l,--local", local_text, "local size X[,Y[,Z]] (default: the kernel's own, else 1)");
@@ -248,7 +251,7 @@ int main(int argc, char** argv) {
 
     step = "load the kernel";
     std::vector<ArgumentSpec> specs;
-    adreno::Program program = load_program(*device, kernel_path, specs);
+    adreno::Program program = load_program(*device, kernel_path, specs, legalize);
     if (!argument_texts.empty()) {
       specs.clear();
       for (const auto& text : argument_texts) specs.push_back(parse_argument(text));

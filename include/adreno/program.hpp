@@ -118,7 +118,10 @@ class Program {
   /// `@wgid(rN.c)`) — and loads it. Its arguments are the @buf slots in order, named "buf0",
   /// "buf1", …; @const values are preloaded; @localsize is the local size it must be launched
   /// with. Throws Error(malformed) whose detail starts with "line:column:" for bad source.
-  static Program from_ir3_assembly(Device& device, std::string_view source);
+  /// With `legalize`, the assembler first adds the (sy)/(ss) waits and delay slots the code lacks
+  /// (Mesa's a6xx scheduling rules), so it can be written without counting them; code that
+  /// already has them is loaded as written.
+  static Program from_ir3_assembly(Device& device, std::string_view source, bool legalize = false);
   /// Loads a fixture: `<dir>/<name>.code.bin` and its `<name>.json`.
   static Program from_ir3_fixture(Device& device, const std::filesystem::path& json_path);
 

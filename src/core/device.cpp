@@ -35,7 +35,9 @@ DeviceInfo describe(const KernelInfo& kernel) {
   return info;
 }
 
-virt::VirtualGpuConfig virtual_config(const std::string& model_name) {
+}  // namespace
+
+virt::VirtualGpuConfig Device::Impl::virtual_gpu_config(const std::string& model_name) {
   virt::VirtualGpuConfig config;
   if (model_name.empty()) return config;
   if (auto model = virt::find_gpu_model(model_name)) {
@@ -46,6 +48,8 @@ virt::VirtualGpuConfig virtual_config(const std::string& model_name) {
   for (const auto& model : virt::gpu_models()) known += (known.empty() ? "" : ", ") + std::string(model.name);
   throw Error(Errc::invalid_argument, "open virtual device", "unknown GPU model '" + model_name + "' (known: " + known + ")");
 }
+
+namespace {
 
 // Tries each MSM render node in turn; records why each one failed.
 std::unique_ptr<Kernel> open_first_msm(std::vector<std::string>& tried) {
@@ -86,6 +90,14 @@ Device::Impl::~Impl() {
   }
 }
 
+Device Device::Impl::open_virtual(std::unique_ptr<virt::VirtualSyscalls> system, KernelKind kind) {
+  std::unique_ptr<Kernel> kernel = kind == KernelKind::kgsl ? open_kgsl_kernel(*system, virt::kVirtualKgslNode, true)
+                                                            : open_msm_kernel(*system, virt::kVirtualMsmNode, true);
+  log().info("opened virtual {} device at {}", kind == KernelKind::kgsl ? "KGSL" : "MSM", kernel->info().node);
+  sys::Syscalls& seam = *system;
+  return Device(std::make_shared<Impl>(std::move(system), seam, std::move(kernel)));
+}
+
 Device::Device(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Device::Device(Device&&) noexcept = default;
 Device& Device::operator=(Device&&) noexcept = default;
@@ -107,7 +119,6 @@ Device Device::open() {
 
 Device Device::open(std::string_view text) {
   const DeviceSpec spec = parse_device_spec(text);
-  std::unique_ptr<virt::VirtualSyscalls> system;
   std::unique_ptr<Kernel> kernel;
   switch (spec.kind) {
     case DeviceSpec::Kind::kgsl:
@@ -123,17 +134,12 @@ Device Device::open(std::string_view text) {
       }
       break;
     case DeviceSpec::Kind::virtual_kgsl:
-      system = virt::make_virtual_kgsl_system(virtual_config(spec.argument));
-      kernel = open_kgsl_kernel(*system, virt::kVirtualKgslNode, true);
-      break;
+      return Impl::open_virtual(virt::make_virtual_kgsl_system(Impl::virtual_gpu_config(spec.argument)), KernelKind::kgsl);
     case DeviceSpec::Kind::virtual_msm:
-      system = virt::make_virtual_msm_system(virtual_config(spec.argument));
-      kernel = open_msm_kernel(*system, virt::kVirtualMsmNode, true);
-      break;
+      return Impl::open_virtual(virt::make_virtual_msm_system(Impl::virtual_gpu_config(spec.argument)), KernelKind::msm);
   }
   log().info("opened {} device at {}", kernel->info().kind == KernelKind::kgsl ? "KGSL" : "MSM", kernel->info().node);
-  sys::Syscalls& seam = system ? static_cast<sys::Syscalls&>(*system) : sys::real_syscalls();
-  return Device(std::make_shared<Impl>(std::move(system), seam, std::move(kernel)));
+  return Device(std::make_shared<Impl>(nullptr, sys::real_syscalls(), std::move(kernel)));
 }
 
 }  // namespace adreno

@@ -9,6 +9,7 @@
 #include "alloc/allocator.h"
 #include "core/context_tracker.h"
 #include "kernel/kernel.h"
+#include "virt/kernels/virtual_gpu_config.h"
 #include "virt/kernels/virtual_syscalls.h"
 
 #include <sys/types.h>
@@ -25,6 +26,12 @@ class MemoryBlock;
 class Device::Impl {
  public:
   Impl(std::shared_ptr<virt::VirtualSyscalls> virtual_system, sys::Syscalls& sys, std::unique_ptr<Kernel> kernel);
+  /// Opens the virtual node of `system` (the KGSL device or the msm node, as `kind` says): how
+  /// Device::open makes a virtual device, and how the test kit makes one set up its own way.
+  static Device open_virtual(std::unique_ptr<virt::VirtualSyscalls> system, KernelKind kind);
+  /// The virtual GPU of model `model_name` ("a630"; empty: the default); an unknown name throws
+  /// Error(invalid_argument) listing the known ones.
+  static virt::VirtualGpuConfig virtual_gpu_config(const std::string& model_name);
   /// Returns all memory, closes the kernel node; a virtual device then logs every object its
   /// ledger still holds.
   ~Impl();

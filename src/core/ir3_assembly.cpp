@@ -56,8 +56,9 @@ std::vector<std::uint32_t> ir3_code_dwords(const ir3::Program& assembled) {
   return code;
 }
 
-Program Program::from_ir3_assembly(Device& device, std::string_view source) {
-  const ir3::Program assembled = ir3::assemble(source);
+Program Program::from_ir3_assembly(Device& device, std::string_view source, bool legalize) {
+  const ir3::Program assembled =
+      ir3::assemble(source, ir3::RegisterFile::split, legalize ? ir3::Scheduling::legalize : ir3::Scheduling::as_written);
   Ir3Metadata metadata = ir3_metadata(assembled);
   // Program::from_ir3 loads whole 16-instruction groups: pad with nops as the compiler does.
   std::vector<std::uint32_t> code = ir3_code_dwords(assembled);

@@ -7,8 +7,10 @@
 #include <cstdlib>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 #include "ir3/codec.h"
+#include "ir3/legalize.h"
 #include "ir3/text.h"
 
 namespace adreno::ir3 {
@@ -17,6 +19,7 @@ namespace {
 struct Line {
   std::string_view text;  // comment removed, not trimmed
   std::size_t number;     // 1-based
+  std::string_view raw;   // as written
 };
 
 [[noreturn]] void error_at(std::size_t line, std::size_t column, const std::string& message) {
@@ -185,21 +188,31 @@ std::uint64_t raw_word(std::string_view text, std::size_t line, std::size_t colu
   return value;
 }
 
-}  // namespace
 
-Program assemble(std::string_view source, RegisterFile file) {
-  Program program;
-  struct Pending {
-    Line line;
-    std::size_t start;  // offset of the instruction in the line
-  };
+struct Pending {
+  Line line;
+  std::size_t start;  // offset of the instruction in the line
+};
+
+// The instructions of a source, in order, with the line each came from.
+struct Parsed {
+  Program program;  // launch info only
   std::vector<Pending> pending;
+  std::vector<Instruction> code;
+  std::vector<std::uint64_t> raw;  // the word of each `raw` line, else 0
+  std::vector<bool> is_raw;
+};
+
+Parsed parse(std::string_view source) {
+  Parsed parsed;
+  Program& program = parsed.program;
+  std::vector<Pending>& pending = parsed.pending;
   std::unordered_map<std::string, std::int32_t> labels;
   std::size_t number = 0;
   for (std::size_t begin = 0; begin <= source.size();) {
     std::size_t end = source.find('\n', begin);
     if (end == std::string_view::npos) end = source.size();
-    const Line line{strip_comment(source.substr(begin, end - begin)), ++number};
+    const Line line{strip_comment(source.substr(begin, end - begin)), ++number, source.substr(begin, end - begin)};
     begin = end + 1;
     std::size_t pos = skip_space(line.text, 0);
     while (std::size_t length = label_length(line.text.substr(pos))) {
@@ -224,7 +237,9 @@ Program assemble(std::string_view source, RegisterFile file) {
       text.remove_suffix(1);
     if (text.substr(0, 4) == "raw ") {
       const std::size_t value_at = skip_space(text, 4);
-      program.words.push_back(raw_word(text.substr(value_at), line.number, start + value_at + 1));
+      parsed.raw.push_back(raw_word(text.substr(value_at), line.number, start + value_at + 1));
+      parsed.is_raw.push_back(true);
+      parsed.code.emplace_back();
       continue;
     }
     LabelResolver resolve = [&](std::string_view name) -> std::optional<std::int32_t> {
@@ -233,16 +248,89 @@ Program assemble(std::string_view source, RegisterFile file) {
       return found->second - static_cast<std::int32_t>(index);
     };
     try {
-      program.words.push_back(encode(parse_instruction(text, resolve)));
+      const Instruction in = parse_instruction(text, resolve);
+      encode(in);  // an instruction the encoding cannot hold is refused here, on its line
+      parsed.code.push_back(in);
+      parsed.raw.push_back(0);
+      parsed.is_raw.push_back(false);
     } catch (const SyntaxError& e) {
       error_at(line.number, start + e.column(), e.message());
     } catch (const Error& e) {
       error_at(line.number, start + 1, e.detail() + " in '" + std::string(text) + "'");
     }
   }
+  return parsed;
+}
 
+// The instructions to schedule: parsed ones as they are, raw words decoded.
+std::vector<Instruction> decoded(const Parsed& parsed) {
+  std::vector<Instruction> code = parsed.code;
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    if (!parsed.is_raw[i]) continue;
+    try {
+      code[i] = decode(parsed.raw[i]);
+    } catch (const Error& e) {
+      error_at(parsed.pending[i].line.number, parsed.pending[i].start + 1, "the legalizer needs every word decodable: " + e.detail());
+    }
+  }
+  return code;
+}
+
+}  // namespace
+
+Program assemble(std::string_view source, RegisterFile file, Scheduling scheduling) {
+  Parsed parsed = parse(source);
+  Program program = std::move(parsed.program);
+  if (scheduling == Scheduling::legalize) {
+    for (const Placed& placed : legalize(decoded(parsed), file)) program.words.push_back(encode(placed.instruction));
+  } else {
+    for (std::size_t i = 0; i < parsed.code.size(); ++i)
+      program.words.push_back(parsed.is_raw[i] ? parsed.raw[i] : encode(parsed.code[i]));
+  }
   program.info = analyze(program.words, file);
   return program;
+}
+
+std::string legalize_source(std::string_view source, RegisterFile file) {
+  const Parsed parsed = parse(source);
+  const std::vector<Placed> placed = legalize(decoded(parsed), file);
+  // What goes in front of each original instruction, and the flags each gained.
+  const std::vector<Instruction> original = decoded(parsed);
+  std::vector<std::string> before(original.size()), prefix(original.size()), rewritten(original.size());
+  std::string nops;
+  for (const Placed& p : placed) {
+    if (p.origin < 0) {
+      nops += "    " + to_text(p.instruction) + "\n";
+      continue;
+    }
+    const auto index = static_cast<std::size_t>(p.origin);
+    before[index] = std::exchange(nops, {});
+    const Instruction& was = original[index];
+    if (p.instruction.sy && !was.sy) prefix[index] += "(sy)";
+    if (p.instruction.ss && !was.ss) prefix[index] += "(ss)";
+    // More slots on the instruction itself: it is written out again whole (it is no branch).
+    if (p.instruction.nop != was.nop || p.instruction.repeat != was.repeat) rewritten[index] = to_text(p.instruction);
+  }
+  std::string out;
+  std::size_t index = 0;
+  for (std::size_t begin = 0; begin <= source.size();) {
+    std::size_t end = source.find('\n', begin);
+    if (end == std::string_view::npos) end = source.size();
+    const std::string_view raw = source.substr(begin, end - begin);
+    begin = end + 1;
+    if (index < parsed.pending.size() && parsed.pending[index].line.raw.data() == raw.data()) {
+      // Labels stay in front of the inserted nops, so branches to them wait too.
+      const std::size_t at = parsed.pending[index].start;
+      if (raw.substr(0, at).find_first_not_of(" \t") != std::string_view::npos) out += std::string(raw.substr(0, at)) + "\n";
+      const std::string text = rewritten[index].empty() ? prefix[index] + std::string(raw.substr(at)) : rewritten[index];
+      out += before[index] + std::string(at, ' ') + text + "\n";
+      ++index;
+    } else {
+      out += std::string(raw) + "\n";
+    }
+  }
+  out.pop_back();  // the newline after the last line, which the source ends with or not
+  return out;
 }
 
 }  // namespace adreno::ir3

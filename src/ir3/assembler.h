@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -44,10 +45,19 @@ struct Program {
   LaunchInfo launch;
 };
 
+/// How assemble() schedules the code: exactly as written, or through the legalizer
+/// (legalize.h), which adds the (sy)/(ss) flags and delay slots the code lacks.
+enum class Scheduling { as_written, legalize };
+
 /// Assembles `source`. Lines hold one instruction, a `label:`, a directive or nothing; `;` and
 /// `//` start comments; `raw 0x<16 hex digits>` emits a word verbatim. Branch targets are
 /// `#offset` or `#label`. Throws adreno::Error(malformed) whose detail starts with
 /// "line:column:" and names the offending token.
-Program assemble(std::string_view source, RegisterFile file = RegisterFile::split);
+Program assemble(std::string_view source, RegisterFile file = RegisterFile::split,
+                 Scheduling scheduling = Scheduling::as_written);
+
+/// `source` with the waits the legalizer adds written into it: flags prefixed to the lines that
+/// need them, `(rptN)nop` lines inserted (after any label on the line), comments kept.
+std::string legalize_source(std::string_view source, RegisterFile file = RegisterFile::split);
 
 }  // namespace adreno::ir3

@@ -9,6 +9,7 @@
 
 #include "ir3/encoding.h"
 #include "ir3/syntax.h"
+#include "ir3/text.h"
 
 namespace adreno::ir3 {
 namespace {
@@ -1241,6 +1242,8 @@ void encode_cat7(const Instruction& in, const OpcodeInfo& row, Word& w) {
   }
 }
 
+
+
 }  // namespace
 
 Instruction decode(std::uint64_t word) {
@@ -1260,9 +1263,56 @@ Instruction decode(std::uint64_t word) {
   return in;
 }
 
+namespace {
+
+// The leading flags each category's encoding has a bit (or field) for, beyond (sy) and (jp) which
+// every category has (Mesa src/freedreno/isa/ir3-cat0.xml ... ir3-cat7.xml; cat5 and cat6 have no
+// (ss) bit, as Mesa ir3.h supports_ss says). A flag outside its category's set is refused instead
+// of dropped.
+struct FlagBits {
+  bool ss, eq, repeat, nop, sat, ul, ei;
+};
+constexpr std::array<FlagBits, 8> kFlagBits{{
+    {true, true, true, false, false, false, false},    // cat0
+    {true, false, true, false, true, true, false},     // cat1
+    {true, false, true, true, true, true, true},       // cat2
+    {true, false, true, true, true, true, false},      // cat3
+    {true, false, true, false, true, true, false},     // cat4
+    {false, false, false, false, false, false, false}, // cat5
+    {false, false, false, false, false, false, false}, // cat6
+    {true, false, false, false, false, false, false},  // cat7
+}};
+
+void check_flags(const Instruction& in, const OpcodeInfo& row, const Word& w) {
+  const FlagBits& can = kFlagBits[row.category];
+  auto refuse = [&](bool set, bool encodable, const char* flag) {
+    if (set && !encodable) w.reject(std::string(flag) + " cannot be encoded on a cat" + std::to_string(row.category) + " instruction");
+  };
+  refuse(in.ss, can.ss, "(ss)");
+  refuse(in.eq, can.eq, "(eq)");
+  refuse(in.repeat != 0, can.repeat && row.form != Form::mov_multi, "(rpt)");
+  refuse(in.nop != 0, can.nop, "(nop)");
+  refuse(in.sat, can.sat, "(sat)");
+  refuse(in.ul, can.ul, "(ul)");
+  refuse(in.ei, can.ei, "(ei)");
+  // cat1 reads and writes the register size its types say (ir3-cat1.xml HALF of src/dst type).
+  if (row.form == Form::mov) {
+    auto size = [&](const Operand& op, Type type, const char* role) {
+      if (op.kind != OperandKind::gpr || op.reg >= regid(kAddressReg, 0) || op.half == is_cat1_half(type)) return;
+      w.reject(std::string(role) + " " + (op.half ? "h" : "") + register_name(op.reg) + " is a " + (op.half ? "half" : "full") +
+               " register, but its type " + type_name(type) + " is " + (is_cat1_half(type) ? "half" : "full"));
+    };
+    size(in.src[0], in.src_type, "source");
+    size(in.dst, in.type, "destination");
+  }
+}
+
+}  // namespace
+
 std::uint64_t encode(const Instruction& in) {
   const OpcodeInfo& row = info(in.opcode);
   Word w(row.name);
+  check_flags(in, row, w);
   w.put(bits::kCategory, row.category, "category");
   w.flag(bits::kSy, in.sy);
   w.flag(bits::kJp, in.jp);

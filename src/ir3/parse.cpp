@@ -389,12 +389,22 @@ void parse_cat1(Instruction& in, const OpcodeInfo& row, std::string_view written
   if (dst.op.kind != OperandKind::gpr && dst.op.kind != OperandKind::relative_gpr) {
     fail(ops[0], "expected a destination register, got");
   }
+  // The register size must be the one the type says (ir3-cat1.xml: HALF follows the type); a
+  // mismatch would silently assemble another instruction.
+  auto same_size = [](const Operand& op, Type type, const Token& token) {
+    if (op.kind == OperandKind::gpr && op.reg < regid(kAddressReg, 0) && op.half != is_cat1_half(type)) {
+      fail(token, std::string("a ") + type_name(type) + " operand is a " + (is_cat1_half(type) ? "half (hrN.c)" : "full (rN.c)") +
+                      " register, not");
+    }
+  };
+  same_size(dst.op, in.type, ops[0]);
   in.dst = dst.op;
   in.dst.half = is_cat1_half(in.type);
   if (in.dst.kind == OperandKind::relative_gpr && (in.dst.value < 0 || in.dst.value > 255)) {
     fail(ops[0], "relative destination offset must be 0..255 in");
   }
   Source src = parse_source(ops[1]);
+  same_size(src.op, in.src_type, ops[1]);
   in.src[0] = src.op;
   in.src[0].half = is_cat1_half(in.src_type);
   if (src.op.kind == OperandKind::immediate) {

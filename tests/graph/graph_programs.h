@@ -26,13 +26,15 @@ inline adreno::Launch add_launch(std::uint32_t elements) {
 /// out[lid.x] = in[lid.x] + k; arguments out (c0.xy), in (c0.zw), k (c1.x). One group.
 inline adreno::Program load_add_scalar(adreno::Device& device) {
   const adreno::ir3::Program assembled = adreno::ir3::assemble(R"(
-    shl.b r1.x, r0.x, 2
+    (nop3) shl.b r1.x, r0.x, 2
     add.u r2.x, c0.z, r1.x
     mov.u32u32 r2.y, c0.w
+    (rpt5)nop
     ldg.u32 r3.x, g[r2.x], 1
     add.u r4.x, c0.x, r1.x
     mov.u32u32 r4.y, c0.y
-    (sy)add.u r3.x, r3.x, c1.x
+    (sy)(nop3) add.u r3.x, r3.x, c1.x
+    (rpt2)nop
     stg.u32 g[r4.x], r3.x, 1
     end
   )");

@@ -127,3 +127,21 @@ TEST_CASE("values that do not fit their field are rejected with the field named"
   CHECK(error_of("ldg.u32 r0.x, g[r0.y+5000], 1\n") ==
         "1:1: offset = 5000 does not fit bits 1..13 in 'ldg.u32 r0.x, g[r0.y+5000], 1'");
 }
+
+TEST_CASE("flags and operands the encoding cannot hold are refused, naming the token", "[pure][ir3]") {
+  // The two examples: cat6 has no (ss) bit, and a u8_32 source is a half register.
+  CHECK(error_of("(ss)stl.u32 l[r0.x], r1.x, 1\n") ==
+        "1:1: (ss) cannot be encoded on a cat6 instruction in '(ss)stl.u32 l[r0.x], r1.x, 1'");
+  CHECK(error_of("mov.u8_32u32 r0.x, r0.y\n") == "1:20: a u8_32 operand is a half (hrN.c) register, not 'r0.y'");
+  CHECK(error_of("mov.u32u16 r0.x, r0.y\n") == "1:12: a u16 operand is a half (hrN.c) register, not 'r0.x'");
+  CHECK(error_of("mov.u16u32 r0.x, r0.y\n") == "1:18: a u16 operand is a half (hrN.c) register, not 'r0.y'");
+  // Each flag only where its category has a bit for it (Mesa ir3-cat*.xml).
+  CHECK(error_of("(ss)isam (f32)(x)r0.x, r0.x, s#0, t#0\n").starts_with("1:1: (ss) cannot be encoded on a cat5 instruction"));
+  CHECK(error_of("(nop2)mov.u32u32 r0.x, r0.y\n").starts_with("1:1: (nop) cannot be encoded on a cat1 instruction"));
+  CHECK(error_of("(rpt1)stg.u32 g[r0.x], r1.x, 1\n").starts_with("1:1: (rpt) cannot be encoded on a cat6 instruction"));
+  CHECK_NOTHROW(assemble("(sat)rcp r0.x, r0.y\n"));
+  CHECK_NOTHROW(assemble("(nop3)add.f r0.x, r0.y, r0.z\n"));
+  CHECK_NOTHROW(assemble("(ss)(rpt5)nop\n"));
+  CHECK_NOTHROW(assemble("(ss)bar\n"));
+  CHECK_NOTHROW(assemble("mov.u8_32u32 r0.x, hr0.y\n"));
+}

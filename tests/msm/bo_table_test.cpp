@@ -156,7 +156,7 @@ Program storing_program(Device& device, GpuAddress target, std::uint32_t value) 
                 "    mov.u32u32 r0.y, c1.y\n"
                 "    mov.u32u32 r0.z, c1.z\n"
                 "    mov.u32u32 r0.w, 0\n"
-                "    (rpt2)nop\n"
+                "    (rpt5)nop\n"
                 "    stg.a.u32 g[r0.x+(r0.w<<2)], r0.z, 1\n"
                 "    end\n",
                 target.lo(), target.hi(), value);

@@ -56,6 +56,16 @@ expect "disasm: disassembles what asm wrote" 0 "add.u r0.y, r0.x, r0.x" "$tools/
 printf 'mov.u32u32 r0.x, c0.x\nfrobnicate r0.x\n' > "$scratch/bad.s"
 expect "asm: a bad instruction names line and column" 1 "2:1" "$tools/adreno-asm" "$scratch/bad.s" -o "$scratch/bad.bin"
 
+# adreno-asm --check / --legalize: vector_add.s without its waits (every (sy), (ss), (nopN), nop).
+sed -E -e '/^[[:space:]]*(\([a-z0-9]+\))*nop[[:space:]]*$/d' -e 's/\((sy|ss|nop[0-9])\)//g' "$kernels/vector_add.s" > "$scratch/bare.s"
+expect "asm: --check names each hazard with its rule and fix" 1 "timing hazard: .*reads r2.x before a load from memory.*fix: add \(sy\)" \
+  "$tools/adreno-asm" "$scratch/bare.s" --check
+expect "asm: --check accepts the example as written" 0 "" "$tools/adreno-asm" "$kernels/vector_add.s" --check
+expect "asm: --legalize then --check finds nothing" 0 "" "$tools/adreno-asm" "$scratch/bare.s" --legalize --check -o "$scratch/legal.bin"
+expect "asm: --legalized-source writes the waits into the text" 0 "" "$tools/adreno-asm" "$scratch/bare.s" --legalized-source "$scratch/legal.s"
+grep -q "(sy)" "$scratch/legal.s" || { echo "FAIL: asm: legalized source has no (sy)"; failures=$((failures + 1)); }
+expect "asm: an unencodable flag is refused" 1 "\(ss\) cannot be encoded on a cat6" "$tools/adreno-asm" /dev/stdin -o "$scratch/x.bin" <<<'(ss)stl.u32 l[r0.x], r1.x, 1'
+
 # adreno-run
 run_add=("$tools/adreno-run" --virtual "$kernels/vector_add.s" -a buf:1024xu32 -a buf:1024xu32:iota -a buf:1024xu32:iota -g 16)
 expect "run: an assembly kernel, outputs printed" 0 "arg 0 \(1024 x u32\): 0 2 4 6 8 10" "${run_add[@]}" -p 0
@@ -70,6 +80,10 @@ expect "run: an unknown fill is refused" 1 "unknown fill" "$tools/adreno-run" --
 expect "run: an unknown element type is refused" 1 "unknown element type" "$tools/adreno-run" --virtual "$kernels/vector_add.s" -a buf:4xq7
 expect "run: an invalid wave size is refused" 1 "threadsize" "$tools/adreno-run" --virtual "$kernels/vector_add.s" --threadsize 96
 expect "run: a local size other than the kernel's is refused" 1 "compiled for 64" "${run_add[@]}" -l 32
+expect "run: a kernel without waits is a shader fault naming the hazard" 1 "timing hazard.*rule" "$tools/adreno-run" --virtual "$scratch/bare.s" \
+  -a buf:1024xu32 -a buf:1024xu32:iota -a buf:1024xu32:iota -g 16
+expect "run: --legalize runs it correctly" 0 "arg 0 \(1024 x u32\): 0 2 4 6 8 10" "$tools/adreno-run" --virtual --legalize "$scratch/bare.s" \
+  -a buf:1024xu32 -a buf:1024xu32:iota -a buf:1024xu32:iota -g 16 -p 0
 expect "run: a missing kernel file is refused" 1 "cannot open" "$tools/adreno-run" --virtual "$scratch/none.s"
 
 echo "$failures failed"

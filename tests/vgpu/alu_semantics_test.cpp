@@ -48,17 +48,20 @@ std::vector<std::uint32_t> inputs(std::mt19937& rng, bool floats) {
 std::vector<std::uint32_t> run_binary(const std::string& op_line, const std::vector<std::uint32_t>& a,
                                       const std::vector<std::uint32_t>& b) {
   const ir3::Program program = ir3::assemble(R"(
-    shl.b r0.y, r0.x, 2
+    (nop3) shl.b r0.y, r0.x, 2
     add.u r1.x, c0.x, r0.y
     mov.u32u32 r1.y, c0.y
     add.u r1.z, c0.z, r0.y
     mov.u32u32 r1.w, c0.w
     add.u r2.x, c1.x, r0.y
     mov.u32u32 r2.y, c1.y
+    (rpt1)nop
     ldg.u32 r3.x, g[r1.x], 1
+    (rpt1)nop
     ldg.u32 r3.y, g[r1.z], 1
     (sy)nop
     )" + op_line + R"(
+    (ss)(rpt5)nop
     stg.u32 g[r2.x], r3.z, 1
     end
   )");
@@ -201,8 +204,8 @@ TEST_CASE("half-precision arithmetic rounds to nearest even in f16 and converts 
     b[i] = rng() % 7 == 0 ? std::uint32_t{0x7c00} /* inf */ : rng() & 0xffff;
   }
   const auto got = run_binary(
-      "cov.u32u16 hr4.x, r3.x\ncov.u32u16 hr4.y, r3.y\nadd.f hr4.z, hr4.x, hr4.y\nmul.f hr4.w, hr4.z, hr4.x\n"
-      "cov.f16f32 r3.z, hr4.w",
+      "cov.u32u16 hr4.x, r3.x\ncov.u32u16 hr4.y, r3.y\n(rpt2)nop\nadd.f hr4.z, hr4.x, hr4.y\n(rpt2)nop\n"
+      "mul.f hr4.w, hr4.z, hr4.x\n(rpt2)nop\ncov.f16f32 r3.z, hr4.w",
       a, b);
   for (std::uint32_t i = 0; i < kLanes; ++i) {
     using adreno::ir3::float_to_half;

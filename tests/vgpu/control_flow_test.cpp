@@ -14,14 +14,14 @@ std::array<std::uint32_t, 2> split(std::uint64_t v) { return {static_cast<std::u
 
 // Per-fiber output address for a 32-bit store at out[lid.x] (out at c0.xy): r2.xy.
 constexpr const char* kOutputAddress = R"(
-    shl.b r2.z, r0.x, 2
+    (nop3) shl.b r2.z, r0.x, 2
     add.u r2.x, c0.x, r2.z
     mov.u32u32 r2.y, c0.y
 )";
 
 std::vector<std::uint32_t> run_per_fiber(const std::string& body, std::uint32_t fibers, pm4::ThreadSize size,
                                          std::uint32_t shared_size_field = 1) {
-  const ir3::Program program = ir3::assemble(std::string(kOutputAddress) + body + "\nstg.u32 g[r2.x], r3.x, 1\nend\n");
+  const ir3::Program program = ir3::assemble(std::string(kOutputAddress) + body + "\n(ss)(sy)(rpt5)nop\nstg.u32 g[r2.x], r3.x, 1\nend\n");
   VirtualGpu gpu;
   Launch launch = launch_for(program);
   launch.local_size = {fibers, 1, 1};
@@ -40,14 +40,16 @@ std::vector<std::uint32_t> run_per_fiber(const std::string& body, std::uint32_t 
 TEST_CASE("a divergent if/else runs each side for its own lanes and rejoins", "[virtual-gpu][ir3][control]") {
   for (auto size : {pm4::ThreadSize::THREAD64, pm4::ThreadSize::THREAD128}) {
     const auto out = run_per_fiber(R"(
-      and.b r0.y, r0.x, 3
-      cmps.u.eq p0.x, r0.y, 0
+      (nop3) and.b r0.y, r0.x, 3
+      (nop3) cmps.u.eq p0.x, r0.y, 0
+    (rpt2)nop
       br p0.x, #multiple_of_4
       add.u r3.x, r0.x, 300
       jump #join
     multiple_of_4:
       add.u r3.x, r0.x, 500
     join:
+    (jp)(rpt2)nop
       (jp)add.u r3.x, r3.x, 7
     )", 200, size);
     for (std::uint32_t i = 0; i < 200; ++i) {
@@ -62,7 +64,9 @@ TEST_CASE("a loop with a per-lane trip count keeps every lane's own count", "[vi
       mov.u32u32 r3.x, 0
       mov.u32u32 r3.y, 0
     loop:
-      cmps.u.ge p0.x, r3.y, r0.x
+    (rpt2)nop
+      (nop3) cmps.u.ge p0.x, r3.y, r0.x
+    (rpt2)nop
       br p0.x, #done
       add.u r3.x, r3.x, r3.y
       add.u r3.y, r3.y, 1
@@ -81,6 +85,7 @@ TEST_CASE("bany and ball branch the whole wave on any or all lanes", "[virtual-g
   const auto out = run_per_fiber(R"(
       cmps.u.eq p0.x, r0.x, 5
       mov.u32u32 r3.x, 1
+    (rpt4)nop
       bany p0.x, #any
       jump #next
     any:
@@ -89,6 +94,7 @@ TEST_CASE("bany and ball branch the whole wave on any or all lanes", "[virtual-g
       (jp)ball p0.x, #all
       jump #end
     all:
+    (jp)(rpt1)nop
       (jp)add.u r3.x, r3.x, 100
     end:
       (jp)nop
@@ -106,12 +112,14 @@ TEST_CASE("a barrier orders local memory between the waves of a work group", "[v
     const std::uint32_t fibers = 512;
     const auto out = run_per_fiber(R"(
       shl.b r0.y, r0.x, 2
-      mul.u24 r1.x, r0.x, 3
+      (nop3) mul.u24 r1.x, r0.x, 3
+    (rpt2)nop
       stl.u32 l[r0.y], r1.x, 1
       bar
-      add.u r0.z, r0.x, 1
-      and.b r0.z, r0.z, 511
-      shl.b r0.z, r0.z, 2
+      (nop3) add.u r0.z, r0.x, 1
+      (nop3) and.b r0.z, r0.z, 511
+      (nop3) shl.b r0.z, r0.z, 2
+    (rpt2)nop
       ldl.u32 r3.x, l[r0.z], 1
     )", fibers, size, 1);
     for (std::uint32_t i = 0; i < fibers; ++i) {
@@ -124,7 +132,7 @@ TEST_CASE("a barrier orders local memory between the waves of a work group", "[v
 TEST_CASE("local memory outside SHARED_SIZE is a shader error", "[virtual-gpu][ir3][barrier]") {
   // SHARED_SIZE 0 gives 1 KiB: fiber 300 stores at byte 1200.
   try {
-    run_per_fiber("shl.b r0.y, r0.x, 2\nstl.u32 l[r0.y], r0.x, 1\nmov.u32u32 r3.x, 0", 512, pm4::ThreadSize::THREAD64, 0);
+    run_per_fiber("shl.b r0.y, r0.x, 2\n(rpt5)nop\nstl.u32 l[r0.y], r0.x, 1\nmov.u32u32 r3.x, 0", 512, pm4::ThreadSize::THREAD64, 0);
     FAIL("no fault");
   } catch (const virt::GpuFault& fault) {
     CHECK(fault.kind() == virt::FaultKind::shader_error);
@@ -136,26 +144,27 @@ TEST_CASE("multi-group dispatches of random shapes give every fiber its ids once
   // Each fiber writes (lid.x | lid.y << 10 | lid.z << 20, wgid.x, wgid.y, wgid.z) at its flat
   // global index; consts: c0.xy output, c1 = (groups.x, groups.y, local.x, local.y), c2.x = fibers per group.
   const ir3::Program program = ir3::assemble(R"(
-    mul.u24 r1.x, r48.z, c1.y
-    add.u r1.x, r1.x, r48.y
-    mul.u24 r1.x, r1.x, c1.x
-    add.u r1.x, r1.x, r48.x
+    (nop3) mul.u24 r1.x, r48.z, c1.y
+    (nop3) add.u r1.x, r1.x, r48.y
+    (nop3) mul.u24 r1.x, r1.x, c1.x
+    (nop3) add.u r1.x, r1.x, r48.x
     mul.u24 r1.x, r1.x, c2.x
-    mul.u24 r1.y, r0.z, c1.w
-    add.u r1.y, r1.y, r0.y
-    mul.u24 r1.y, r1.y, c1.z
-    add.u r1.y, r1.y, r0.x
-    add.u r1.x, r1.x, r1.y
-    shl.b r1.x, r1.x, 4
+    (nop3) mul.u24 r1.y, r0.z, c1.w
+    (nop3) add.u r1.y, r1.y, r0.y
+    (nop3) mul.u24 r1.y, r1.y, c1.z
+    (nop3) add.u r1.y, r1.y, r0.x
+    (nop3) add.u r1.x, r1.x, r1.y
+    (nop3) shl.b r1.x, r1.x, 4
     add.u r2.x, c0.x, r1.x
     mov.u32u32 r2.y, c0.y
     shl.b r4.x, r0.y, 10
-    shl.b r4.y, r0.z, 20
-    or.b r4.x, r4.x, r4.y
+    (nop3) shl.b r4.y, r0.z, 20
+    (nop3) or.b r4.x, r4.x, r4.y
     or.b r4.x, r4.x, r0.x
     mov.u32u32 r4.y, r48.x
     mov.u32u32 r4.z, r48.y
     mov.u32u32 r4.w, r48.z
+    (rpt5)nop
     stg.u32 g[r2.x], r4.x, 4
     end
   )");
@@ -203,11 +212,13 @@ TEST_CASE("private memory keeps each fiber's own values and is bounded by MEMSIZ
     add.u r1.z, r0.x, 2
     add.u r1.w, r0.x, 3
     mov.u32u32 r0.y, 0
+    (rpt5)nop
     stp.u32 p[r0.y], r1.x, 4
     ldp.u32 r3.y, p[r0.y+12], 1
     ldp.u32 r3.z, p[r0.y+4], 1
-    (sy)shl.b r3.x, r3.y, 8
-    or.b r3.x, r3.x, r3.z
+    (sy)(nop3) shl.b r3.x, r3.y, 8
+    (nop3) or.b r3.x, r3.x, r3.z
+    (rpt2)nop
     stg.u32 g[r2.x], r3.x, 1
     end
   )");
@@ -224,7 +235,7 @@ TEST_CASE("private memory keeps each fiber's own values and is bounded by MEMSIZ
     REQUIRE(out[i] == ((i + 3) << 8 | (i + 1)));
   }
 
-  const ir3::Program outside = ir3::assemble("mov.u32u32 r0.y, 0\nldp.u32 r1.x, p[r0.y+512], 1\nend\n");
+  const ir3::Program outside = ir3::assemble("mov.u32u32 r0.y, 0\n(rpt5)nop\nldp.u32 r1.x, p[r0.y+512], 1\nend\n");
   Launch outside_launch = launch_for(outside);
   outside_launch.private_bytes = 512;
   try {
@@ -242,9 +253,11 @@ TEST_CASE("a0.x-relative registers select a register per lane", "[virtual-gpu][i
       mov.u32u32 r1.y, 20
       mov.u32u32 r1.z, 30
       mov.u32u32 r1.w, 40
-      and.b r0.y, r0.x, 3
+      (nop3) and.b r0.y, r0.x, 3
       cov.u32s16 hr0.x, r0.y
+    (rpt2)nop
       mova a0.x, hr0.x
+    (rpt5)nop
       mov.u32u32 r3.x, r<a0.x + 4>
   )", 64, pm4::ThreadSize::THREAD64);
   for (std::uint32_t i = 0; i < 64; ++i) {

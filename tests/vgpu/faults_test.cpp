@@ -22,6 +22,7 @@ const char* const kStoreToC0 = R"(
   mov.u32u32 r0.x, c0.x
   mov.u32u32 r0.y, c0.y
   mov.u32u32 r1.x, 42
+    (rpt5)nop
   stg.u32 g[r0.x], r1.x, 1
   end
 )";
@@ -78,7 +79,7 @@ TEST_CASE("a store to read-only memory is a page fault", "[virtual-gpu][faults]"
 
 TEST_CASE("an endless loop is reported as a hang by the watchdog", "[virtual-gpu][faults]") {
   VirtualGpu gpu(0x100000000ull, std::chrono::milliseconds(200));
-  const ir3::Program program = ir3::assemble("spin:\nadd.u r0.x, r0.x, 1\njump #spin\nend\n");
+  const ir3::Program program = ir3::assemble("spin:\nadd.u r0.x, r0.x, 1\n(rpt2)nop\njump #spin\nend\n");
   Launch launch = launch_for(program);
   launch.local_size = {64, 1, 1};
   CHECK(fault_of(gpu, program, launch) == FaultKind::hang);  // CTest's timeout bounds the wait
@@ -126,6 +127,7 @@ TEST_CASE("a merged register file aliases two half registers onto one full regis
     mov.u16u16 hr2.y, 0xabcd
     mov.u32u32 r0.x, c0.x
     mov.u32u32 r0.y, c0.y
+    (rpt5)nop
     stg.u32 g[r0.x], r1.x, 1
     end
   )", ir3::RegisterFile::merged);

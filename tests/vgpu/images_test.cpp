@@ -104,7 +104,7 @@ TEST_CASE("untyped ldib/stib move 32- and 16-bit elements of a buffer, out of bo
   for (const char* type : {"u32", "u16"}) {
     const bool half = std::string(type) == "u16";
     const std::string reg = half ? "hr2.x" : "r2.x";
-    const ir3::Program program = ir3::assemble("add.u r0.y, r0.x, 1\nldib.b.untyped.1d." + std::string(type) + ".1.imm " + reg +
+    const ir3::Program program = ir3::assemble("add.u r0.y, r0.x, 1\n(rpt5)nop\nldib.b.untyped.1d." + std::string(type) + ".1.imm " + reg +
                                                ", r0.y, 0\n(sy)stib.b.untyped.1d." + type + ".1.imm " + reg + ", r0.x, 1\nend\n");
     VirtualGpu gpu;
     const unsigned bytes = half ? 2 : 4;

@@ -12,14 +12,15 @@ TEST_CASE("CP_RUN_OPENCL runs the NDRANGE grid from the entry offset with every 
   // (linear id, wg size.x, wg offset.x + lid.x, wg id.x) at out[16 * global id].
   const ir3::Program program = ir3::assemble(R"(
     raw 0xffffffffffffffff
-    add.u r1.x, r51.x, r0.x
-    shl.b r1.y, r1.x, 4
+    (nop3) add.u r1.x, r51.x, r0.x
+    (nop3) shl.b r1.y, r1.x, 4
     add.u r2.x, c0.x, r1.y
     mov.u32u32 r2.y, c0.y
     mov.u32u32 r3.x, r0.w
     mov.u32u32 r3.y, r48.x
     mov.u32u32 r3.z, r1.x
     mov.u32u32 r3.w, r51.w
+    (rpt5)nop
     stg.u32 g[r2.x], r3.x, 4
     end
   )");
@@ -59,14 +60,18 @@ TEST_CASE("global and local atomics combine every fiber's operand exactly once",
   const ir3::Program program = ir3::assemble(R"(
     mov.u32u32 r1.x, c0.x
     mov.u32u32 r1.y, c0.y
-    add.u r1.z, r0.x, 1
+    (nop3) add.u r1.z, r0.x, 1
+    (rpt2)nop
     atomic.g.add.untyped.1d.u32.1.g r2.x, r1.x, r1.z
     mul.u24 r1.w, r0.x, 7
     mov.u32u32 r3.x, 0
     mov.u32u32 r3.y, 101
+    nop
     mov.u32u32 r3.z, r1.w
   mod:
-    cmps.u.lt p0.x, r3.z, r3.y
+    (rpt2)nop
+    (nop3) cmps.u.lt p0.x, r3.z, r3.y
+    (rpt2)nop
     br p0.x, #done
     sub.u r3.z, r3.z, r3.y
     jump #mod
@@ -74,14 +79,16 @@ TEST_CASE("global and local atomics combine every fiber's operand exactly once",
     (jp)atomic.max.untyped.1d.u32.1.l r2.y, l[r3.x], r3.z
     bar
     ldl.u32 r2.z, l[r3.x], 1
-    shl.b r4.x, r0.x, 3
+    (nop3) shl.b r4.x, r0.x, 3
     add.u r4.x, r4.x, 8
-    mul.u24 r4.y, r48.x, c0.z
-    add.u r4.x, r4.x, r4.y
+    (nop3) mul.u24 r4.y, r48.x, c0.z
+    (nop3) add.u r4.x, r4.x, r4.y
     add.u r5.x, c0.x, r4.x
     mov.u32u32 r5.y, c0.y
-    stg.u32 g[r5.x], r2.x, 1
-    add.u r5.x, r5.x, 4
+    (rpt5)nop
+    (sy)stg.u32 g[r5.x], r2.x, 1
+    (ss)(nop3) add.u r5.x, r5.x, 4
+    (rpt2)nop
     stg.u32 g[r5.x], r2.z, 1
     end
   )");

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "virt/gpu/gpu_memory.h"
+#include "virt/gpu/hazard_mode.h"
 #include "virt/gpu/image_descriptor.h"
 #include "virt/gpu/shader_program.h"
 
@@ -58,6 +59,7 @@ struct ComputeDispatch {
   std::vector<BoundImage> uavs;      ///< SP_CS_CONFIG NUAV slots loaded with ST6_UAV (ldib/stib)
   std::vector<BoundImage> textures;  ///< SP_CS_CONFIG NTEX slots loaded for SB6_CS_TEX (isam)
 
+  HazardMode hazards = hazard_mode_from_environment();  ///< timing-hazard check (not a register)
   std::chrono::steady_clock::time_point deadline;  ///< the hang detector fires after this
   const std::atomic<bool>* stop = nullptr;         ///< ring teardown
 };

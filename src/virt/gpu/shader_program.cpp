@@ -33,6 +33,7 @@ ShaderProgram::ShaderProgram(std::uint64_t address, std::vector<std::uint64_t> w
       continue;
     }
     const ir3::Instruction& in = decoded.instruction;
+    decoded.footprint = ir3::footprint(in);
     // (rptN) always advances the destination; sources advance only with (r). Vector widths
     // (ldg of 4 components) are checked at execution, where the component count is known.
     if (in.dst.kind == ir3::OperandKind::gpr && in.dst.reg < kFirstSharedRegid) {

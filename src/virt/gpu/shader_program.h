@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ir3/instruction.h"
+#include "ir3/scheduling.h"
 
 #include <cstdint>
 #include <map>
@@ -25,6 +26,8 @@ struct DecodedInstruction {
   /// (rptN); -1 if none. Compared against the dispatch's footprint before the instruction runs.
   int max_full_regid = -1;
   int max_half_regid = -1;
+  /// Registers read and written and the scheduling class, for the timing-hazard check.
+  ir3::Footprint footprint;
 };
 
 class ShaderProgram {

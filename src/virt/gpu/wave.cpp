@@ -159,7 +159,8 @@ Wave::Wave(const ComputeDispatch& dispatch, WorkGroup& group, unsigned index, un
       pc_(stride_),
       live_(stride_),
       next_pc_(stride_),
-      uniform_pc_(dispatch.first_instruction) {
+      uniform_pc_(dispatch.first_instruction),
+      hazards_(program_, dispatch.hazards, stride_, lanes, full_regids_, dispatch.half_footprint * 4, dispatch.merged_registers) {
   std::fill(live_.begin(), live_.begin() + lanes_, 1);
   const auto& size = dispatch.local_size;
   // System values, written as the hardware does before the first instruction.
@@ -394,6 +395,7 @@ void Wave::execute(const DecodedInstruction& decoded, std::uint32_t pc) {
   if (!decoded.illegal.empty()) fail(pc, "illegal instruction word: " + decoded.illegal);
   if (decoded.max_full_regid >= 0) check_full_range(0, static_cast<unsigned>(decoded.max_full_regid) + 1);
   if (decoded.max_half_regid >= 0) check_half_range(0, static_cast<unsigned>(decoded.max_half_regid) + 1);
+  hazards_.issue(pc, active_, !diverged_, a0_);
   const ir3::Instruction& in = decoded.instruction;
   switch (ir3::info(in.opcode).category) {
     case 0: return branch(in, pc);

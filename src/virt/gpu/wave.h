@@ -10,6 +10,7 @@
 #pragma once
 
 #include "virt/gpu/compute_dispatch.h"
+#include "virt/gpu/hazard_check.h"
 
 #include <array>
 #include <cstdint>
@@ -102,6 +103,7 @@ class Wave {
   std::uint64_t fiber_instructions_ = 0;
   std::uint32_t since_watchdog_ = 0;  // instructions since the hang detector last looked
   std::uint32_t pc_now_ = 0;
+  HazardCheck hazards_;
 };
 
 }  // namespace adreno::virt

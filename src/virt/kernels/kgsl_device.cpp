@@ -1,10 +1,12 @@
 #include "virt/kernels/kgsl_device.h"
 
 #include "kgsl/kgsl_abi.h"
+#include "virt/kernels/fault_injection.h"
 #include "virt/kernels/kgsl_file.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 
 namespace adreno::virt {
 namespace {
@@ -48,7 +50,14 @@ int KgslDevice::create_context(std::uint64_t owner, std::uint32_t flags, std::sh
   context->id = id;
   context->owner = owner;
   context->flags = flags;
-  context->ring = std::make_unique<Ring>(std::move(memory), config_.hang_timeout);
+  // KGSL prints a fault to the kernel log with its context and timestamp (adreno_dispatch.c
+  // adreno_fault_header: "gpu fault ctx %u ... ts %u"); stderr is the host's stand-in for that log.
+  context->ring = std::make_unique<Ring>(
+      std::move(memory), config_.hang_timeout,
+      reporting_fault_log(config_.fault_injection, "context " + std::to_string(id), [id](const FaultRecord& fault) {
+        std::fprintf(stderr, "virtual kgsl: gpu fault ctx %u ts %llu: %s\n", id, static_cast<unsigned long long>(fault.seqno),
+                     fault.message.c_str());
+      }));
   contexts_.emplace(id, std::move(context));
   return static_cast<int>(id);
 }

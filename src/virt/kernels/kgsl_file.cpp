@@ -1,6 +1,8 @@
 #include "virt/kernels/kgsl_file.h"
 
 #include "kgsl/kgsl_abi.h"
+#include "virt/kernels/fault_injection.h"
+#include "virt/kernels/memory_limit.h"
 
 #include <sys/mman.h>
 #include <sys/sysmacros.h>
@@ -234,7 +236,7 @@ int KgslFile::gpuobj_alloc(kgsl_gpuobj_alloc& param) {
   flags &= ~(KGSL_MEMFLAGS_USE_CPU_MAP | KGSL_MEMFLAGS_IOCOHERENT);
 
   const std::uint64_t size = page_align(param.size);
-  auto backing = Backing::create(size);
+  auto backing = allocate_pages(device_->config().memory_limit, size);
   if (!backing) return -ENOMEM;
   std::uint32_t id = 0;
   if (int ret = attach_entry(std::move(backing), size, flags, std::uint64_t{1} << align_log2, id); ret != 0) return ret;
@@ -360,7 +362,8 @@ int KgslFile::gpu_command(kgsl_gpu_command& param) {
     if (!in_range || gpuaddr % 4 != 0) return -EINVAL;
     ibs.push_back(IbSpan{gpuaddr, static_cast<std::uint32_t>(size >> 2)});
   }
-  param.timestamp = static_cast<unsigned>(context->ring->submit(std::move(ibs)));
+  param.timestamp = static_cast<unsigned>(context->ring->submit(std::move(ibs), {}, nullptr,
+                                                                     next_injected_fault(device_->config().fault_injection)));
   return 0;
 }
 
@@ -430,19 +433,24 @@ void KgslFile::stat(struct stat& out) const {
   out.st_rdev = makedev(kKgslMajor, kKgsl3d0Minor);
 }
 
-std::vector<std::string> KgslFile::live_objects() const {
-  std::vector<std::string> objects;
-  for (std::uint32_t id : device_->contexts_of(owner_)) objects.push_back("draw context " + std::to_string(id));
+std::vector<LiveObject> KgslFile::ledger() const {
+  std::vector<LiveObject> objects;
+  for (std::uint32_t id : device_->contexts_of(owner_)) {
+    auto context = device_->find(owner_, id);
+    objects.push_back(LiveObject{LiveObject::Kind::context, id, 0, context ? context->flags : 0u, 0,
+                                 "draw context " + std::to_string(id)});
+  }
   std::lock_guard lock(mutex_);
   char text[128];
   for (const auto& [id, entry] : entries_) {
     std::snprintf(text, sizeof text, "mem entry %u (%llu bytes at GPU 0x%llx)", id,
                   static_cast<unsigned long long>(entry->size), static_cast<unsigned long long>(entry->gpuaddr));
-    objects.emplace_back(text);
+    objects.push_back(LiveObject{LiveObject::Kind::buffer, id, entry->size, entry->flags, entry->gpuaddr, text});
   }
   for (const auto& [addr, entry] : cpu_mappings_) {
     std::snprintf(text, sizeof text, "CPU mapping of mem entry %u at %p", entry->id, addr);
-    objects.emplace_back(text);
+    objects.push_back(LiveObject{LiveObject::Kind::mapping, entry->id, entry->size, 0,
+                                 reinterpret_cast<std::uintptr_t>(addr), text});
   }
   return objects;
 }

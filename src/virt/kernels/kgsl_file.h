@@ -34,7 +34,7 @@ class KgslFile final : public VirtualFile {
   void* mmap(std::size_t length, int prot, int flags, off_t offset, int& error) override;
   void munmapped(void* addr, std::size_t length) override;
   void stat(struct stat& out) const override;
-  std::vector<std::string> live_objects() const override;
+  std::vector<LiveObject> ledger() const override;
 
  private:
   /// A kgsl_mem_entry: pages, GPU mapping and flags. Its GPU mapping lasts as long as the entry,

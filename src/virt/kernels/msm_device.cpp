@@ -6,6 +6,8 @@
 #include "msm/msm_abi.h"
 #include "virt/gpu/backing.h"
 #include "virt/gpu/gpu_memory.h"
+#include "virt/kernels/fault_injection.h"
+#include "virt/kernels/memory_limit.h"
 #include "virt/kernels/ring.h"
 
 #include <fcntl.h>
@@ -40,14 +42,6 @@ constexpr std::uint64_t kVaSize = 0x100000000ull;
 // drm_gem.c: fake mmap offsets are handed out by the device's drm_vma_offset_manager from
 // DRM_FILE_PAGE_OFFSET_START = (0xFFFFFFFF >> PAGE_SHIFT) + 1 pages, i.e. byte offset 4 GiB.
 constexpr std::uint64_t kFirstMmapOffset = 0x100000000ull;
-
-// msm_gpu.h NR_SCHED_PRIORITIES is 3 and a6xx_gpu_init() creates one ring for a630, so
-// MSM_PARAM_PRIORITIES (nr_rings * NR_SCHED_PRIORITIES, adreno_gpu.c) is 3.
-constexpr std::uint32_t kPriorities = 3;
-// msm_submitqueue.c msm_submitqueue_init: the default queue (id 0) takes the middle priority,
-// DIV_ROUND_UP(max_priority, 2).
-constexpr std::uint32_t kMaxPriority = kPriorities - 1;
-constexpr std::uint32_t kDefaultQueuePriority = (kMaxPriority + 1) / 2;
 
 // drm_drv.h: DRM_MAJOR 226; render minors start at 128 (drm_minor_alloc, DRM_MINOR_RENDER).
 constexpr unsigned kDrmMajor = 226;
@@ -177,21 +171,25 @@ class MsmFile final : public VirtualFile {
     out.st_rdev = makedev(kDrmMajor, kFirstRenderMinor);
   }
 
-  std::vector<std::string> live_objects() const override {
+  std::vector<LiveObject> ledger() const override {
     std::lock_guard lock(mutex_);
-    std::vector<std::string> live;
+    std::vector<LiveObject> live;
     for (const auto& [handle, object] : objects_) {
-      live.push_back("GEM handle " + std::to_string(handle) + " (" + std::to_string(object->size) + " bytes, flags 0x" +
-                     hex(object->flags) + ")");
+      live.push_back(LiveObject{LiveObject::Kind::buffer, handle, object->size, object->flags, object->iova.value_or(0),
+                                "GEM handle " + std::to_string(handle) + " (" + std::to_string(object->size) +
+                                    " bytes, flags 0x" + hex(object->flags) + ")"});
     }
     for (const auto& [id, queue] : queues_) {
-      if (id != 0) live.push_back("submitqueue " + std::to_string(id) + " (priority " + std::to_string(queue.priority) + ")");
+      if (id == 0) continue;
+      live.push_back(LiveObject{LiveObject::Kind::context, id, 0, queue.priority, 0,
+                                "submitqueue " + std::to_string(id) + " (priority " + std::to_string(queue.priority) + ")"});
     }
     for (const auto& [addr, mapping] : mappings_) {
       char text[96];
       std::snprintf(text, sizeof text, "CPU mapping of GEM handle %u at %p (%zu bytes)", mapping.handle, addr,
                     mapping.length);
-      live.emplace_back(text);
+      live.push_back(LiveObject{LiveObject::Kind::mapping, mapping.handle, mapping.length, 0,
+                                reinterpret_cast<std::uintptr_t>(addr), text});
     }
     return live;
   }
@@ -293,7 +291,7 @@ class MsmFile final : public VirtualFile {
       case uapi::MSM_PARAM_GPU_ID: args.value = model.gpu_id; return 0;
       case uapi::MSM_PARAM_CHIP_ID: args.value = model.chip_id; return 0;
       case uapi::MSM_PARAM_GMEM_SIZE: args.value = model.gmem_bytes; return 0;
-      case uapi::MSM_PARAM_PRIORITIES: args.value = kPriorities; return 0;
+      case uapi::MSM_PARAM_PRIORITIES: args.value = priorities(); return 0;
       // gpu->global_faults + the address space's faults; every fault here is attributed.
       case uapi::MSM_PARAM_FAULTS: args.value = vm_faults(); return 0;
       case uapi::MSM_PARAM_VA_START:
@@ -325,7 +323,7 @@ class MsmFile final : public VirtualFile {
     // msm_gem.c msm_gem_new: the size is page-aligned, and zero-sized objects are refused.
     const std::uint64_t size = page_align(args.size);
     if (size == 0) return -EINVAL;
-    auto backing = Backing::create(size);
+    auto backing = allocate_pages(device_->config.memory_limit, size);
     if (!backing) return -ENOMEM;
     args.handle = add_handle(std::make_shared<GemObject>(GemObject{std::move(backing), size, args.flags, false, memory_, {}, {}}));
     return 0;
@@ -380,17 +378,25 @@ class MsmFile final : public VirtualFile {
   /// "*** gpu fault"), a lockup when hangcheck fires (msm_gpu.c hangcheck_handler) — so the
   /// virtual node writes its faults to stderr, the host's stand-in for that log.
   std::shared_ptr<Ring> make_ring(std::uint32_t queue_id) const {
-    return std::make_shared<Ring>(memory_, device_->config.hang_timeout, [queue_id](const FaultRecord& fault) {
-      std::fprintf(stderr, "virtual msm: submitqueue %u, submission %llu: %s\n", queue_id,
-                   static_cast<unsigned long long>(fault.seqno), fault.message.c_str());
-    });
+    return std::make_shared<Ring>(
+        memory_, device_->config.hang_timeout,
+        reporting_fault_log(device_->config.fault_injection, "submitqueue " + std::to_string(queue_id),
+                            [queue_id](const FaultRecord& fault) {
+                              std::fprintf(stderr, "virtual msm: submitqueue %u, submission %llu: %s\n", queue_id,
+                                           static_cast<unsigned long long>(fault.seqno), fault.message.c_str());
+                            }));
   }
+
+  /// MSM_PARAM_PRIORITIES: 3 on a630's single ring.
+  std::uint32_t priorities() const { return device_->options.rings * kMsmPrioritiesPerRing; }
 
   /// msm_submitqueue.c msm_submitqueue_get; the default queue 0 exists from open on
   /// (msm_submitqueue_init), its ring is started on first use.
   Queue* find_queue(std::uint32_t id) {
     if (id == 0 && queues_.count(0) == 0) {
-      queues_.emplace(0, Queue{kDefaultQueuePriority, make_ring(0)});
+      // msm_submitqueue.c msm_submitqueue_init: the default queue takes the middle priority,
+      // DIV_ROUND_UP(max_priority, 2) with max_priority = priorities - 1, i.e. priorities / 2.
+      queues_.emplace(0, Queue{priorities() / 2, make_ring(0)});
     }
     auto it = queues_.find(id);
     return it == queues_.end() ? nullptr : &it->second;
@@ -400,7 +406,7 @@ class MsmFile final : public VirtualFile {
     // msm_drv.c msm_ioctl_submitqueue_new: unknown flags are EINVAL; msm_gpu.h
     // msm_gpu_convert_priority: a priority at or past MSM_PARAM_PRIORITIES is EINVAL.
     if (args.flags & ~uapi::MSM_SUBMITQUEUE_FLAGS) return -EINVAL;
-    if (args.prio >= kPriorities) return -EINVAL;
+    if (args.prio >= priorities()) return -EINVAL;
     // msm_submitqueue_create: id = ctx->queueid++, and the default queue took 0.
     args.id = next_queue_id_++;
     queues_.emplace(args.id, Queue{args.prio, make_ring(args.id)});
@@ -542,7 +548,8 @@ class MsmFile final : public VirtualFile {
     listed.reserve(table.size());
     for (const auto& object : table) listed.push_back(AddressRanges::Range{*object->iova, object->size});
     const std::uint64_t seqno = queue->ring->submit(std::move(ibs), std::move(keep_alive),
-                                                    std::make_shared<const AddressRanges>(std::move(listed)));
+                                                    std::make_shared<const AddressRanges>(std::move(listed)),
+                                                    next_injected_fault(device_->config.fault_injection));
     // Fence ids come from idr_alloc_cyclic(1, INT_MAX) per queue: 1, 2, 3, ... like the seqnos.
     queue->last_fence = static_cast<std::uint32_t>(seqno);
     args.fence = queue->last_fence;

@@ -6,14 +6,22 @@
 #pragma once
 
 #include "virt/kernels/virtual_gpu_config.h"
+
+#include <cstdint>
 #include "virt/kernels/virtual_syscalls.h"
 
 namespace adreno::virt {
+
+/// msm_gpu.h NR_SCHED_PRIORITIES: each GPU ring gives this many submitqueue priorities, and
+/// MSM_PARAM_PRIORITIES is nr_rings times it (adreno_gpu.c adreno_get_param).
+inline constexpr std::uint32_t kMsmPrioritiesPerRing = 3;
 
 struct MsmNodeOptions {
   /// Per-process pagetables: MSM_PARAM_VA_START/VA_SIZE answer. Kernels (or IOMMU setups)
   /// without them answer EINVAL (adreno_gpu.c adreno_get_param), which this switch reproduces.
   bool per_process_pgtables = true;
+  /// Ringbuffers the GPU has: 1 on a630 (a6xx_gpu_init creates one), 4 on GPUs with preemption.
+  std::uint32_t rings = 1;
 };
 
 VirtualSyscalls::NodeFactory make_virtual_msm_node(const VirtualGpuConfig& config, MsmNodeOptions options = {});

@@ -3,7 +3,9 @@
 namespace adreno::virt {
 
 Ring::Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLog log)
-    : memory_(std::move(memory)), log_(std::move(log)), cp_(*memory_, hang_timeout, stop_), thread_([this] { worker(); }) {}
+    : memory_(std::move(memory)),
+      hang_timeout_(hang_timeout),
+      log_(std::move(log)), cp_(*memory_, hang_timeout, stop_), thread_([this] { worker(); }) {}
 
 Ring::~Ring() {
   {
@@ -15,13 +17,13 @@ Ring::~Ring() {
 }
 
 std::uint64_t Ring::submit(std::vector<IbSpan> ibs, std::vector<std::shared_ptr<const void>> keep_alive,
-                          std::shared_ptr<const AddressRanges> allowed) {
+                          std::shared_ptr<const AddressRanges> allowed, std::optional<InjectedFault> injected) {
   std::lock_guard lock(mutex_);
   const std::uint64_t seqno = ++submitted_;
   if (fault_) {
     retired_ = seqno;  // a faulted ring runs nothing more; the submission is cancelled at once
   } else {
-    queue_.push_back(Submission{seqno, std::move(ibs), std::move(keep_alive), std::move(allowed)});
+    queue_.push_back(Submission{seqno, std::move(ibs), std::move(keep_alive), std::move(allowed), injected});
   }
   changed_.notify_all();
   return seqno;
@@ -37,6 +39,7 @@ void Ring::worker() {
     lock.unlock();
     std::optional<FaultRecord> fault;
     try {
+      if (submission.injected) raise(*submission.injected, submission.ibs);
       cp_.execute(submission.ibs, submission.allowed.get());
     } catch (const GpuFault& error) {
       fault = FaultRecord{error.kind(), error.address(), error.what(), submission.seqno};
@@ -53,6 +56,15 @@ void Ring::worker() {
     }
     changed_.notify_all();
   }
+}
+
+void Ring::raise(const InjectedFault& fault, const std::vector<IbSpan>& ibs) {
+  const std::uint64_t first_ib = ibs.empty() ? 0 : ibs.front().address;
+  if (fault.kind != FaultKind::hang) throw GpuFault(fault.kind, fault.address, "injected by the test");
+  // The GPU makes no progress: the hang detector fires after its timeout, as in the CP's waits.
+  std::unique_lock lock(mutex_);
+  changed_.wait_for(lock, hang_timeout_, [&] { return stop_.load(); });
+  throw GpuFault(FaultKind::hang, first_ib, stop_ ? "injected hang aborted by teardown" : "injected by the test: no progress");
 }
 
 Ring::WaitResult Ring::wait(std::uint64_t seqno, std::chrono::nanoseconds timeout) const {

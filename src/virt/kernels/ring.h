@@ -28,6 +28,13 @@ struct FaultRecord {
   std::uint64_t seqno;  // the submission that faulted
 };
 
+/// A fault a test chose for one submission (src/testing): instead of running, the submission
+/// hangs until the hang detector fires, or page-faults at `address`.
+struct InjectedFault {
+  FaultKind kind;             // hang or page_fault
+  std::uint64_t address = 0;  // page_fault: the faulting GPU address
+};
+
 class Ring {
  public:
   enum class WaitResult { retired, timeout, faulted };
@@ -42,8 +49,10 @@ class Ring {
   /// Queues the IBs; `keep_alive` is released once the submission retired (the drivers hold
   /// references to every object a submission uses until then). With `allowed`, the submission
   /// faults on any access outside those GPU address ranges. Returns the sequence number.
+  /// With `injected`, the submission raises that fault instead of running its IBs.
   std::uint64_t submit(std::vector<IbSpan> ibs, std::vector<std::shared_ptr<const void>> keep_alive = {},
-                       std::shared_ptr<const AddressRanges> allowed = nullptr);
+                       std::shared_ptr<const AddressRanges> allowed = nullptr,
+                       std::optional<InjectedFault> injected = std::nullopt);
 
   /// Waits until `seqno` retired. A submission at or after the faulting one reports `faulted`.
   WaitResult wait(std::uint64_t seqno, std::chrono::nanoseconds timeout) const;
@@ -58,10 +67,14 @@ class Ring {
     std::vector<IbSpan> ibs;
     std::vector<std::shared_ptr<const void>> keep_alive;
     std::shared_ptr<const AddressRanges> allowed;
+    std::optional<InjectedFault> injected;
   };
   void worker();
+  /// Throws the injected fault: a hang once the hang detector's time passed (or teardown began).
+  [[noreturn]] void raise(const InjectedFault& fault, const std::vector<IbSpan>& ibs);
 
   std::shared_ptr<const GpuMemory> memory_;
+  std::chrono::milliseconds hang_timeout_;
   FaultLog log_;
   std::atomic<bool> stop_{false};
   CommandProcessor cp_;

@@ -6,10 +6,22 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace adreno::virt {
+
+/// One entry of the ledger: a driver object still alive.
+struct LiveObject {
+  enum class Kind { buffer, mapping, context, descriptor };
+  Kind kind;
+  std::uint64_t id = 0;       ///< KGSL mem entry or context id, GEM handle, submitqueue id, fd
+  std::uint64_t size = 0;     ///< buffers and mappings: bytes
+  std::uint64_t flags = 0;    ///< buffers: the driver's flags; contexts: their flags or priority
+  std::uint64_t address = 0;  ///< buffers: GPU address (0 while it has none); mappings: CPU address
+  std::string description;    ///< one line, as leaks are reported
+};
 
 class VirtualFile {
  public:
@@ -26,8 +38,14 @@ class VirtualFile {
   /// What fstat reports for the node (character device numbers of the real driver).
   virtual void stat(struct stat& out) const = 0;
 
-  /// Objects still alive in this file, one line each — reported as leaks when it closes.
-  virtual std::vector<std::string> live_objects() const = 0;
+  /// Objects still alive in this file: the ledger.
+  virtual std::vector<LiveObject> ledger() const { return {}; }
+  /// The ledger, one line each — reported as leaks when the file closes.
+  virtual std::vector<std::string> live_objects() const {
+    std::vector<std::string> lines;
+    for (const LiveObject& object : ledger()) lines.push_back(object.description);
+    return lines;
+  }
 };
 
 }  // namespace adreno::virt

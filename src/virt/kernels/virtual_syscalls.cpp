@@ -25,9 +25,56 @@ void VirtualSyscalls::add_node(std::string path, NodeFactory factory) {
 }
 
 void VirtualSyscalls::fail_ioctl(unsigned long request, unsigned nth, int error) {
+  Failure failure;
+  failure.request = request;
+  failure.nth = nth;
+  failure.error = error;
+  fail(std::move(failure));
+}
+
+void VirtualSyscalls::fail(Failure failure) {
   std::lock_guard lock(mutex_);
-  unsigned seen = request == 0 ? total_ioctls_ : ioctl_counts_[request];
-  injections_.push_back(Injection{request, seen + nth, error});
+  const std::uint64_t seed = failure.seed;
+  injections_.push_back(Injection{std::move(failure), 0, std::mt19937_64(seed)});
+}
+
+int VirtualSyscalls::injected_failure(Call::Kind call, unsigned long request, const void* arg) {
+  for (auto it = injections_.begin(); it != injections_.end(); ++it) {
+    const Failure& failure = it->failure;
+    if (failure.call != call) continue;
+    if (call == Call::Kind::ioctl && failure.request != 0 && failure.request != request) continue;
+    if (failure.matches && !failure.matches(arg)) continue;
+    ++it->seen;
+    switch (failure.schedule) {
+      case Failure::Schedule::nth:
+        if (it->seen == failure.nth) {
+          const int error = failure.error;
+          injections_.erase(it);
+          return error;
+        }
+        break;
+      case Failure::Schedule::every: return failure.error;
+      case Failure::Schedule::fraction:
+        // 53 random bits as a double in [0, 1): the same sequence on every host for one seed.
+        if (static_cast<double>(it->random() >> 11) * 0x1.0p-53 < failure.fraction) return failure.error;
+        break;
+    }
+  }
+  return 0;
+}
+
+void VirtualSyscalls::set_observer(Observer observer) {
+  std::lock_guard lock(mutex_);
+  observer_ = std::move(observer);
+}
+
+void VirtualSyscalls::notify(const Call& call) const {
+  Observer observer;
+  {
+    std::lock_guard lock(mutex_);
+    observer = observer_;
+  }
+  if (observer) observer(call);
 }
 
 void VirtualSyscalls::clear_ioctl_failures() {
@@ -62,6 +109,20 @@ std::vector<std::string> VirtualSyscalls::leaks() const {
   return found;
 }
 
+std::vector<LiveObject> VirtualSyscalls::ledger() const {
+  std::lock_guard lock(mutex_);
+  std::vector<LiveObject> found;
+  std::vector<const VirtualFile*> seen;
+  for (const auto& [fd, descriptor] : descriptors_) {
+    found.push_back(LiveObject{LiveObject::Kind::descriptor, static_cast<std::uint64_t>(fd), 0, 0, 0,
+                               "open descriptor " + std::to_string(fd) + " of " + descriptor.path});
+    if (std::find(seen.begin(), seen.end(), descriptor.file.get()) != seen.end()) continue;
+    seen.push_back(descriptor.file.get());
+    for (auto& object : descriptor.file->ledger()) found.push_back(std::move(object));
+  }
+  return found;
+}
+
 std::shared_ptr<VirtualFile> VirtualSyscalls::file_for(int fd) const {
   std::lock_guard lock(mutex_);
   auto it = descriptors_.find(fd);
@@ -79,8 +140,14 @@ int VirtualSyscalls::open(const char* path, int flags) {
   (void)flags;
   int fd = ::eventfd(0, EFD_CLOEXEC);
   if (fd < 0) return -errno;
-  std::lock_guard lock(mutex_);
-  descriptors_[fd] = Descriptor{path, factory()};
+  {
+    std::lock_guard lock(mutex_);
+    descriptors_[fd] = Descriptor{path, factory()};
+  }
+  Call call{Call::Kind::open};
+  call.fd = fd;
+  call.path = path;
+  notify(call);
   return fd;
 }
 
@@ -96,32 +163,43 @@ void VirtualSyscalls::release_file(const std::string& path, std::shared_ptr<Virt
 }
 
 int VirtualSyscalls::close(int fd) {
-  std::lock_guard lock(mutex_);
-  auto it = descriptors_.find(fd);
-  if (it == descriptors_.end()) return ::close(fd) == 0 ? 0 : -errno;
-  Descriptor descriptor = std::move(it->second);
-  descriptors_.erase(it);
-  ::close(fd);
-  release_file(descriptor.path, std::move(descriptor.file));
+  {
+    std::lock_guard lock(mutex_);
+    auto it = descriptors_.find(fd);
+    if (it == descriptors_.end()) return ::close(fd) == 0 ? 0 : -errno;
+    Descriptor descriptor = std::move(it->second);
+    descriptors_.erase(it);
+    ::close(fd);
+    release_file(descriptor.path, std::move(descriptor.file));
+  }
+  Call call{Call::Kind::close};
+  call.fd = fd;
+  notify(call);
   return 0;
 }
 
 int VirtualSyscalls::ioctl(int fd, unsigned long request, void* arg) {
   std::shared_ptr<VirtualFile> file = file_for(fd);
+  int injected = 0;
   {
     std::lock_guard lock(mutex_);
-    const unsigned count = ++ioctl_counts_[request];
-    const unsigned total = ++total_ioctls_;
-    for (auto it = injections_.begin(); it != injections_.end(); ++it) {
-      if ((it->request == request && it->at == count) || (it->request == 0 && it->at == total)) {
-        int error = it->error;
-        injections_.erase(it);
-        return -error;
-      }
-    }
+    ++ioctl_counts_[request];
+    ++total_ioctls_;
+    injected = injected_failure(Call::Kind::ioctl, request, arg);
   }
-  if (!file) return ::ioctl(fd, request, arg) >= 0 ? 0 : -errno;
-  return file->ioctl(request, arg);
+  if (!file) {
+    if (injected != 0) return -injected;
+    return ::ioctl(fd, request, arg) >= 0 ? 0 : -errno;
+  }
+  const int result = injected != 0 ? -injected : file->ioctl(request, arg);
+  Call call{Call::Kind::ioctl};
+  call.fd = fd;
+  call.request = request;
+  call.arg = arg;
+  call.result = result;
+  call.injected = injected != 0;
+  notify(call);
+  return result;
 }
 
 sys::MapResult VirtualSyscalls::mmap(std::size_t length, int prot, int flags, int fd, off_t offset) {
@@ -130,12 +208,26 @@ sys::MapResult VirtualSyscalls::mmap(std::size_t length, int prot, int flags, in
     void* addr = ::mmap(nullptr, length, prot, flags, fd, offset);
     return addr == MAP_FAILED ? sys::MapResult{nullptr, errno} : sys::MapResult{addr, 0};
   }
-  int error = 0;
-  void* addr = file->mmap(length, prot, flags, offset, error);
-  if (addr == nullptr) return {nullptr, error};
-  std::lock_guard lock(mutex_);
-  mappings_[addr] = CpuMapping{length, std::move(file)};
-  return {addr, 0};
+  int injected = 0;
+  {
+    std::lock_guard lock(mutex_);
+    injected = injected_failure(Call::Kind::mmap, 0, nullptr);
+  }
+  int error = injected;
+  void* addr = injected != 0 ? nullptr : file->mmap(length, prot, flags, offset, error);
+  if (addr != nullptr) {
+    std::lock_guard lock(mutex_);
+    mappings_[addr] = CpuMapping{length, std::move(file)};
+  }
+  Call call{Call::Kind::mmap};
+  call.fd = fd;
+  call.address = addr;
+  call.length = length;
+  call.offset = static_cast<std::uint64_t>(offset);
+  call.result = -error;
+  call.injected = injected != 0;
+  notify(call);
+  return {addr, error};
 }
 
 int VirtualSyscalls::munmap(void* addr, std::size_t length) {
@@ -157,6 +249,12 @@ int VirtualSyscalls::munmap(void* addr, std::size_t length) {
     bool open = std::any_of(descriptors_.begin(), descriptors_.end(),
                             [&](const auto& entry) { return entry.second.file == file; });
     if (!open) release_file("(unmapped)", file);
+  }
+  if (file) {
+    Call call{Call::Kind::munmap};
+    call.address = addr;
+    call.length = length;
+    notify(call);
   }
   return 0;
 }

@@ -1,7 +1,8 @@
 // The syscall seam implemented in-process over virtual device nodes. Descriptors of virtual nodes
 // are real eventfds, so their numbers never collide with real descriptors; calls on any other
 // descriptor (dma-buf memfds, for example) go to libc. The object also keeps the ledger — every
-// descriptor, mapping and driver object still alive — and can make chosen ioctls fail.
+// descriptor, mapping and driver object still alive — can make chosen ioctls and mmaps fail, and
+// tells an observer (the test kit's call log) about every call on a virtual node.
 #pragma once
 
 #include "sys/syscalls.h"
@@ -11,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,37 @@ namespace adreno::virt {
 class VirtualSyscalls final : public sys::Syscalls {
  public:
   using NodeFactory = std::function<std::shared_ptr<VirtualFile>()>;
+
+  /// A call on a virtual node (or one of its mappings), after it returned.
+  struct Call {
+    enum class Kind { open, close, ioctl, mmap, munmap };
+    Kind kind;
+    int fd = -1;                 ///< the descriptor (open: the new one)
+    unsigned long request = 0;   ///< ioctl
+    const void* arg = nullptr;   ///< ioctl: the argument, as the driver left it
+    const char* path = nullptr;  ///< open
+    void* address = nullptr;     ///< mmap (result), munmap
+    std::uint64_t length = 0;    ///< mmap, munmap
+    std::uint64_t offset = 0;    ///< mmap
+    int result = 0;              ///< 0 (or a positive result) or -errno
+    bool injected = false;       ///< the failure came from fail(), not the driver
+  };
+  using Observer = std::function<void(const Call&)>;
+
+  /// Which calls fail, with which errno, before they reach the driver.
+  struct Failure {
+    enum class Schedule { nth, every, fraction };
+    Call::Kind call = Call::Kind::ioctl;  ///< ioctl or mmap (of a virtual node)
+    unsigned long request = 0;  ///< ioctl: 0 matches every ioctl
+    Schedule schedule = Schedule::nth;
+    unsigned nth = 1;           ///< nth: the nth (1-based) matching call from now, then never again
+    double fraction = 0;        ///< fraction: each matching call fails with this probability,
+    std::uint64_t seed = 0;     ///< drawn from a generator seeded with this
+    int error = 0;
+    /// ioctl: only calls whose argument this accepts match (every call when empty). Runs with
+    /// the seam's lock held: it must not call back into the seam.
+    std::function<bool(const void* arg)> matches;
+  };
 
   VirtualSyscalls();
   ~VirtualSyscalls() override;
@@ -29,7 +62,8 @@ class VirtualSyscalls final : public sys::Syscalls {
   /// The `nth` (1-based) future call of ioctl `request` fails with `error` before reaching the
   /// driver. request 0 matches every ioctl.
   void fail_ioctl(unsigned long request, unsigned nth, int error);
-  /// Cancels every failure set up with fail_ioctl() that has not fired yet.
+  void fail(Failure failure);
+  /// Cancels every failure set up with fail_ioctl() or fail() that has not fired yet.
   void clear_ioctl_failures();
   /// Calls of `request` so far (0: all ioctls).
   unsigned ioctl_count(unsigned long request) const;
@@ -37,6 +71,12 @@ class VirtualSyscalls final : public sys::Syscalls {
   /// Everything still alive: open virtual descriptors, CPU mappings of virtual nodes, and driver
   /// objects of open files — plus objects that files still held when they were closed.
   std::vector<std::string> leaks() const;
+  /// The live objects of every open file and the open descriptors, structured.
+  std::vector<LiveObject> ledger() const;
+
+  /// Tells `observer` about every call on a virtual node from now on (none when empty). It runs
+  /// on the calling thread, without the seam's lock.
+  void set_observer(Observer observer);
 
   int open(const char* path, int flags) override;
   int close(int fd) override;
@@ -57,17 +97,21 @@ class VirtualSyscalls final : public sys::Syscalls {
     std::shared_ptr<VirtualFile> file;
   };
   struct Injection {
-    unsigned long request;
-    unsigned at;  // fails when the count of matching calls reaches this
-    int error;
+    Failure failure;
+    unsigned seen = 0;  // matching calls so far
+    std::mt19937_64 random;
   };
   std::shared_ptr<VirtualFile> file_for(int fd) const;
+  /// The errno an injection makes this call fail with, or 0; fired nth injections go. Lock held.
+  int injected_failure(Call::Kind call, unsigned long request, const void* arg);
+  void notify(const Call& call) const;
   void release_file(const std::string& path, std::shared_ptr<VirtualFile> file);
 
   mutable std::mutex mutex_;
   std::map<std::string, NodeFactory> nodes_;
   std::map<int, Descriptor> descriptors_;
   std::map<void*, CpuMapping> mappings_;
+  Observer observer_;
   std::map<unsigned long, unsigned> ioctl_counts_;
   unsigned total_ioctls_ = 0;
   std::vector<Injection> injections_;

@@ -1,0 +1,110 @@
+"""Enumerations and small descriptions shared by several objects (adreno.h's enums)."""
+import ctypes
+import dataclasses
+import enum
+import typing
+
+from . import _native
+
+
+class MemoryType(enum.IntEnum):
+    """How the CPU maps a buffer."""
+    WRITE_COMBINED = 0   #: uncached, write-combining (default)
+    CACHED = 1           #: CPU-cached: flush_for_gpu before, invalidate_for_cpu after GPU use
+    CACHED_COHERENT = 2  #: CPU-cached and IO-coherent
+    UNCACHED = 3         #: strongly ordered (KGSL); write-combined on MSM
+
+
+class WaveSize(enum.IntEnum):
+    """Hardware wave size."""
+    DEFAULT = 0  #: in a launch: the program's own
+    THREAD64 = 64
+    THREAD128 = 128
+
+
+class ImageFormat(enum.IntEnum):
+    R32_UINT = 0
+    R32_FLOAT = 1
+    RGBA8_UNORM = 2
+    RGBA16_FLOAT = 3
+    RGBA32_FLOAT = 4
+    RGBA32_UINT = 5
+
+    @property
+    def bytes_per_texel(self):
+        """Bytes per texel."""
+        bytes_ = ctypes.c_uint32()
+        _native.lib.adreno_image_format_bytes_per_texel(int(self), ctypes.byref(bytes_))
+        return bytes_.value
+
+
+class Filter(enum.IntEnum):
+    NEAREST = 0
+    LINEAR = 1
+
+
+class AddressMode(enum.IntEnum):
+    REPEAT = 0
+    MIRRORED_REPEAT = 1
+    CLAMP_TO_EDGE = 2
+    CLAMP_TO_BORDER = 3
+
+
+class Access(enum.IntEnum):
+    """How a graph dispatch uses a buffer argument."""
+    READ = 0
+    WRITE = 1
+    READ_WRITE = 2
+
+
+@dataclasses.dataclass
+class Image:
+    """A linear 2D image whose first texel starts `memory` (a Buffer or window), rows
+    `pitch_bytes` apart (a multiple of 64)."""
+    memory: typing.Any
+    format: ImageFormat
+    width: int
+    height: int
+    pitch_bytes: int
+
+
+@dataclasses.dataclass
+class Sampler:
+    filter: Filter = Filter.NEAREST
+    address: AddressMode = AddressMode.CLAMP_TO_BORDER
+    normalized_coordinates: bool = False  #: False: coordinates in texels
+
+
+@dataclasses.dataclass
+class DeviceInfo:
+    backend: str          #: "kgsl" or "msm"
+    node: str             #: e.g. "/dev/kgsl-3d0"
+    name: str             #: e.g. "Adreno 630"
+    is_virtual: bool
+    chip_id: int
+    gpu_id: int
+    gmem_size: int
+    va_start: typing.Optional[int]
+    va_size: typing.Optional[int]
+    priority_levels: int  #: queue priorities are 0 (highest) .. priority_levels-1
+
+
+def launch(groups, local_size, wave_size):
+    """The C launch for `groups` work-groups of `local_size` invocations (1 to 3 numbers each)."""
+    def three(numbers, what):
+        numbers = (numbers,) if isinstance(numbers, int) else tuple(numbers)
+        if not 1 <= len(numbers) <= 3:
+            raise ValueError(f"{what}: 1 to 3 numbers, got {len(numbers)}")
+        return (numbers + (1, 1))[:3]
+
+    return _native.Launch(three(groups, "groups"), three(local_size, "local_size"),
+                          int(wave_size) if wave_size is not None else 0)
+
+
+def image_desc(image):
+    return _native.ImageDesc(image.memory._as_parameter_, int(image.format), image.width, image.height,
+                             image.pitch_bytes)
+
+
+def sampler_desc(sampler):
+    return _native.SamplerDesc(int(sampler.filter), int(sampler.address), bool(sampler.normalized_coordinates))

@@ -1,0 +1,32 @@
+// The static side of the scheduling rules (scheduling.h): a checker that finds every hazard on
+// any path through a program (branches and loops included, iterated to a fixed point the way
+// Mesa's ir3_legalize.c legalize_block merges its predecessors), and a legalizer that places the
+// fewest (sy)/(ss) flags and delay slots that remove them.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ir3/instruction.h"
+#include "ir3/program.h"
+#include "ir3/scheduling.h"
+
+namespace adreno::ir3 {
+
+/// Every hazard some path through `code` reaches, in program order, at most one per
+/// instruction and register. Words after the last `end` that no path reaches are not looked at.
+std::vector<Hazard> check(const std::vector<Instruction>& code, RegisterFile file = RegisterFile::split);
+
+/// One instruction of a legalized program and where it came from.
+struct Placed {
+  Instruction instruction;
+  std::int32_t origin = -1;  ///< index in the input, -1 for an inserted nop
+};
+
+/// Adds (sy)/(ss) to the first instruction that needs them, sets (nopN) on a preceding cat2/cat3
+/// instruction or (rptN) on a preceding nop where the encoding allows, otherwise inserts
+/// `(rptN)nop` (and `(ss)nop` before cat5/cat6, which have no (ss) bit), and fixes every branch
+/// target for what it inserted. A program without hazards comes back unchanged.
+std::vector<Placed> legalize(const std::vector<Instruction>& code, RegisterFile file = RegisterFile::split);
+
+}  // namespace adreno::ir3

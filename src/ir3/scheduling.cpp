@@ -1,0 +1,282 @@
+#include "ir3/scheduling.h"
+
+#include "ir3/opcodes.h"
+#include "ir3/text.h"
+
+#include <bit>
+
+namespace adreno::ir3 {
+namespace {
+
+// a6xx delay slots: Mesa src/freedreno/ir3/ir3_compiler.c ir3_compiler_create (delay_slots:
+// alu_to_alu 3, non_alu 6, cat3_src2_read 2).
+constexpr std::uint8_t kAluToAlu = 3;
+constexpr std::uint8_t kNonAlu = 6;
+constexpr std::uint8_t kCat3Src2Read = 2;
+
+// One row per producer class, in enum order.
+constexpr std::array<ProducerRule, kProducerCount> kRules{{
+    {Producer::none, "nothing to wait for", Wait::none, 0, 0,
+     "ir3_legalize.c delay_update: non-ALU writes reset the ready cycle"},
+    {Producer::alu, "an ALU result", Wait::delay, kAluToAlu, kNonAlu,
+     "ir3_legalize.c delay_update and ir3_delay.c ir3_delayslots: 3 slots ALU to ALU, 6 to other consumers or "
+     "across a half/full size mismatch"},
+    {Producer::address_or_predicate, "an a0.x/a1.x/p0 write", Wait::delay, kNonAlu, kNonAlu,
+     "ir3_delay.c ir3_delayslots (writes_addr0/writes_addr1) and ir3_legalize.c delay_update (predicates)"},
+    {Producer::shared_write, "a shared-register write", Wait::ss, 0, 0, "ir3.h is_ss_producer (IR3_REG_SHARED dst)"},
+    {Producer::sfu, "an SFU result", Wait::ss, 0, 0, "ir3.h is_ss_producer / is_sfu"},
+    {Producer::local_load, "a local-memory load", Wait::ss, 0, 0, "ir3.h is_ss_producer / is_local_mem_load"},
+    {Producer::shuffle, "a shfl result", Wait::ss, 0, 0, "ir3.h is_ss_producer (OPC_SHFL)"},
+    {Producer::local_atomic, "a local atomic", Wait::ss, 0, 0, "ir3_legalize.c sync_update (local atomics)"},
+    {Producer::resource_info, "a resinfo result", Wait::ss, 0, 0, "ir3_legalize.c sync_update (OPC_RESINFO)"},
+    {Producer::texture, "a texture fetch", Wait::sy, 0, 0, "ir3.h is_sy_producer / is_tex_or_prefetch"},
+    {Producer::global_load, "a load from memory", Wait::sy, 0, 0, "ir3.h is_sy_producer (is_load, not local)"},
+    {Producer::global_atomic, "a global atomic", Wait::sy, 0, 0, "ir3.h is_sy_producer / is_atomic"},
+}};
+static_assert([] {
+  for (std::size_t i = 0; i < kRules.size(); ++i)
+    if (static_cast<std::size_t>(kRules[i].producer) != i) return false;
+  return true;
+}());
+
+constexpr std::uint16_t kFirstSpecialRegid = regid(kAddressReg, 0);
+constexpr std::uint16_t kFirstSharedRegid = regid(kFirstSharedReg, 0);
+constexpr std::uint8_t kDst = 255;
+
+bool is_special(std::uint16_t reg) { return reg >= kFirstSpecialRegid; }
+
+class Builder {
+ public:
+  explicit Builder(Footprint& f) : f_(f) {}
+
+  void read(const Operand& op, unsigned index, unsigned count = 1, std::uint8_t read_delay = 0) {
+    switch (op.kind) {
+      case OperandKind::gpr:
+        add(f_.reads, f_.read_count, {op.reg, static_cast<std::uint8_t>(count), op.half && !is_special(op.reg), op.repeat,
+                                      read_delay, static_cast<std::uint8_t>(index)});
+        break;
+      case OperandKind::relative_gpr:
+        address(index);
+        add(f_.reads, f_.read_count, {0, 1, op.half, op.repeat, read_delay, static_cast<std::uint8_t>(index), true,
+                                      static_cast<std::int16_t>(op.value)});
+        break;
+      case OperandKind::relative_const:
+        address(index);
+        f_.reads_constants = true;
+        break;
+      case OperandKind::constant:
+        f_.reads_constants = true;
+        break;
+      default:
+        break;
+    }
+  }
+  void read_with(const Operand& op, unsigned index, bool half, unsigned count) {
+    Operand copy = op;
+    copy.half = half;
+    read(copy, index, count);
+  }
+  void write(const Operand& op, unsigned count, bool half, bool repeats) {
+    if (op.kind == OperandKind::relative_gpr) return address(kDst);  // target known only at run time
+    if (op.kind != OperandKind::gpr) return;
+    add(f_.writes, f_.write_count, {op.reg, static_cast<std::uint8_t>(count), half && !is_special(op.reg), repeats, 0, kDst});
+  }
+
+ private:
+  template <std::size_t N>
+  static void add(std::array<RegisterUse, N>& uses, std::uint8_t& n, const RegisterUse& use) {
+    if (n < N) uses[n++] = use;
+  }
+  void address(unsigned index) {
+    add(f_.reads, f_.read_count, {kFirstSpecialRegid, 1, false, false, 0, static_cast<std::uint8_t>(index)});
+  }
+  Footprint& f_;
+};
+
+bool is_local_load(Opcode op) { return op == Opcode::ldl || op == Opcode::ldlw || op == Opcode::ldlv; }
+bool is_store(Opcode op) {  // Mesa ir3.h is_store
+  return op == Opcode::stg || op == Opcode::stg_a || op == Opcode::stib_b || op == Opcode::stp || op == Opcode::stl ||
+         op == Opcode::stlw;
+}
+
+Producer memory_producer(const Instruction& in) {
+  const Form form = info(in.opcode).form;
+  if (is_local_load(in.opcode)) return Producer::local_load;
+  switch (form) {
+    case Form::shfl: return Producer::shuffle;
+    case Form::atomic_local: return Producer::local_atomic;
+    case Form::atomic_global: case Form::ibo_atomic: return Producer::global_atomic;
+    case Form::ldg: case Form::ldg_a: case Form::ldc: return Producer::global_load;
+    default: break;
+  }
+  if (in.opcode == Opcode::ldp || in.opcode == Opcode::ldib_b) return Producer::global_load;
+  if (in.opcode == Opcode::resinfo_b) return Producer::resource_info;
+  if (in.opcode == Opcode::getfiberid) return Producer::sfu;  // Mesa ir3.h is_sfu
+  return Producer::none;
+}
+
+void memory_footprint(const Instruction& in, Builder& b) {
+  const bool half = is_half(in.type);
+  const unsigned size = in.mem.size;
+  switch (info(in.opcode).form) {
+    case Form::ldg: b.write(in.dst, size, half, false); b.read_with(in.src[0], 0, false, 2); break;
+    case Form::ldg_a: b.write(in.dst, size, half, false); b.read_with(in.src[0], 0, false, 2); b.read(in.src[1], 1); break;
+    case Form::ldg_k: b.read_with(in.src[0], 0, false, 2); b.read(in.src[1], 1); break;
+    case Form::stg: b.read_with(in.src[0], 0, false, 2); b.read_with(in.src[1], 1, half, size); break;
+    case Form::stg_a:
+      b.read_with(in.src[0], 0, false, 2);
+      b.read(in.src[1], 1);
+      b.read_with(in.src[2], 2, half, size);
+      break;
+    case Form::ld_local: case Form::ldc: b.write(in.dst, size, half, false); b.read(in.src[0], 0); b.read(in.src[1], 1); break;
+    case Form::st_local: b.read(in.src[0], 0); b.read_with(in.src[1], 1, half, size); break;
+    case Form::ldlv: b.write(in.dst, size, half, false); break;
+    case Form::atomic_local: b.write(in.dst, 1, false, false); b.read(in.src[0], 0); b.read(in.src[1], 1); break;
+    case Form::atomic_global:
+      b.write(in.dst, 1, false, false);
+      b.read_with(in.src[0], 0, false, 2);
+      b.read(in.src[1], 1);
+      break;
+    case Form::ibo_ldst:
+      if (in.opcode == Opcode::ldib_b) b.write(in.src[0], size, half, false);
+      else b.read_with(in.src[0], 0, half, size);
+      b.read_with(in.src[1], 1, false, in.mem.dim);
+      b.read(in.src[2], 2);
+      break;
+    case Form::ibo_atomic:
+      b.read(in.src[0], 0);
+      b.write(in.src[0], 1, false, false);
+      b.read_with(in.src[1], 1, false, in.mem.dim);
+      b.read(in.src[2], 2);
+      break;
+    default:
+      b.write(in.dst, size ? size : 1, half, false);
+      for (unsigned i = 0; i < in.src.size(); ++i) b.read(in.src[i], i);
+      break;
+  }
+}
+
+}  // namespace
+
+const ProducerRule& rule(Producer producer) noexcept { return kRules[static_cast<std::size_t>(producer)]; }
+
+unsigned required_delay(Producer producer, bool alu_consumer, bool size_matches) noexcept {
+  const ProducerRule& r = rule(producer);
+  if (r.wait != Wait::delay) return 0;
+  return alu_consumer && size_matches ? r.alu_delay : r.other_delay;
+}
+
+Footprint footprint(const Instruction& in) {
+  Footprint f;
+  Builder b(f);
+  const OpcodeInfo& row = info(in.opcode);
+  switch (row.category) {
+    case 0:
+      // ir3_legalize.c count_instruction: jumps and branches are not counted.
+      f.counted = in.opcode != Opcode::jump && in.opcode != Opcode::br && in.opcode != Opcode::brao &&
+                  in.opcode != Opcode::braa;
+      if (row.form == Form::flow_branch || row.form == Form::flow_kill || row.form == Form::flow_branch2) {
+        const unsigned predicates = row.form == Form::flow_branch2 ? 2 : 1;
+        for (unsigned i = 0; i < predicates; ++i) {
+          Operand p;
+          p.kind = OperandKind::gpr;
+          p.reg = static_cast<std::uint16_t>(regid(kPredicateReg, in.flow.comp[i]));
+          b.read(p, i);
+        }
+      }
+      break;
+    case 1: case 2: case 3: {
+      f.counted = true;
+      f.alu_consumer = true;
+      const bool mad = in.opcode == Opcode::mad_u16 || in.opcode == Opcode::mad_s16 || in.opcode == Opcode::mad_f16 ||
+                       in.opcode == Opcode::mad_f32 || in.opcode == Opcode::mad_u24 || in.opcode == Opcode::mad_s24 ||
+                       in.opcode == Opcode::madsh_u16 || in.opcode == Opcode::madsh_m16;
+      const bool scalar_sources = in.opcode == Opcode::gat || in.opcode == Opcode::swz;
+      for (unsigned i = 0; i < in.src.size(); ++i) {
+        // ir3_delay.c ir3_src_read_delay: mad/madsh read src2 late, gat/swz read source n in cycle n.
+        const unsigned late = mad && i == 2 ? kCat3Src2Read : scalar_sources ? i : 0;
+        b.read(in.src[i], i, 1, static_cast<std::uint8_t>(late));
+      }
+      const unsigned count = in.opcode == Opcode::movmsk ? in.repeat + 1u : 1u;
+      b.write(in.dst, count, in.dst.half, in.opcode != Opcode::movmsk);  // (rptN) steps the destination
+      if (in.dst.kind == OperandKind::gpr) {
+        f.producer = in.dst.reg >= kFirstSpecialRegid ? Producer::address_or_predicate
+                     : in.dst.reg >= kFirstSharedRegid ? Producer::shared_write
+                                                       : Producer::alu;
+      } else if (in.dst.kind == OperandKind::relative_gpr) {
+        f.producer = Producer::alu;
+      }
+      if (f.producer == Producer::shared_write) f.in_flight = InFlightRead::until_ss;  // ir3.h is_war_hazard_producer
+      break;
+    }
+    case 4:
+      b.read(in.src[0], 0);
+      b.write(in.dst, 1, in.dst.half, true);
+      f.producer = Producer::sfu;
+      f.in_flight = InFlightRead::until_ss;
+      break;
+    case 5:
+      if (in.opcode == Opcode::tcinv) break;
+      // The coordinate's extra components depend on the texture; the first is always read.
+      b.read(in.src[0], 0);
+      b.read(in.src[1], 1);
+      b.read(in.src[2], 2);
+      b.write(in.dst, static_cast<unsigned>(std::bit_width(unsigned{in.tex.wrmask ? in.tex.wrmask : 1u})), is_half(in.type),
+              false);
+      f.producer = Producer::texture;
+      f.in_flight = InFlightRead::until_ss_or_sy;
+      break;
+    case 6:
+      memory_footprint(in, b);
+      f.producer = memory_producer(in);
+      if (in.opcode == Opcode::ldg_k || in.opcode == Opcode::ldc_k) f.constants_written = Wait::sy;
+      if (in.opcode == Opcode::stc) f.constants_written = Wait::ss;
+      if (in.opcode != Opcode::getfiberid) {
+        // ir3.h is_war_hazard_producer / ir3_legalize.c sync_update.
+        const bool ss = is_store(in.opcode) || in.opcode == Opcode::stc || f.producer == Producer::local_load ||
+                        f.producer == Producer::shuffle || f.producer == Producer::sfu;
+        f.in_flight = ss ? InFlightRead::until_ss : InFlightRead::until_ss_or_sy;
+      } else {
+        f.in_flight = InFlightRead::until_ss;
+      }
+      break;
+    default:
+      break;
+  }
+  if (f.counted) f.cycles = static_cast<std::uint8_t>(1 + in.repeat + in.nop);
+  return f;
+}
+
+std::string describe(const Hazard& h, const Instruction& consumer, const Instruction& producer) {
+  const std::string reg = (h.half ? "h" : "") + register_name(h.regid);
+  const std::string at = "`" + to_text(consumer) + "` (instruction " + std::to_string(h.pc) + ")";
+  const std::string by = "`" + to_text(producer) + "` (instruction " + std::to_string(h.producer_pc) + ")";
+  const std::string fix = h.fix == Wait::ss ? "add (ss)" : h.fix == Wait::sy ? "add (sy)"
+                          : "needs " + std::to_string(h.missing_slots) + " more delay slot" + (h.missing_slots == 1 ? "" : "s");
+  const ProducerRule& r = rule(h.producer);
+  switch (h.kind) {
+    case Hazard::Kind::not_ready:
+      if (r.wait == Wait::delay) {
+        return at + " reads " + reg + " before " + r.what + " from " + by + " is ready: rule " + r.what + " needs " +
+               std::to_string(r.alu_delay) + " delay slots before an ALU reader of the same size and " +
+               std::to_string(r.other_delay) + " before any other (Mesa " + r.mesa + "); fix: " + fix;
+      }
+      return at + " reads " + reg + " before " + r.what + " from " + by + " arrived: rule " + r.what + " is waited for with " +
+             (r.wait == Wait::ss ? "(ss)" : "(sy)") + " (Mesa " + r.mesa + "); fix: " + fix;
+    case Hazard::Kind::overwrite_pending:
+      return at + " overwrites " + reg + " while " + r.what + " from " + by + " may still land in it: rule " + r.what +
+             " is waited for with " + (r.wait == Wait::ss ? "(ss)" : "(sy)") + " before the register is written again (Mesa " +
+             "ir3_legalize.c ir3_required_sync_flags); fix: " + fix;
+    case Hazard::Kind::overwrite_in_flight:
+      return at + " overwrites " + reg + " while " + by + " may still be reading it: rule write-after-read, a source of " +
+             info(producer.opcode).name + " stays in use until " +
+             (h.in_flight == InFlightRead::until_ss ? "(ss)" : "(ss) or (sy)") +
+             " (Mesa ir3.h is_war_hazard_producer, ir3_legalize.c sync_update); fix: " + fix;
+    case Hazard::Kind::constants:
+      return at + " reads constants before " + by + " finished writing them: rule const writes are waited for with " +
+             (h.fix == Wait::ss ? "(ss)" : "(sy)") + " (Mesa ir3_legalize.c sync_update needs_*_for_const); fix: " + fix;
+  }
+  return at;
+}
+
+}  // namespace adreno::ir3

@@ -1,0 +1,344 @@
+#include "virt/gpu/hazard_check.h"
+
+#include "virt/gpu/gpu_fault.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <string>
+#include <tuple>
+
+namespace adreno::virt {
+namespace {
+
+using ir3::InFlightRead;
+using ir3::Producer;
+using ir3::Wait;
+
+constexpr unsigned kNoSlot = ~0u;
+constexpr unsigned kSharedRegids = 32;
+constexpr unsigned kFirstSharedRegid = ir3::kFirstSharedReg * 4;
+constexpr unsigned kA0Regid = ir3::kAddressReg * 4;
+constexpr unsigned kP0Regid = ir3::kPredicateReg * 4;
+constexpr unsigned kConstantsRegid = 0xffff;  // the constant file, as one pseudo register
+// The most delay slots any producer needs (ir3_compiler.c delay_slots.non_alu).
+constexpr unsigned kMaxDelay = 6;
+// Pending records are looked at again once this many pile up.
+constexpr std::size_t kPruneAt = 32;
+
+std::uint32_t clock_of(Wait wait, std::uint32_t cycle, std::uint32_t ss, std::uint32_t sy) {
+  return wait == Wait::delay ? cycle : wait == Wait::ss ? ss : wait == Wait::sy ? sy : 0;
+}
+
+}  // namespace
+
+HazardMode hazard_mode_from_environment() noexcept {
+  const char* value = std::getenv("ADRENO_VIRTUAL_HAZARDS");
+  if (value == nullptr) return HazardMode::on;
+  if (std::strcmp(value, "warn") == 0) return HazardMode::warn;
+  if (std::strcmp(value, "off") == 0) return HazardMode::off;
+  return HazardMode::on;
+}
+
+HazardCheck::HazardCheck(const ShaderProgram& program, HazardMode mode, unsigned stride, unsigned lanes,
+                         unsigned full_regids, unsigned half_regids, bool merged)
+    : program_(program),
+      mode_(mode),
+      stride_(stride),
+      lane_count_(lanes),
+      full_regids_(full_regids),
+      half_regids_(merged ? 2 * full_regids : half_regids),  // merged: hrN.c is half of r(N/2)
+      merged_(merged),
+      shared_slot_(full_regids_ + half_regids_),
+      special_slot_(shared_slot_ + kSharedRegids),
+      const_slot_(special_slot_ + 6) {
+  if (mode_ == HazardMode::off) return;
+  slots_.resize(const_slot_ + 1);
+  offsets_.resize(stride_);
+}
+
+unsigned HazardCheck::slot_of(unsigned regid, bool half) const {
+  if (regid == kConstantsRegid) return const_slot_;
+  if (regid < kFirstSharedRegid) {
+    if (!half) return regid < full_regids_ ? regid : kNoSlot;
+    return regid < half_regids_ ? full_regids_ + regid : kNoSlot;
+  }
+  if (regid < kFirstSharedRegid + kSharedRegids) return shared_slot_ + (regid - kFirstSharedRegid);
+  if (regid == kA0Regid || regid == kA0Regid + 1) return special_slot_ + (regid - kA0Regid);
+  if (regid >= kP0Regid && regid < kP0Regid + 4) return special_slot_ + 2 + (regid - kP0Regid);
+  return kNoSlot;
+}
+
+HazardCheck::Clocks HazardCheck::lane_clocks(unsigned lane) const {
+  const Clocks& o = offsets_[lane];
+  return {base_.cycle + o.cycle, base_.ss + o.ss, base_.sy + o.sy};
+}
+
+HazardCheck::Record HazardCheck::absolute(const Record& record, unsigned lane) const {
+  Record r = record;
+  const Clocks& o = offsets_[lane];
+  r.written += clock_of(r.wait, o.cycle, o.ss, o.sy);
+  r.war_ss += o.ss;
+  r.war_sy += o.sy;
+  return r;
+}
+
+bool HazardCheck::resolved(const Record& r, const Clocks& c) const {
+  const Wait wait = r.wait;
+  const bool value = wait == Wait::none || (wait == Wait::delay && c.cycle >= r.written + kMaxDelay) ||
+                     (wait == Wait::ss && c.ss > r.written) || (wait == Wait::sy && c.sy > r.written);
+  const bool read = r.war == InFlightRead::none || c.ss > r.war_ss ||
+                    (r.war == InFlightRead::until_ss_or_sy && c.sy > r.war_sy);
+  return value && read;
+}
+
+void HazardCheck::list(unsigned slot) {
+  if (slots_[slot].listed) return;
+  slots_[slot].listed = true;
+  listed_.push_back(slot);
+}
+
+void HazardCheck::spread(unsigned slot) {
+  Slot& s = slots_[slot];
+  if (s.per_lane) return;
+  if (lane_records_.empty()) lane_records_.resize(slots_.size() * std::size_t{stride_});
+  for (unsigned lane = 0; lane < lane_count_; ++lane) lane_record(slot, lane) = absolute(s.uniform, lane);
+  s.per_lane = true;
+  s.uniform = {};
+  list(slot);
+}
+
+void HazardCheck::prune(std::span<const std::uint16_t> live) {
+  std::size_t kept = 0;
+  for (const unsigned slot : listed_) {
+    Slot& s = slots_[slot];
+    bool done = true;
+    if (!s.per_lane) {
+      done = resolved(s.uniform, base_);
+    } else {
+      for (const std::uint16_t lane : live) done = done && resolved(lane_record(slot, lane), lane_clocks(lane));
+    }
+    if (done) {
+      s = {};
+    } else {
+      listed_[kept++] = slot;
+    }
+  }
+  listed_.resize(kept);
+}
+
+void HazardCheck::report(const ir3::Hazard& hazard) {
+  const std::string what = "timing hazard in the program at 0x" + [&] {
+    char text[32];
+    std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(program_.address()));
+    return std::string(text);
+  }() + ": " + ir3::describe(hazard, program_[hazard.pc].instruction, program_[hazard.producer_pc].instruction);
+  if (mode_ == HazardMode::on) throw GpuFault(FaultKind::shader_error, program_.address() + std::uint64_t{hazard.pc} * 8, what);
+  // warn: once per program, instruction and register for the life of the process.
+  static std::mutex mutex;
+  static std::set<std::tuple<std::uint64_t, std::uint32_t, std::uint16_t>> seen;
+  std::lock_guard lock(mutex);
+  if (seen.emplace(program_.address(), hazard.pc, hazard.regid).second) std::fprintf(stderr, "adreno: warning: %s\n", what.c_str());
+}
+
+void HazardCheck::check_read(const Record& r, const Clocks& c, std::uint32_t pc, const ir3::RegisterUse& use, unsigned regid,
+                             std::uint32_t read_offset, bool alu_consumer) {
+  // The common case, a value that is ready, decides without building a report.
+  unsigned missing = 0;
+  if (r.wait == Wait::delay) {
+    const unsigned need = alu_consumer && use.half == r.half ? r.alu_delay : r.other_delay;
+    const std::uint32_t read_cycle = c.cycle + read_offset;
+    if (read_cycle >= r.written + need) return;
+    missing = r.written + need - read_cycle;
+  } else if (r.wait == Wait::none || (r.wait == Wait::ss ? c.ss : c.sy) > r.written) {
+    return;
+  }
+  ir3::Hazard h{};
+  h.kind = regid == kConstantsRegid ? ir3::Hazard::Kind::constants : ir3::Hazard::Kind::not_ready;
+  h.pc = pc;
+  h.producer_pc = r.producer_pc;
+  h.regid = static_cast<std::uint16_t>(regid);
+  h.half = use.half;
+  h.producer = r.producer;
+  h.fix = r.wait;
+  h.missing_slots = missing;
+  report(h);
+}
+
+void HazardCheck::check_write(const Record& r, const Clocks& c, std::uint32_t pc, unsigned regid, bool half) {
+  const Wait wait = r.wait;
+  const bool pending = (wait == Wait::ss && c.ss <= r.written) || (wait == Wait::sy && c.sy <= r.written);
+  const bool reading = r.war != InFlightRead::none && c.ss <= r.war_ss &&
+                       !(r.war == InFlightRead::until_ss_or_sy && c.sy > r.war_sy);
+  if (!pending && !reading) return;
+  ir3::Hazard h{};
+  h.pc = pc;
+  h.regid = static_cast<std::uint16_t>(regid);
+  h.half = half;
+  if (pending) {
+    h.kind = ir3::Hazard::Kind::overwrite_pending;
+    h.producer_pc = r.producer_pc;
+    h.producer = r.producer;
+    h.fix = wait;
+    report(h);
+  }
+  if (reading) {
+    h.kind = ir3::Hazard::Kind::overwrite_in_flight;
+    h.producer_pc = r.reader_pc;
+    h.in_flight = r.war;
+    h.fix = Wait::ss;
+    report(h);
+  }
+}
+
+void HazardCheck::record_write(Record& r, const Clocks& c, std::uint32_t pc, Producer producer, std::uint32_t cycle,
+                               bool half) const {
+  const ir3::ProducerRule& rule = ir3::rule(producer);
+  r.producer = producer;
+  r.wait = rule.wait;
+  r.alu_delay = rule.alu_delay;
+  r.other_delay = rule.other_delay;
+  r.producer_pc = pc;
+  r.half = half;
+  r.written = clock_of(rule.wait, cycle, c.ss, c.sy);
+  r.war = InFlightRead::none;  // the check before the write made sure no reader is left
+}
+
+void HazardCheck::record_read(Record& r, const Clocks& c, std::uint32_t pc, InFlightRead war) const {
+  r.war = war;
+  r.war_ss = c.ss;
+  r.war_sy = c.sy;
+  r.reader_pc = pc;
+}
+
+void HazardCheck::check(std::uint32_t pc, std::span<const std::uint16_t> active, bool converged,
+                        std::span<const std::int32_t> a0) {
+  const DecodedInstruction& decoded = program_[pc];
+  if (!decoded.illegal.empty()) return;
+  const ir3::Instruction& in = decoded.instruction;
+  const ir3::Footprint& f = decoded.footprint;
+
+  if (!converged && !was_diverged_) {
+    // The fibers' clocks are about to part: whatever is still pending becomes per-fiber state.
+    std::size_t kept = 0;
+    for (const unsigned slot : listed_) {
+      Slot& s = slots_[slot];
+      if (!s.per_lane && resolved(s.uniform, base_)) {
+        s = {};
+        continue;
+      }
+      s.listed = false;
+      spread(slot);
+      listed_[kept++] = slot;
+    }
+    listed_.resize(kept);
+  } else if (converged && listed_.size() >= kPruneAt) {
+    prune(active);
+  }
+  was_diverged_ = !converged;
+
+  // Every use of a register as its slot, (rptN) stepping the repeating ones; with `aliases`, a
+  // merged file's other-size registers sharing the bits too (relative uses: see the reads below).
+  auto each_register = [&](const ir3::RegisterUse& use, bool aliases, auto&& fn) {
+    ir3::each_touched_register(in, use, aliases && merged_, [&](unsigned regid, bool half, unsigned step, unsigned use_regid) {
+      const unsigned slot = slot_of(regid, half);
+      if (slot == kNoSlot) return false;
+      fn(slot, use_regid, step);
+      return true;
+    });
+  };
+  // Applies fn(record, clocks) to the slot for every executing fiber.
+  auto each_record = [&](unsigned slot, auto&& fn) {
+    Slot& s = slots_[slot];
+    if (!s.per_lane) {
+      if (converged) fn(s.uniform, base_);  // diverged: a shared record is never pending
+      return;
+    }
+    for (const std::uint16_t lane : active) fn(lane_record(slot, lane), lane_clocks(lane));
+  };
+  auto advance = [&](auto&& change) {
+    if (converged) {
+      change(base_);
+    } else {
+      for (const std::uint16_t lane : active) change(offsets_[lane]);
+    }
+  };
+  // Updates the slot for every executing fiber with fn(record, clocks).
+  auto update = [&](unsigned slot, auto&& fn) {
+    Slot& s = slots_[slot];
+    if (!converged) spread(slot);
+    list(slot);
+    if (!s.per_lane) return fn(s.uniform, base_);
+    for (const std::uint16_t lane : active) fn(lane_record(slot, lane), lane_clocks(lane));
+  };
+
+  // The waits this instruction carries happen before it reads anything.
+  if (in.ss || in.sy) {
+    advance([&](Clocks& c) {
+      c.ss += in.ss;
+      c.sy += in.sy;
+    });
+  }
+
+  for (unsigned k = 0; k < f.read_count; ++k) {
+    const ir3::RegisterUse& use = f.reads[k];
+    if (use.relative) {
+      // r<a0.x + N>: each fiber reads the register its own a0.x names (its in-flight use is not
+      // tracked: a relative source of a store or load is not followed for write-after-read).
+      const unsigned n = use.repeats ? in.repeat + 1u : 1u;
+      for (const std::uint16_t lane : active) {
+        for (unsigned i = 0; i < n; ++i) {
+          const int regid = a0[lane] + use.offset + static_cast<int>(i);
+          const unsigned slot = regid < 0 ? kNoSlot : slot_of(static_cast<unsigned>(regid), use.half);
+          if (slot == kNoSlot) continue;
+          const Slot& s = slots_[slot];
+          if (s.per_lane) {
+            check_read(lane_record(slot, lane), lane_clocks(lane), pc, use, static_cast<unsigned>(regid), use.read_delay + i,
+                       f.alu_consumer);
+          } else if (converged) {
+            check_read(s.uniform, base_, pc, use, static_cast<unsigned>(regid), use.read_delay + i, f.alu_consumer);
+          }
+        }
+      }
+      continue;
+    }
+    each_register(use, true, [&](unsigned slot, unsigned regid, unsigned step) {
+      each_record(slot, [&](const Record& r, const Clocks& c) { check_read(r, c, pc, use, regid, use.read_delay + step, f.alu_consumer); });
+    });
+  }
+  if (f.reads_constants) {
+    const ir3::RegisterUse use{static_cast<std::uint16_t>(kConstantsRegid)};
+    each_record(const_slot_, [&](const Record& r, const Clocks& c) { check_read(r, c, pc, use, kConstantsRegid, 0, false); });
+  }
+  for (unsigned k = 0; k < f.write_count; ++k) {
+    const ir3::RegisterUse& use = f.writes[k];
+    each_register(use, true, [&](unsigned slot, unsigned regid, unsigned) {
+      each_record(slot, [&](const Record& r, const Clocks& c) { check_write(r, c, pc, regid, use.half); });
+    });
+  }
+
+  // The instruction issues: its sources may stay in use, its results arrive by its class's rule.
+  if (f.in_flight != InFlightRead::none) {
+    for (unsigned k = 0; k < f.read_count; ++k) {
+      each_register(f.reads[k], false, [&](unsigned slot, unsigned, unsigned) {
+        update(slot, [&](Record& r, const Clocks& c) { record_read(r, c, pc, f.in_flight); });
+      });
+    }
+  }
+  if (f.counted) advance([](Clocks& c) { ++c.cycle; });
+  for (unsigned k = 0; k < f.write_count; ++k) {
+    const ir3::RegisterUse& use = f.writes[k];
+    each_register(use, false, [&](unsigned slot, unsigned, unsigned step) {
+      update(slot, [&](Record& r, const Clocks& c) { record_write(r, c, pc, f.producer, c.cycle + step, use.half); });
+    });
+  }
+  if (f.constants_written != Wait::none) {
+    const Producer producer = f.constants_written == Wait::sy ? Producer::global_load : Producer::local_load;
+    update(const_slot_, [&](Record& r, const Clocks& c) { record_write(r, c, pc, producer, c.cycle, false); });
+  }
+  if (f.counted && f.cycles > 1) advance([&](Clocks& c) { c.cycle += f.cycles - 1u; });
+}
+
+}  // namespace adreno::virt

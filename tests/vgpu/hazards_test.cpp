@@ -1,0 +1,182 @@
+// [virtual-gpu] Timing hazards are shader faults: a read before an ALU result's delay slots
+// passed, before a (sy)/(ss) wait, or an overwrite of a register an in-flight store still reads.
+// The message names the program, the instruction, the register, the rule and the fix; the check
+// is per fiber (exact in divergent code); ADRENO_VIRTUAL_HAZARDS=warn logs and runs on, off skips.
+#include "virtual_gpu.h"
+
+#include "ir3/codec.h"
+#include "ir3/legalize.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <random>
+
+using namespace vgpu_test;
+using adreno::virt::FaultKind;
+using adreno::virt::GpuFault;
+
+namespace {
+
+std::array<std::uint32_t, 2> split(std::uint64_t v) { return {static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v >> 32)}; }
+
+// Sets ADRENO_VIRTUAL_HAZARDS for one scope.
+struct HazardMode {
+  explicit HazardMode(const char* value) { ::setenv("ADRENO_VIRTUAL_HAZARDS", value, 1); }
+  ~HazardMode() { ::unsetenv("ADRENO_VIRTUAL_HAZARDS"); }
+};
+
+// Stores r1.x at out[lid] (out at c0.xy) after `body`, for `fibers` fibers; c0.z is a parameter.
+struct Run {
+  std::string fault;  // empty when the dispatch retired
+  std::vector<std::uint32_t> out;
+};
+Run run(const std::string& body, std::uint32_t fibers, pm4::ThreadSize size, std::uint32_t parameter = 0) {
+  const ir3::Program program = ir3::assemble(R"(
+    (nop3) shl.b r2.z, r0.x, 2
+    add.u r2.x, c0.x, r2.z
+    mov.u32u32 r2.y, c0.y
+    (rpt5)nop
+  )" + body + R"(
+    stg.u32 g[r2.x], r1.x, 1
+    end
+  )");
+  VirtualGpu gpu;
+  Launch launch = launch_for(program);
+  launch.local_size = {fibers, 1, 1};
+  launch.local_id_regid = ir3::regid(0, 0);
+  launch.thread_size = size;
+  launch.constants = {split(gpu.va(VirtualGpu::kData))[0], split(gpu.va(VirtualGpu::kData))[1], parameter, 0};
+  gpu.put(VirtualGpu::kData, std::vector<std::uint32_t>(fibers, 0));
+  Run result;
+  try {
+    gpu.run(program.words, launch);
+  } catch (const GpuFault& fault) {
+    CHECK(fault.kind() == FaultKind::shader_error);
+    result.fault = fault.what();
+  }
+  result.out = gpu.get<std::uint32_t>(VirtualGpu::kData, fibers);
+  return result;
+}
+
+}  // namespace
+
+TEST_CASE("an ALU result read too early is a shader fault naming instruction, register, rule and fix", "[virtual-gpu][hazards]") {
+  for (auto size : {pm4::ThreadSize::THREAD64, pm4::ThreadSize::THREAD128}) {
+    // mov writes r1.x in the cycle it issues; stg is not an ALU reader: 6 slots, 1 given.
+    const Run r = run("mov.u32u32 r1.x, 42\nnop", 64, size);
+    INFO(r.fault);
+    CHECK_THAT(r.fault, Catch::Contains("timing hazard in the program at 0x"));
+    CHECK_THAT(r.fault, Catch::Contains("`stg.u32 g[r2.x], r1.x, 1` (instruction 6) reads r1.x"));
+    CHECK_THAT(r.fault, Catch::Contains("`mov.u32u32 r1.x, 42` (instruction 4)"));
+    CHECK_THAT(r.fault, Catch::Contains("rule an ALU result needs 3 delay slots before an ALU reader of the same size and 6"));
+    CHECK_THAT(r.fault, Catch::Contains("fix: needs 5 more delay slots"));
+    // With the slots it retires.
+    const Run fixed = run("mov.u32u32 r1.x, 42\n(rpt5)nop", 64, size);
+    CHECK(fixed.fault.empty());
+    CHECK(fixed.out == std::vector<std::uint32_t>(64, 42));
+  }
+}
+
+TEST_CASE("a load, an SFU result and an in-flight store each need their wait", "[virtual-gpu][hazards]") {
+  const auto size = pm4::ThreadSize::THREAD64;
+  // ldg (sy): r1.x read by stg without (sy).
+  const Run load = run("(rpt5)nop\nldg.u32 r1.x, g[r2.x], 1", 8, size);
+  CHECK_THAT(load.fault, Catch::Contains("reads r1.x before a load from memory"));
+  CHECK_THAT(load.fault, Catch::Contains("fix: add (sy)"));
+  // rcp (ss): a cat6 reader has no (ss) bit, a (ss)nop carries it.
+  const Run sfu = run("mov.u32u32 r3.x, 1073741824\n(rpt5)nop\nrcp r1.x, r3.x", 8, size);
+  CHECK_THAT(sfu.fault, Catch::Contains("reads r1.x before an SFU result"));
+  CHECK_THAT(sfu.fault, Catch::Contains("fix: add (ss)"));
+  const Run sfu_fixed = run("mov.u32u32 r3.x, 1073741824\n(rpt5)nop\nrcp r1.x, r3.x\n(ss)nop", 8, size);
+  CHECK(sfu_fixed.fault.empty());
+  CHECK(sfu_fixed.out == std::vector<std::uint32_t>(8, 0x3f000000u));
+  // Overwriting the value a store still reads: write-after-read.
+  const Run war = run("mov.u32u32 r1.x, 7\n(rpt5)nop\nstg.u32 g[r2.x], r1.x, 1\nmov.u32u32 r1.x, 9\n(rpt5)nop", 8, size);
+  CHECK_THAT(war.fault, Catch::Contains("overwrites r1.x while `stg.u32 g[r2.x], r1.x, 1`"));
+  CHECK_THAT(war.fault, Catch::Contains("rule write-after-read"));
+  CHECK_THAT(war.fault, Catch::Contains("fix: add (ss)"));
+}
+
+TEST_CASE("the check is per fiber: a hazard on one lane's side of a branch faults only when a lane goes there", "[virtual-gpu][hazards]") {
+  // Lanes with id < c0.z take the side that writes r1.x right before the join (jump counts no
+  // slot); the other side waits long enough. Hazardous only if some lane takes the short side.
+  // The short side comes first: a check that counted the wave's instructions instead of each
+  // fiber's would credit the short lanes with the long side's nops, and miss the hazard.
+  const std::string body = R"(
+    cmps.u.lt p0.x, r0.x, c0.z
+    (rpt5)nop
+    br !p0.x, #long
+    mov.u32u32 r1.x, 6
+    jump #join
+  long:
+    mov.u32u32 r1.x, 5
+    (rpt5)nop
+    jump #join
+  join:
+    (jp)nop
+  )";
+  std::mt19937 rng(15);
+  for (auto size : {pm4::ThreadSize::THREAD64, pm4::ThreadSize::THREAD128}) {
+    const Run none = run(body, 200, size, 0);
+    CHECK(none.fault.empty());
+    CHECK(none.out == std::vector<std::uint32_t>(200, 5));
+    const std::uint32_t some = 1 + rng() % 199;
+    const Run faulted = run(body, 200, size, some);
+    INFO(some << " lanes on the short side");
+    CHECK_THAT(faulted.fault, Catch::Contains("reads r1.x before an ALU result from `mov.u32u32 r1.x, 6`"));
+  }
+  // The static checker sees the short path too, whatever the data.
+  const ir3::Program program = ir3::assemble(body + "stg.u32 g[r2.x], r1.x, 1\nend\n");
+  std::vector<ir3::Instruction> code;
+  for (std::uint64_t w : program.words) code.push_back(ir3::decode(w));
+  const auto hazards = ir3::check(code);
+  REQUIRE(hazards.size() == 1);
+  CHECK(hazards[0].regid == ir3::regid(1, 0));
+  CHECK(hazards[0].missing_slots == 5);  // the (jp)nop at the join is the one slot it gets
+}
+
+TEST_CASE("ADRENO_VIRTUAL_HAZARDS=warn runs on and off skips the check", "[virtual-gpu][hazards]") {
+  const std::string early = "mov.u32u32 r1.x, 42\nnop";
+  {
+    const HazardMode mode("warn");
+    const Run r = run(early, 64, pm4::ThreadSize::THREAD64);
+    CHECK(r.fault.empty());
+    CHECK(r.out == std::vector<std::uint32_t>(64, 42));
+  }
+  {
+    const HazardMode mode("off");
+    const Run r = run(early, 64, pm4::ThreadSize::THREAD128);
+    CHECK(r.fault.empty());
+  }
+  const HazardMode mode("on");
+  CHECK_FALSE(run(early, 64, pm4::ThreadSize::THREAD64).fault.empty());
+}
+
+TEST_CASE("a relative read is checked for the register each fiber's a0.x names", "[virtual-gpu][hazards]") {
+  // r4.w is written one slot before r<a0.x + 16> (r4.x + a0.x) is read: only fibers whose a0.x
+  // is 3 read it too early.
+  auto body = [](int mask) {
+    return R"(
+    mov.u32u32 r4.x, 10
+    mov.u32u32 r4.y, 20
+    mov.u32u32 r4.z, 30
+    (nop3) and.b r0.y, r0.x, )" + std::to_string(mask) + R"(
+    cov.u32s16 hr0.x, r0.y
+    (rpt2)nop
+    mova a0.x, hr0.x
+    (rpt4)nop
+    mov.u32u32 r4.w, 40
+    mov.u32u32 r1.x, r<a0.x + 16>
+    (rpt5)nop
+  )";
+  };
+  for (auto size : {pm4::ThreadSize::THREAD64, pm4::ThreadSize::THREAD128}) {
+    const Run two = run(body(1), 64, size);
+    CHECK(two.fault.empty());
+    for (std::uint32_t i = 0; i < 64; ++i) CHECK(two.out[i] == 10 * (i % 2 + 1));
+    const Run four = run(body(3), 64, size);
+    CHECK_THAT(four.fault, Catch::Contains("reads r4.w before an ALU result from `mov.u32u32 r4.w, 40`"));
+    CHECK_THAT(four.fault, Catch::Contains("fix: needs 3 more delay slots"));
+  }
+}

@@ -177,7 +177,12 @@ void Allocator::collect_locked() {
       ++it;
     }
   }
-  trim_cache(std::chrono::steady_clock::now());
+  trim_cache(clock_());
+}
+
+void Allocator::set_clock(Clock clock) {
+  std::lock_guard lock(mutex_);
+  clock_ = std::move(clock);
 }
 
 void Allocator::recycle(std::unique_ptr<Allocation> allocation) {
@@ -200,7 +205,7 @@ void Allocator::recycle(std::unique_ptr<Allocation> allocation) {
     destroy_object(std::move(object));
     return;
   }
-  cache_[{allocation->kind, size}].push_back(Cached{std::move(object), std::chrono::steady_clock::now()});
+  cache_[{allocation->kind, size}].push_back(Cached{std::move(object), clock_()});
   stats_.cached_bytes += size;
 }
 

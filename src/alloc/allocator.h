@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <list>
 #include <map>
 #include <memory>
@@ -104,6 +105,10 @@ class Allocator {
 
   AllocatorStats stats() const;
 
+  /// What the cache's expiry measures time with (steady_clock::now unless a test sets one).
+  using Clock = std::function<std::chrono::steady_clock::time_point()>;
+  void set_clock(Clock clock);
+
  private:
   struct Cached {
     std::unique_ptr<KernelObject> object;
@@ -123,6 +128,7 @@ class Allocator {
 
   Kernel& kernel_;
   RetirementOracle& oracle_;
+  Clock clock_ = [] { return std::chrono::steady_clock::now(); };
   mutable std::mutex mutex_;
   std::map<MemoryKind, std::list<Slab>> slabs_;
   std::map<std::pair<MemoryKind, std::uint64_t>, std::deque<Cached>> cache_;  // (kind, size class) → idle

@@ -29,6 +29,27 @@ const char* reset_status_name(ResetStatus status) {
 
 std::shared_ptr<MemoryBlock> block_of(const BufferView& view) { return view.buffer()->block_shared(); }
 
+// The scratch block: the barriers' flush target first, then the commands each submission starts
+// with (emit_invalidate), recorded once.
+constexpr std::uint64_t kScratchBytes = 128;
+constexpr std::uint64_t kPrologueOffset = 64;
+
+/// Hands out the prologue's bytes of the scratch block, once.
+class PrologueChunk final : public pm4::ChunkSource {
+ public:
+  explicit PrologueChunk(const Allocation& scratch) : scratch_(scratch) {}
+  pm4::Chunk acquire(std::uint32_t min_dwords) override {
+    constexpr auto kDwords = static_cast<std::uint32_t>((kScratchBytes - kPrologueOffset) / 4);
+    if (handed_out_ || min_dwords > kDwords) throw Error(Errc::invalid_argument, "record queue prologue", "it outgrew its space");
+    handed_out_ = true;
+    return pm4::Chunk{scratch_.cpu.subview(kPrologueOffset, kDwords * 4), scratch_.gpu + kPrologueOffset, kDwords, 0};
+  }
+
+ private:
+  const Allocation& scratch_;
+  bool handed_out_ = false;
+};
+
 }  // namespace
 
 // --- Queue::Impl ---
@@ -36,8 +57,13 @@ std::shared_ptr<MemoryBlock> block_of(const BufferView& view) { return view.buff
 Queue::Impl::Impl(std::shared_ptr<Device::Impl> device, unsigned priority)
     : device_(std::move(device)), context_(device_->kernel().create_context(priority)), commands_(device_) {
   try {
-    auto allocation = device_->allocator().allocate(64, 64, BoFlags{}, false);
+    auto allocation = device_->allocator().allocate(kScratchBytes, 64, BoFlags{}, true);
     scratch_ = std::make_shared<MemoryBlock>(device_, std::move(allocation));
+    PrologueChunk chunk(scratch_->allocation());
+    pm4::CommandStream prologue(chunk);
+    // Memory the host or another queue wrote since the last submission is read fresh.
+    emit_invalidate(prologue);
+    prologue_dwords_ = static_cast<std::uint32_t>((prologue.gpu_address_here() - (scratch_->allocation().gpu + kPrologueOffset)) / 4);
   } catch (...) {
     device_->kernel().destroy_context(context_);
     throw;
@@ -106,6 +132,7 @@ std::uint64_t Queue::Impl::submit() {
   reference(scratch_, true);
   const auto& chunks = commands_.blocks();
   ib_refs_.clear();
+  ib_refs_.push_back(IbRef{&scratch_->bo(), scratch_->allocation().offset + kPrologueOffset, prologue_dwords_});
   for (const pm4::IbRange& ib : ibs) {
     const MemoryBlock& chunk = *chunks.at(ib.tag);
     ib_refs_.push_back(IbRef{&chunk.bo(), chunk.allocation().offset + (ib.gpu - chunk.allocation().gpu), ib.dwords});

@@ -88,7 +88,8 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   std::vector<FenceWait> after_;  // other queues' submissions the next submit waits for
   std::vector<IbRef> ib_refs_;  // reused across submits
   std::vector<BoUse> bo_uses_;
-  std::shared_ptr<MemoryBlock> scratch_;
+  std::shared_ptr<MemoryBlock> scratch_;  // flush target and, after it, the submission prologue
+  std::uint32_t prologue_dwords_ = 0;
   std::uint64_t fence_ = 0;
   bool chip_setup_recorded_ = false;
   mutable std::mutex lost_mutex_;  // waits may come from any thread (Signal::wait)

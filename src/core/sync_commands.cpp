@@ -41,7 +41,19 @@ WaitSite emit_wait(pm4::CommandStream& cs, GpuAddress address, std::uint64_t val
   const std::uint32_t zeros[kWaitSiteDwords] = {};
   WaitSite site{cs.append(zeros), address};
   write_wait(site.dwords, address, value);
+  // The signaller's results are in memory (its signal flushed), but lines this queue read before
+  // the wait may still be in UCHE.
+  emit_invalidate(cs);
   return site;
+}
+
+void emit_invalidate(pm4::CommandStream& cs) {
+  // Turnip starts every a6xx command buffer with CACHE_INVALIDATE and a wait for idle
+  // (tu_cmd_buffer.cc tu6_init_hw), and pairs the two again after CP writes shaders will read
+  // (tu_emit_compute_driver_params). KGSL invalidates UCHE only on a context switch and MSM only
+  // on a page-table switch, so a process's consecutive submissions share whatever UCHE holds.
+  pm4::event_write(cs, pm4::EventType::CACHE_INVALIDATE);
+  pm4::wait_for_idle(cs);
 }
 
 void patch_wait(const WaitSite& site, std::uint64_t value) { write_wait(site.dwords, site.address, value); }

@@ -26,10 +26,14 @@ struct WaitSite {
 };
 /// Holds later work until the signal at `address` ≥ `value`, polled on the low dword: exact while
 /// the signal is less than 2^30 below `value` when the wait starts and does not pass `value` by
-/// 2^30 or more before the CP sees it.
+/// 2^30 or more before the CP sees it; then invalidates the GPU caches so that later work reads
+/// what the signaller wrote.
 WaitSite emit_wait(pm4::CommandStream& cs, GpuAddress address, std::uint64_t value);
 /// Makes a recorded wait wait for `value` instead.
 void patch_wait(const WaitSite& site, std::uint64_t value);
+/// Invalidates the GPU caches (UCHE) and drains: what a submission starts with, since neither
+/// driver invalidates between one process's submissions and the host may have written memory.
+void emit_invalidate(pm4::CommandStream& cs);
 /// Writes back and invalidates the GPU caches and drains; `scratch` receives the flush's
 /// timestamp write.
 void emit_barrier(pm4::CommandStream& cs, GpuAddress scratch);

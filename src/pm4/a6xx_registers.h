@@ -182,8 +182,8 @@ inline constexpr Field kTpl1NcModeCntl[] = {
 };
 inline constexpr Field kUcheClientPf[] = {{"PERFSEL", 0, 7, 0, FT::hex}};
 inline constexpr Field kGrasDbgEcoCntl[] = {{"UNK7", 7, 7, 0, FT::boolean}, {"LRZCACHELOCKDIS", 11, 11, 0, FT::boolean}};
-inline constexpr Field kSpUnknownB182[] = {{"", 0, 2, 0, FT::hex}};
-inline constexpr Field kSpUnknownB183[] = {{"", 0, 23, 0, FT::hex}};
+inline constexpr Field kTpl1PsRotationCntl[] = {{"", 0, 2, 0, FT::hex}};
+inline constexpr Field kTpl1PsSwizzleCntl[] = {{"", 0, 23, 0, FT::hex}};
 }  // namespace field_sets
 
 namespace fs = field_sets;
@@ -261,8 +261,9 @@ inline constexpr Register SP_PERFCTR_SP_SEL = array(0xae10, "SP_PERFCTR_SP_SEL",
 
 // Texture pipe.
 inline constexpr Register TPL1_CS_BORDER_COLOR_BASE = reg64(0xb180, "TPL1_CS_BORDER_COLOR_BASE", "SP_PS_TP_BORDER_COLOR_BASE_ADDR", fs::kAddress64);
-inline constexpr Register SP_UNKNOWN_B182 = reg32(0xb182, "SP_UNKNOWN_B182", "", fs::kSpUnknownB182);
-inline constexpr Register SP_UNKNOWN_B183 = reg32(0xb183, "SP_UNKNOWN_B183", "", fs::kSpUnknownB183);
+// Mesa 26 names (a6xx.xml at d02ba9bb9c01); older Mesa called them SP_UNKNOWN_B182/B183.
+inline constexpr Register TPL1_PS_ROTATION_CNTL = reg32(0xb182, "TPL1_PS_ROTATION_CNTL", "SP_UNKNOWN_B182", fs::kTpl1PsRotationCntl);
+inline constexpr Register TPL1_PS_SWIZZLE_CNTL = reg32(0xb183, "TPL1_PS_SWIZZLE_CNTL", "SP_UNKNOWN_B183", fs::kTpl1PsSwizzleCntl);
 inline constexpr Register TPL1_MODE_CNTL = reg32(0xb309, "TPL1_MODE_CNTL", "SP_TP_MODE_CNTL", fs::kTpl1ModeCntl);
 inline constexpr Register TPL1_DBG_ECO_CNTL = reg32(0xb600, "TPL1_DBG_ECO_CNTL", "", fs::kHex0to25);
 inline constexpr Register TPL1_UNKNOWN_B605 = reg32(0xb605, "TPL1_UNKNOWN_B605", "", fs::kUint0to7);
@@ -361,8 +362,8 @@ inline constexpr const Register* kRegisters[] = {
     &SP_PERFCTR_SHADER_MASK,
     &SP_PERFCTR_SP_SEL,
     &TPL1_CS_BORDER_COLOR_BASE,
-    &SP_UNKNOWN_B182,
-    &SP_UNKNOWN_B183,
+    &TPL1_PS_ROTATION_CNTL,
+    &TPL1_PS_SWIZZLE_CNTL,
     &TPL1_MODE_CNTL,
     &TPL1_DBG_ECO_CNTL,
     &TPL1_NC_MODE_CNTL,

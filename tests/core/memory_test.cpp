@@ -118,6 +118,44 @@ TEST_CASE("freed memory is not reused while a submission that used it has not re
   device.close_and_check_ledger();
 }
 
+TEST_CASE("memory used by several submissions and queues is reused only after the last of them retired",
+          "[virtual-kernel][memory]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    const std::uint64_t size = GENERATE(std::uint64_t{256}, std::uint64_t{64 * 1024});
+    INFO("size " << size);
+    Queue first(*device), second(*device);
+    Signal gate(*device, 0);
+    Buffer used = device->allocate({.size = size});
+    const GpuAddress used_address = used.gpu_address();
+    std::mt19937 rng(static_cast<std::uint32_t>(size));
+    const std::uint32_t markers[] = {static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(rng()),
+                                     static_cast<std::uint32_t>(rng())};
+    // Two submissions that retire (on both queues), then a later one on the first queue that
+    // cannot: the buffer's use on that queue is the later one.
+    first.write(used, std::span(markers, 1));
+    first.finish(std::chrono::seconds(10));
+    second.write(used.view(4, 4), std::span(markers + 1, 1));
+    second.finish(std::chrono::seconds(10));
+    first.wait(gate, 1);
+    first.write(used.view(8, 4), std::span(markers + 2, 1));
+    const std::uint64_t fence = first.submit();
+    used = Buffer();
+    std::vector<Buffer> others;
+    for (int i = 0; i < 8; ++i) {
+      others.push_back(device->allocate({.size = size}));
+      const auto a = others.back().gpu_address().value();
+      CHECK((a + size <= used_address.value() || used_address.value() + size <= a));
+    }
+    gate.set(1);
+    REQUIRE(first.wait_fence(fence, std::chrono::seconds(10)));
+    Buffer again = device->allocate({.size = size});
+    CHECK(again.gpu_address() == used_address);
+    for (int i = 0; i < 3; ++i) CHECK(again.cpu_view().as<std::uint32_t>()[i] == markers[i]);
+  }
+  device.close_and_check_ledger();
+}
+
 TEST_CASE("views address windows of their buffer and reject windows that do not fit", "[virtual-kernel][memory]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND());
   {

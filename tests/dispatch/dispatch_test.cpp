@@ -137,7 +137,7 @@ TEST_CASE("the wave size comes from the program and a launch can override it", "
       queue.dispatch(program, arguments, Launch{{1, 1, 1}, {64, 1, 1}, wave});
       const RecordedStream rec = record_of(queue);
       CHECK(rec.field(r::SP_CS_CNTL_0, "THREADSIZE") == rec.field(r::SP_CS_WGE_CNTL, "THREADSIZE"));
-      // Not submitted: the virtual CP does not run dispatches yet. Later registers win in `rec`.
+      // Only the recorded registers matter here; later registers win in `rec`.
       return rec.field(r::SP_CS_CNTL_0, "THREADSIZE");
     };
     CHECK(threadsize(std::nullopt) == 1);  // THREAD128, the compiler's choice
@@ -147,7 +147,8 @@ TEST_CASE("the wave size comes from the program and a launch can override it", "
   device.close_and_check_ledger();
 }
 
-TEST_CASE("independent dispatches get no wait or cache flush between them, and a barrier adds one", "[virtual-kernel][dispatch]") {
+TEST_CASE("independent dispatches get no wait or cache flush between them, and a barrier puts Turnip's sequence there",
+          "[virtual-kernel][dispatch]") {
   VirtualDevice device("virtual-msm");
   {
     Program program = Program::from_ir3(*device, placeholder_code(), three_buffer_metadata());
@@ -156,21 +157,40 @@ TEST_CASE("independent dispatches get no wait or cache flush between them, and a
     arguments.set_buffer("a", buffer).set_buffer("b", buffer).set_buffer("c", buffer).set_scalar(3, 1u);
     Queue queue(*device);
     const Launch launch{{4, 1, 1}, {32, 1, 1}, std::nullopt};
+    // The waits and events between the two CP_EXEC_CS, in order (events by their event type).
+    const auto between_dispatches = [](const RecordedStream& rec) {
+      std::vector<std::string> seen;
+      bool inside = false;
+      for (const RecordedPacket& p : rec.packets) {
+        if (p.opcode == Opcode::CP_EXEC_CS) {
+          if (inside) return seen;
+          inside = true;
+        } else if (inside && p.opcode == Opcode::CP_EVENT_WRITE) {
+          seen.push_back(std::string(pm4::enums::kEventType.find(p.payload.at(0) & 0xff)->name));
+        } else if (inside && (p.opcode == Opcode::CP_WAIT_FOR_IDLE || p.opcode == Opcode::CP_WAIT_MEM_WRITES ||
+                              p.opcode == Opcode::CP_WAIT_FOR_ME || p.opcode == Opcode::CP_WAIT_REG_MEM)) {
+          seen.push_back(std::string(pm4::enums::kOpcode.find(static_cast<std::uint32_t>(p.opcode))->name));
+        }
+      }
+      FAIL("fewer than two CP_EXEC_CS");
+      return seen;
+    };
     queue.dispatch(program, arguments, launch);
     queue.dispatch(program, arguments, launch);
     RecordedStream rec = record_of(queue);
     CHECK(rec.all(Opcode::CP_EXEC_CS).size() == 2);
-    CHECK(rec.all(Opcode::CP_WAIT_FOR_IDLE).empty());
-    CHECK(rec.all(Opcode::CP_EVENT_WRITE).empty());
-    CHECK(rec.all(Opcode::CP_WAIT_MEM_WRITES).empty());
-    queue.submit();
+    CHECK(between_dispatches(rec).empty());
+    queue.finish(std::chrono::seconds(10));
 
     queue.dispatch(program, arguments, launch);
     queue.barrier();
     queue.dispatch(program, arguments, launch);
     rec = record_of(queue);
-    CHECK(rec.all(Opcode::CP_WAIT_FOR_IDLE).size() == 1);
-    CHECK_FALSE(rec.all(Opcode::CP_EVENT_WRITE).empty());
+    // Clean UCHE (CACHE_FLUSH_TS is FD_CACHE_CLEAN on a6xx: freedreno_gpu_event.h), invalidate
+    // it, wait for the CP's writes, then for idle: the order of tu6_emit_flushes.
+    CHECK(between_dispatches(rec) ==
+          std::vector<std::string>{"CACHE_FLUSH_TS", "CACHE_INVALIDATE", "CP_WAIT_MEM_WRITES", "CP_WAIT_FOR_IDLE"});
+    queue.finish(std::chrono::seconds(10));
   }
   device.close_and_check_ledger();
 }
@@ -247,10 +267,15 @@ TEST_CASE("launches with bad shapes or missing arguments are refused naming the 
     require_error([&] { launch({{0x4000000, 1, 1}, {64, 1, 1}, {}}); }, Errc::invalid_argument, "groups.x");
     require_error([&] { queue.dispatch(other, arguments, {{1, 1, 1}, {64, 1, 1}, {}}); }, Errc::invalid_argument,
                   "belong to program");
-    // Nothing was recorded by the refused launches.
+    // Nothing was recorded by the refused launches; an accepted one records.
     CHECK(record_of(queue).packets.empty());
-    launch({{0x3ffffff, 1, 1}, {64, 1, 1}, {}});
+    launch({{1, 1, 1}, {64, 1, 1}, {}});
     CHECK(record_of(queue).all(Opcode::CP_EXEC_CS).size() == 1);
+    // The largest grid is accepted too: recorded in a graph that is never replayed, since 2^26
+    // work groups would outlast the virtual GPU's hang detector.
+    Graph graph(*device);
+    CHECK_NOTHROW(graph.dispatch(program, arguments, {{0x3ffffff, 1, 1}, {64, 1, 1}, {}}));
+    queue.finish(std::chrono::seconds(10));
   }
   device.close_and_check_ledger();
 }
@@ -268,6 +293,7 @@ TEST_CASE("a submitted dispatch lists the code, every argument buffer and its up
     queue.dispatch(program, arguments, Launch{{1, 1, 1}, {32, 1, 1}, std::nullopt});
     const std::uint64_t fence = queue.submit();
     REQUIRE(fence != 0);
+    REQUIRE(queue.wait_fence(fence, std::chrono::seconds(10)));  // the dispatch ran and ended
     const auto used_by_submission = [&](const MemoryBlock& block) {
       for (const GpuUse& use : block.allocation().uses.uses())
         if (use.context == queue.impl().context() && use.fence == fence) return true;

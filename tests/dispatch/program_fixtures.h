@@ -1,5 +1,6 @@
-// Small programs for dispatch tests: ir3 metadata over placeholder code (the virtual GPU does
-// not execute shaders yet, so only the metadata matters), and Qualcomm binaries from the builder.
+// Small programs for dispatch tests: ir3 metadata over code that ends at once (the virtual GPU
+// runs it: a dispatch of it completes, so a test that submits one sees it retire, never hang),
+// and Qualcomm binaries from the builder.
 #pragma once
 
 #include <adreno/program.hpp>
@@ -8,8 +9,14 @@
 
 #include <vector>
 
-/// 256 bytes of code: two 128-byte instruction groups.
-inline std::vector<std::uint32_t> placeholder_code() { return std::vector<std::uint32_t>(64, 0); }
+/// 256 bytes of code, two 128-byte instruction groups: `end`, then nops. The encoding of `end`
+/// is Mesa's test vector (src/freedreno/ir3/tests/disasm.c: 03000000_00000000 "end"), low dword
+/// first; only the public API is used here because the C API tests' tool shares this header.
+inline std::vector<std::uint32_t> placeholder_code() {
+  std::vector<std::uint32_t> code(64, 0);
+  code[1] = 0x03000000;
+  return code;
+}
 
 /// ir3 metadata of a program with three buffer pointers at c0.xy, c0.zw, c1.xy (the fixtures'
 /// layout) and a 4-byte scalar at c1.z.

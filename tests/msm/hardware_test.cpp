@@ -1,10 +1,12 @@
-// [hardware] MsmKernel on a real msm render node. Skipped unless ADRENO_DEVICE names msm
+// [hardware] MsmKernel on a real msm render node. Skipped (reported to CTest as skipped) unless ADRENO_DEVICE names msm
 // hardware: "msm" (first msm node libdrm lists) or "msm:/dev/dri/renderDN".
 #include "virtual_msm.h"
 
 #include <adreno/error.hpp>
 
 #include <catch2/catch.hpp>
+
+#include "../skip.h"
 
 #include <cstdlib>
 #include <random>
@@ -37,10 +39,7 @@ std::unique_ptr<Kernel> open_hardware() {
 
 TEST_CASE("on msm hardware, GPU writes land where the CPU reads them", "[hardware][msm]") {
   auto kernel = open_hardware();
-  if (!kernel) {
-    WARN("skipped: ADRENO_DEVICE names no msm hardware");
-    return;
-  }
+  if (!kernel) ADRENO_SKIP("ADRENO_DEVICE names no msm hardware");
   CHECK(kernel->info().kind == KernelKind::msm);
   CHECK_FALSE(kernel->info().is_virtual);
   std::mt19937 rng(6);

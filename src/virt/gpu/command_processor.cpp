@@ -4,6 +4,8 @@
 #include "pm4/packets.h"
 #include "virt/gpu/shader_processor.h"
 
+#include <algorithm>
+#include <numeric>
 #include <string>
 #include <thread>
 
@@ -48,9 +50,13 @@ std::uint64_t address_at(std::span<const std::uint32_t> payload, std::size_t ind
 }  // namespace
 
 CommandProcessor::CommandProcessor(const GpuMemory& memory, std::chrono::milliseconds hang_timeout,
-                                   const std::atomic<bool>& stop, std::uint32_t instruction_cache_units)
+                                   const std::atomic<bool>& stop, std::uint32_t instruction_cache_units,
+                                   ExecutionModel model)
     : address_space_(memory),
       memory_(memory),
+      shader_memory_(memory),
+      model_(model),
+      order_rng_(model.seed),
       hang_timeout_(hang_timeout),
       instruction_cache_units_(instruction_cache_units),
       stop_(stop),
@@ -67,9 +73,9 @@ const std::array<CommandProcessor::Handler, 128>& CommandProcessor::handlers() {
     std::array<Handler, 128> t{};
     auto set = [&](Opcode opcode, Handler handler) { t[static_cast<std::size_t>(opcode)] = handler; };
     set(Opcode::CP_NOP, &CommandProcessor::op_nop);
-    // Execution here is in order and every write lands before the next packet, so the pipeline
-    // waits have nothing left to wait for, and markers change nothing a compute stream sees.
-    set(Opcode::CP_WAIT_FOR_IDLE, &CommandProcessor::op_nop);
+    set(Opcode::CP_WAIT_FOR_IDLE, &CommandProcessor::op_wait_for_idle);
+    // The CP's own writes land before its next packet here, so these have nothing to wait for;
+    // markers change nothing a compute stream sees.
     set(Opcode::CP_WAIT_FOR_ME, &CommandProcessor::op_nop);
     set(Opcode::CP_WAIT_MEM_WRITES, &CommandProcessor::op_nop);
     set(Opcode::CP_SET_MARKER, &CommandProcessor::op_nop);
@@ -94,7 +100,43 @@ const std::array<CommandProcessor::Handler, 128>& CommandProcessor::handlers() {
 
 void CommandProcessor::execute(std::span<const IbSpan> ibs, const AddressRanges* allowed) {
   memory_ = GpuView(address_space_, allowed);
-  for (const IbSpan& ib : ibs) run_ib(ib.address, ib.dwords, 1);
+  shader_memory_ = GpuView(address_space_, allowed, model_.cache ? &uche_ : nullptr);
+  try {
+    for (const IbSpan& ib : ibs) run_ib(ib.address, ib.dwords, 1);
+    // The drivers retire a submission with a CACHE_FLUSH_TS of their own (the fence): the work
+    // is done and UCHE clean. Lines stay valid, possibly stale, for the next submission.
+    drain();
+    uche_.clean();
+  } catch (...) {
+    pending_dispatches_.clear();
+    pending_events_.clear();
+    uche_.discard();
+    throw;
+  }
+}
+
+void CommandProcessor::drain() {
+  std::vector<ComputeDispatch> dispatches = std::move(pending_dispatches_);
+  std::vector<PendingEvent> events = std::move(pending_events_);
+  pending_dispatches_.clear();
+  pending_events_.clear();
+  // Any order but the issued one when there is a choice, so that a missing barrier always shows.
+  std::vector<std::size_t> order(dispatches.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::shuffle(order.begin(), order.end(), order_rng_);
+  if (order.size() > 1 && std::is_sorted(order.begin(), order.end())) std::reverse(order.begin(), order.end());
+  for (std::size_t i : order) fiber_instructions_ += run_dispatch(dispatches[i]);
+  for (const PendingEvent& event : events) flush_and_write(event.event_dword, event.target, event.value);
+}
+
+void CommandProcessor::flush_and_write(std::uint32_t event_dword, std::uint64_t target, std::uint32_t value) {
+  uche_.clean();
+  if (field::kEventTimestamp.extract(event_dword)) {
+    const std::uint32_t always_on = pm4::a6xx::CP_ALWAYS_ON_COUNTER.offset;
+    memory_.write64(target, read_register(always_on) | (std::uint64_t{read_register(always_on + 1)} << 32));
+  } else {
+    memory_.write32(target, value);
+  }
 }
 
 void CommandProcessor::run_ib(std::uint64_t address, std::uint32_t dwords, int level) {
@@ -153,6 +195,8 @@ std::uint32_t CommandProcessor::read_register(std::uint32_t offset) const {
 
 void CommandProcessor::op_nop(const Packet&) {}
 
+void CommandProcessor::op_wait_for_idle(const Packet&) { drain(); }
+
 void CommandProcessor::op_indirect_buffer(const Packet& packet) {
   require_payload(packet, 3, "CP_INDIRECT_BUFFER");
   if (packet.level >= kMaxIbLevel) {
@@ -178,17 +222,19 @@ void CommandProcessor::op_event_write(const Packet& packet) {
   const auto event = static_cast<EventType>(field::kEvent.extract(packet.payload[0]));
   switch (event) {
     case EventType::CACHE_INVALIDATE:
-      return;  // caches are not modelled: every access sees memory
+      uche_.invalidate();
+      return;
     case EventType::DEBUG_LABEL:
       return;  // rolls the register context (Mesa's instrlen workaround); one context is modelled
     case EventType::CACHE_FLUSH_TS: {
       require_payload(packet, 4, "CP_EVENT_WRITE(CACHE_FLUSH_TS)");
-      const std::uint64_t target = address_at(packet.payload, 1);
-      if (field::kEventTimestamp.extract(packet.payload[0])) {
-        const std::uint32_t always_on = pm4::a6xx::CP_ALWAYS_ON_COUNTER.offset;
-        memory_.write64(target, read_register(always_on) | (std::uint64_t{read_register(always_on + 1)} << 32));
+      const PendingEvent flush{packet.payload[0], address_at(packet.payload, 1), packet.payload[3]};
+      // Checked now, so that a bad target is reported at this packet rather than at the drain.
+      memory_.translate(flush.target, field::kEventTimestamp.extract(flush.event_dword) ? 8 : 4, true);
+      if (model_.reorder) {
+        pending_events_.push_back(flush);
       } else {
-        memory_.write32(target, packet.payload[3]);
+        flush_and_write(flush.event_dword, flush.target, flush.value);
       }
       return;
     }
@@ -233,6 +279,7 @@ void CommandProcessor::op_wait_reg_mem(const Packet& packet) {
     }
     throw GpuFault(FaultKind::cp_error, packet.address, "CP_WAIT_REG_MEM function 7 is undefined");
   };
+  drain();  // what the wait waits for may be work issued before it
   wait_until(packet, address, [&] {
     const std::uint32_t value = memory_.read32(address) & mask;
     return is_signed ? compare(static_cast<std::int32_t>(value), static_cast<std::int32_t>(reference))
@@ -245,6 +292,7 @@ void CommandProcessor::op_wait_mem_gte(const Packet& packet) {
   require_payload(packet, 4, "CP_WAIT_MEM_GTE");
   const std::uint64_t address = address_at(packet.payload, 1);
   const auto reference = static_cast<std::int32_t>(packet.payload[3]);
+  drain();  // what the wait waits for may be work issued before it
   wait_until(packet, address, [&] { return static_cast<std::int32_t>(memory_.read32(address)) >= reference; });
 }
 
@@ -390,7 +438,7 @@ ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::ar
   auto refuse = [&](const std::string& what) { throw GpuFault(FaultKind::shader_error, packet.address, what); };
 
   ComputeDispatch d;
-  d.memory = &memory_;
+  d.memory = &shader_memory_;
   d.groups = groups;
   if (!value(a6xx::SP_CS_CONFIG, "ENABLED")) refuse("SP_CS_CONFIG ENABLED is 0: the compute stage is off");
 
@@ -474,7 +522,11 @@ ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::ar
 }
 
 void CommandProcessor::dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups) {
-  fiber_instructions_ += run_dispatch(compute_dispatch(packet, groups));
+  if (model_.reorder) {
+    pending_dispatches_.push_back(compute_dispatch(packet, groups));
+  } else {
+    fiber_instructions_ += run_dispatch(compute_dispatch(packet, groups));
+  }
 }
 
 void CommandProcessor::op_exec_cs(const Packet& packet) {

@@ -2,9 +2,20 @@
 // bytes in GPU memory. Submitted IBs run as IB1; a CP_INDIRECT_BUFFER inside them runs as IB2,
 // and deeper nesting is a CP error, as on a6xx. A packet it cannot honour is a CP error too —
 // never silently skipped.
+//
+// Ordering (execution_model.h): the CP hands dispatches and pipeline events to the GPU and moves
+// on; they complete later, dispatches in any order among themselves. Only these make later
+// packets see earlier work done, as on hardware: CP_WAIT_FOR_IDLE (tu_cs_emit_wfi, which
+// Turnip's compute barriers emit: tu_cmd_buffer.cc tu6_emit_flushes), a memory wait
+// (CP_WAIT_REG_MEM, CP_WAIT_MEM_GTE: work issued before it may be what it waits for), and the
+// end of the submission. A CACHE_FLUSH_TS event completes after every dispatch issued before it
+// (its timestamp follows their results: adreno_pm4.xml vgt_event_type, Mesa's fences), but does
+// not hold back dispatches issued after it. CP_WAIT_MEM_WRITES waits for the CP's own writes,
+// which land at once here. Shader memory goes through the UCHE model (uche.h).
 #pragma once
 
 #include "virt/gpu/compute_dispatch.h"
+#include "virt/gpu/execution_model.h"
 #include "virt/gpu/gpu_memory.h"
 #include "virt/gpu/shader_program.h"
 
@@ -14,6 +25,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <random>
 #include <span>
 #include <vector>
 
@@ -31,7 +43,8 @@ class CommandProcessor {
   /// `instruction_cache_units` 128-byte units is a CP error (the model's instruction cache; 0: no
   /// limit, for tests of other packets).
   CommandProcessor(const GpuMemory& memory, std::chrono::milliseconds hang_timeout, const std::atomic<bool>& stop,
-                   std::uint32_t instruction_cache_units = 0);
+                   std::uint32_t instruction_cache_units = 0,
+                   ExecutionModel model = ExecutionModel::from_environment());
 
   /// Runs the IBs in order; throws GpuFault on a CP error, page fault or hang. With `allowed`,
   /// every memory access of the submission (CP and shaders) must stay inside those ranges.
@@ -58,7 +71,14 @@ class CommandProcessor {
   /// Polls until `satisfied`; a hang after hang_timeout, an abort on teardown.
   void wait_until(const Packet& packet, std::uint64_t address, const std::function<bool()>& satisfied);
 
+  /// Completes the dispatches and events issued and not yet done: the dispatches in the model's
+  /// order, then the events in issue order.
+  void drain();
+  /// A CACHE_FLUSH_TS: cleans UCHE, then writes the timestamp or value.
+  void flush_and_write(std::uint32_t event_dword, std::uint64_t target, std::uint32_t value);
+
   void op_nop(const Packet&);
+  void op_wait_for_idle(const Packet&);
   void op_indirect_buffer(const Packet&);
   void op_indirect_buffer_chain(const Packet&);
   void op_mem_write(const Packet&);
@@ -82,7 +102,19 @@ class CommandProcessor {
   static const std::array<Handler, 128>& handlers();
 
   const GpuMemory& address_space_;
-  GpuView memory_;  // the address space as the submission being executed may reach it
+  GpuView memory_;         // the address space as the submission being executed may reach it
+  GpuView shader_memory_;  // the same, through UCHE (when the model has the cache)
+  ExecutionModel model_;
+  std::mt19937_64 order_rng_;
+  Uche uche_;
+  // Issued to the GPU, not yet complete.
+  struct PendingEvent {
+    std::uint32_t event_dword;
+    std::uint64_t target;
+    std::uint32_t value;
+  };
+  std::vector<ComputeDispatch> pending_dispatches_;
+  std::vector<PendingEvent> pending_events_;
   std::chrono::milliseconds hang_timeout_;
   std::uint32_t instruction_cache_units_;
   const std::atomic<bool>& stop_;

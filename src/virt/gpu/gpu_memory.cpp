@@ -88,8 +88,25 @@ void GpuMemory::walk(std::uint64_t va, std::size_t size, bool write, const Addre
   }
 }
 
+template <typename Piece>
+void GpuView::for_each_line(std::uint64_t va, std::size_t size, Piece&& piece) {
+  while (size > 0) {
+    const std::size_t length = std::min<std::uint64_t>(size, Uche::kLineBytes - va % Uche::kLineBytes);
+    piece(va, length);
+    va += length;
+    size -= length;
+  }
+}
+
 void GpuView::read(std::uint64_t va, void* dst, std::size_t size) const {
   auto* out = static_cast<std::byte*>(dst);
+  if (cache_ != nullptr) {
+    for_each_line(va, size, [&](std::uint64_t at, std::size_t length) {
+      std::memcpy(out, translate(at, length, false), length);
+      out += length;
+    });
+    return;
+  }
   memory_->walk(va, size, false, allowed_, [&](std::byte* host, std::size_t length) {
     std::memcpy(out, host, length);
     out += length;
@@ -98,6 +115,13 @@ void GpuView::read(std::uint64_t va, void* dst, std::size_t size) const {
 
 void GpuView::write(std::uint64_t va, const void* src, std::size_t size) const {
   const auto* in = static_cast<const std::byte*>(src);
+  if (cache_ != nullptr) {
+    for_each_line(va, size, [&](std::uint64_t at, std::size_t length) {
+      std::memcpy(translate(at, length, true), in, length);
+      in += length;
+    });
+    return;
+  }
   memory_->walk(va, size, true, allowed_, [&](std::byte* host, std::size_t length) {
     std::memcpy(host, in, length);
     in += length;
@@ -120,6 +144,14 @@ void GpuView::write32(std::uint64_t va, std::uint32_t value) const { write(va, &
 void GpuView::write64(std::uint64_t va, std::uint64_t value) const { write(va, &value, sizeof value); }
 
 std::byte* GpuView::translate(std::uint64_t va, std::size_t size, bool write) const {
+  std::byte* const host = translate_uncached(va, size, write);
+  if (cache_ == nullptr) return host;
+  // Page-aligned mappings keep a line's GPU and host offsets equal, so one GPU line is one host line.
+  if (!Uche::in_one_line(host, size)) throw GpuFault(FaultKind::page_fault, va, "cached access spans two cache lines");
+  return cache_->access(host, size, write);
+}
+
+std::byte* GpuView::translate_uncached(std::uint64_t va, std::size_t size, bool write) const {
   std::byte* result = nullptr;
   std::size_t pieces = 0;
   memory_->walk(va, size, write, allowed_, [&](std::byte* host, std::size_t) {

@@ -7,6 +7,7 @@
 #include "alloc/range_allocator.h"
 #include "virt/gpu/backing.h"
 #include "virt/gpu/gpu_fault.h"
+#include "virt/gpu/uche.h"
 
 #include <atomic>
 #include <cstddef>
@@ -82,11 +83,12 @@ class GpuMemory {
 
 /// What the GPU reaches of an address space while it runs one submission: all of it, or only
 /// `allowed` (an access elsewhere faults even where memory is mapped). Every access the command
-/// and shader processors make goes through one.
+/// and shader processors make goes through one; the shader processors' go through `cache` (UCHE)
+/// when there is one, after the same page-table checks.
 class GpuView {
  public:
-  explicit GpuView(const GpuMemory& memory, const AddressRanges* allowed = nullptr) noexcept
-      : memory_(&memory), allowed_(allowed) {}
+  explicit GpuView(const GpuMemory& memory, const AddressRanges* allowed = nullptr, Uche* cache = nullptr) noexcept
+      : memory_(&memory), allowed_(allowed), cache_(cache) {}
 
   // Throw GpuFault(page_fault) on an unmapped address, a write to a read-only mapping or an
   // address outside `allowed`; accesses may span adjacent mappings.
@@ -99,11 +101,19 @@ class GpuView {
 
   /// Host pointer to [va, va+size) when it lies inside one mapping and the access is allowed;
   /// throws GpuFault otherwise. For hot paths (shader memory, IB fetch) that touch one buffer.
+  /// Through a cache the pointer is the cached copy, and the access must also lie inside one
+  /// cache line (GpuFault otherwise: use read/write).
   std::byte* translate(std::uint64_t va, std::size_t size, bool write) const;
 
  private:
+  std::byte* translate_uncached(std::uint64_t va, std::size_t size, bool write) const;
+  /// Calls `piece(va, length)` for the parts of [va, va+size) that lie in one cache line each.
+  template <typename Piece>
+  static void for_each_line(std::uint64_t va, std::size_t size, Piece&& piece);
+
   const GpuMemory* memory_;
   const AddressRanges* allowed_;
+  Uche* cache_;
 };
 
 }  // namespace adreno::virt

@@ -1,0 +1,22 @@
+// How freely the virtual GPU runs a stream, within what the hardware guarantees. By default
+// (`relaxed`) dispatches with nothing ordering them run in a different order than issued — a
+// permutation drawn from `seed`, so a failure reproduces — and shader memory goes through the
+// UCHE model (uche.h). `strict` runs every packet to completion in order with no cache, for
+// diagnosis: ADRENO_VIRTUAL_ORDER=strict. ADRENO_VIRTUAL_SEED=<n> picks another permutation.
+#pragma once
+
+#include <cstdint>
+
+namespace adreno::virt {
+
+struct ExecutionModel {
+  bool reorder = true;  ///< dispatches not ordered by a wait may run in any order
+  bool cache = true;    ///< shader loads and stores go through UCHE
+  std::uint64_t seed = 0x6a630;
+
+  static ExecutionModel strict() { return {false, false, 0}; }
+  /// The model ADRENO_VIRTUAL_ORDER and ADRENO_VIRTUAL_SEED ask for (relaxed when unset).
+  static ExecutionModel from_environment();
+};
+
+}  // namespace adreno::virt

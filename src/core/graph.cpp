@@ -522,8 +522,9 @@ void Graph::Impl::wait_for_previous_replays() {
       device_->kernel().wait(use.context, use.fence, std::chrono::nanoseconds::max());
     } catch (const Error& error) {
       // A context the GPU reset runs nothing more: the replay is over. That queue learns it at
-      // its own next wait; this graph goes on with its other queues.
-      if (error.code() != Errc::device_lost) throw;
+      // its own next wait; this graph goes on with its other queues. A context destroyed since
+      // (its queue drained first) is over too.
+      if (error.code() != Errc::device_lost && !device_->contexts().retired(use)) throw;
     }
     device_->contexts().note_retired(use.context, use.fence);
   }

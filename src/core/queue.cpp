@@ -151,6 +151,7 @@ std::uint64_t Queue::Impl::submit() {
   const std::uint64_t fence = device_->kernel().submit(context_, ib_refs_, bo_uses_, after_);
   after_.clear();
   fence_ = fence;
+  device_->contexts().note_submitted(context_, fence);  // before any use of the fence is recorded
   for (const Reference& ref : references_) ref.block->record_use(context_, fence);
   references_.clear();
   reference_index_.clear();

@@ -3,6 +3,7 @@
 #include <adreno/adreno.hpp>
 #include <adreno/queue.hpp>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <thread>
 #include <vector>
@@ -260,6 +261,37 @@ TEST_CASE("a GPU wait whose target straddles 2^32 holds until the 64-bit value i
       gate.set(target);
       REQUIRE(out.wait(1, 10s));
     }
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("memory a destroyed queue used is released after a new queue took its kernel context id", "[virtual-kernel][queue]") {
+  // Both drivers hand a destroyed context's id to the next context created (KGSL: idr_alloc of
+  // the lowest free id in kgsl_context_init; MSM: the lowest free submitqueue id), so the fences
+  // recorded for the old context must not be asked of the new one (-EINVAL: never queued).
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    std::mt19937 rng(77);
+    std::vector<std::uint32_t> values(64);
+    std::optional<Buffer> used = device->allocate({.size = values.size() * 4});
+    {
+      Queue first(*device);
+      for (int round = 0; round < 3; ++round) {
+        for (auto& v : values) v = rng();
+        first.write(*used, values);
+        first.submit();
+      }
+      first.finish(10s);
+    }
+    Queue second(*device);
+    used.reset();  // asks whether the first queue's last submission retired
+    Buffer fresh = device->allocate({.size = values.size() * 4});
+    for (auto& v : values) v = rng();
+    second.write(fresh, values);
+    second.submit();
+    second.finish(10s);
+    const auto words = fresh.cpu_view().as<std::uint32_t>();
+    CHECK(std::equal(values.begin(), values.end(), words.begin()));
   }
   device.close_and_check_ledger();
 }

@@ -383,24 +383,38 @@ void rewrite_dispatch(std::span<std::uint32_t> packets, const Program::Impl& pro
   assert(out.cursor() == packets.data() + packets.size() && "a rewritten dispatch changed length");
 }
 
+namespace {
+
+// A dispatch's constants and descriptors in GPU memory, and where they are.
+struct StagedDispatch {
+  DispatchDataLayout layout;
+  GpuAddress data;
+};
+
+// Copies the constants and descriptors through the upload area's CPU view, and references every
+// buffer object the stream reaches, for the kernel's BO table and use tracking.
+StagedDispatch stage_dispatch(Queue::Impl& queue, const Program::Impl& prog, const Arguments::Impl& args,
+                              const Launch& launch) {
+  const DispatchDataLayout layout = dispatch_data_layout(prog.info(), args);
+  const UploadArea::Space space = queue.uploads().allocate(queue, layout.bytes);
+  write_dispatch_data(space.cpu, layout, prog, args, launch);
+  queue.reference(prog.code(), false);
+  if (prog.private_memory()) queue.reference(prog.private_memory(), true);
+  for (const Arguments::Impl::Binding& binding : args.bindings())
+    if (binding.memory) queue.reference(binding.memory, binding.gpu_writes);
+  return {layout, space.gpu};
+}
+
+}  // namespace
+
 void Queue::dispatch(const Program& program, const Arguments& arguments, const Launch& launch) {
   impl_->check_not_lost();
   const Program::Impl& prog = *program.impl();
   const Arguments::Impl& args = arguments.impl();
   validate_dispatch(impl_->device(), prog, args, launch);
 
-  // Constants and descriptors, copied through the upload area's CPU view.
-  const DispatchDataLayout layout = dispatch_data_layout(prog.info(), args);
-  const UploadArea::Space space = impl_->uploads().allocate(*impl_, layout.bytes);
-  write_dispatch_data(space.cpu, layout, prog, args, launch);
-
-  // Every buffer object the stream reaches, for the kernel's BO table and use tracking.
-  impl_->reference(prog.code(), false);
-  if (prog.private_memory()) impl_->reference(prog.private_memory(), true);
-  for (const Arguments::Impl::Binding& binding : args.bindings())
-    if (binding.memory) impl_->reference(binding.memory, binding.gpu_writes);
-
-  emit_dispatch(impl_->compute_stream(prog.part()), prog, layout, space.gpu, launch);
+  const StagedDispatch staged = stage_dispatch(*impl_, prog, args, launch);
+  emit_dispatch(impl_->compute_stream(prog.part()), prog, staged.layout, staged.data, launch);
 }
 
 void Queue::dispatch_indirect(const Program& program, const Arguments& arguments, const BufferView& groups,
@@ -422,14 +436,7 @@ void Queue::dispatch_indirect(const Program& program, const Arguments& arguments
                 fmt::format("groups: a view of {} bytes at {:#x}; three 4-byte-aligned uint32 counts are needed", groups.size(),
                             counts.value()));
 
-  const DispatchDataLayout layout = dispatch_data_layout(info, args);
-  const UploadArea::Space space = impl_->uploads().allocate(*impl_, layout.bytes);
-  write_dispatch_data(space.cpu, layout, prog, args, launch);
-
-  impl_->reference(prog.code(), false);
-  if (prog.private_memory()) impl_->reference(prog.private_memory(), true);
-  for (const Arguments::Impl::Binding& binding : args.bindings())
-    if (binding.memory) impl_->reference(binding.memory, binding.gpu_writes);
+  const StagedDispatch staged = stage_dispatch(*impl_, prog, args, launch);
   impl_->reference(groups.buffer()->block_shared(), false);
 
   pm4::CommandStream& cs = impl_->compute_stream(prog.part());
@@ -445,14 +452,14 @@ void Queue::dispatch_indirect(const Program& program, const Arguments& arguments
     const GpuAddress params = impl_->scratch() + kIndirectParamsOffset;
     pm4::wait_for_idle(cs);
     for (std::uint32_t k = 0; k < 4; ++k) {
-      const GpuAddress source[] = {k < 3 ? counts + 4 * k : space.gpu + (std::uint64_t{range.const_dword} + 3) * 4};
+      const GpuAddress source[] = {k < 3 ? counts + 4 * k : staged.data + (std::uint64_t{range.const_dword} + 3) * 4};
       pm4::mem_to_mem(cs, params + 4 * k, source);
     }
     pm4::wait_mem_writes(cs);
     indirect.count_params = params;
     indirect.count_params_vec4 = range.const_dword / 4;
   }
-  emit_dispatch(cs, prog, layout, space.gpu, launch, &indirect);
+  emit_dispatch(cs, prog, staged.layout, staged.data, launch, &indirect);
 }
 
 }  // namespace adreno

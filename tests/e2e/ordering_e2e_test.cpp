@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <thread>
 
 using namespace adreno;
 using namespace std::chrono_literals;
@@ -127,7 +128,7 @@ TEST_CASE("a queue that waited for another queue's signal reads what that queue 
     Program program = load_add_scalar(device);
     const unsigned levels = device.info().priority_levels;
     Queue consumer(device, QueueDesc{.priority = 0}), producer(device, QueueDesc{.priority = levels - 1});
-    Signal produced(device), consumed(device), release(device);
+    Signal read(device), go(device), produced(device), consumed(device), release(device);
     Buffer source = device.allocate({.size = 4096}), shared = device.allocate({.size = 4096});
     Buffer before = device.allocate({.size = 4096}), after = device.allocate({.size = 4096});
     std::mt19937 rng(24);
@@ -135,21 +136,31 @@ TEST_CASE("a queue that waited for another queue's signal reads what that queue 
     fill(shared, old_words);
     fill(source, new_words);
 
-    // The consumer reads `shared` (its cache now holds it), waits on the GPU for a signal the
-    // producer has not submitted yet, and reads it again.
+    // The consumer reads `shared` (its cache now holds it), says so, waits on the GPU for a
+    // signal the producer has not submitted yet, and reads it again.
     add(consumer, program, before, shared, 0);
+    consumer.signal(read, 1);
     consumer.wait(produced, 1);
     add(consumer, program, after, shared, 0);
     consumer.signal(consumed, 1);
     consumer.submit();
-    // The producer overwrites `shared` and signals; it then holds its submission open on a signal
-    // the host sets only once the consumer is done, so only the signal's flush can have made its
-    // results visible (not the end of its submission).
+    // The producer runs on another ring, at the same time: it starts only once the host saw the
+    // consumer's first read (else it could overwrite `shared` before that read). It overwrites
+    // `shared` and signals; it then holds its submission open on a signal the host sets only once
+    // the consumer is done, so only the signal's flush can have made its results visible (not the
+    // end of its submission).
+    producer.wait(go, 1);
     add(producer, program, shared, source, 0);
     producer.signal(produced, 1);
     producer.wait(release, 1);
     producer.submit();
 
+    // Polled, not Signal::wait: a host wait sleeps on the fence of the whole submission, and this
+    // one ends only after the producer ran.
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (read.value() < 1 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(100us);
+    REQUIRE(read.value() == 1);
+    go.set(1);
     REQUIRE(consumed.wait(1, 10s));
     release.set(1);
     producer.finish(10s);

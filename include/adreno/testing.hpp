@@ -154,8 +154,10 @@ class VirtualDevice {
   /// The `nth` submission the kernel accepts from now on hangs: the hang detector fires after
   /// hang_timeout, the context is reset and reported guilty.
   void hang_submission(unsigned nth = 1);
-  /// The `nth` submission the kernel accepts from now on page-faults at `gpu_address`; what
-  /// follows is the driver's page-fault behaviour (see faults()).
+  /// The `nth` submission the kernel accepts from now on page-faults at `gpu_address` (a read),
+  /// then runs. What follows is the drivers' default page-fault behaviour: the fault is logged
+  /// (faults()), the submission retires normally and the context stays usable — the
+  /// application sees nothing, as on hardware.
   void page_fault_submission(std::uint64_t gpu_address, unsigned nth = 1);
   /// Cancels every planned failure and fault that has not happened yet.
   void clear_faults();

@@ -223,3 +223,40 @@ struct kgsl_cmdstream_readtimestamp_ctxtid {
 };
 #define IOCTL_KGSL_CMDSTREAM_READTIMESTAMP_CTXTID \
   _IOWR(KGSL_IOC_TYPE, 0x16, struct kgsl_cmdstream_readtimestamp_ctxtid)
+
+// --- fault reports of a KGSL_CONTEXT_FAULT_INFO context (IOCTL_KGSL_GET_FAULT_REPORT) ---
+#define KGSL_FAULT_TYPE_NO_FAULT 0
+#define KGSL_FAULT_TYPE_PAGEFAULT 1
+#define KGSL_FAULT_TYPE_MAX 2
+
+#define KGSL_PAGEFAULT_TYPE_NONE 0
+#define KGSL_PAGEFAULT_TYPE_READ (1 << 0)
+#define KGSL_PAGEFAULT_TYPE_WRITE (1 << 1)
+#define KGSL_PAGEFAULT_TYPE_TRANSLATION (1 << 2)
+#define KGSL_PAGEFAULT_TYPE_PERMISSION (1 << 3)
+#define KGSL_PAGEFAULT_TYPE_EXTERNAL (1 << 4)
+#define KGSL_PAGEFAULT_TYPE_TRANSACTION_STALLED (1 << 5)
+
+struct kgsl_pagefault_report {
+  __u64 fault_addr;
+  __u64 reserved[2];
+  __u32 fault_type;  // KGSL_PAGEFAULT_TYPE_*
+  __u32 __pad;
+};
+
+struct kgsl_fault {
+  __u64 fault;  // user pointer to `count` entries of the type's report, `size` bytes each
+  __u32 type;   // KGSL_FAULT_TYPE_*
+  __u32 count;
+  __u32 size;
+  __u32 padding;
+};
+
+struct kgsl_fault_report {
+  __u64 faultlist;  // user pointer to `faultnents` struct kgsl_fault of `faultsize` bytes
+  __u32 faultnents;
+  __u32 faultsize;
+  __u32 context_id;
+  __u32 padding;
+};
+#define IOCTL_KGSL_GET_FAULT_REPORT _IOWR(KGSL_IOC_TYPE, 0x5E, struct kgsl_fault_report)

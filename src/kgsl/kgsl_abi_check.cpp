@@ -101,6 +101,26 @@ static_assert(offsetof(kgsl_cmdstream_readtimestamp_ctxtid, type) == 4);
 static_assert(offsetof(kgsl_cmdstream_readtimestamp_ctxtid, timestamp) == 8);
 static_assert(IOCTL_KGSL_CMDSTREAM_READTIMESTAMP_CTXTID == 0xc00c0916);
 
+// Printed by a throwaway C program compiled (gcc -D__user=, x86_64 LP64) against the same
+// msm_kgsl.h (27cf0e4f402d).
+static_assert(sizeof(kgsl_pagefault_report) == 32);
+static_assert(offsetof(kgsl_pagefault_report, fault_addr) == 0);
+static_assert(offsetof(kgsl_pagefault_report, reserved) == 8);
+static_assert(offsetof(kgsl_pagefault_report, fault_type) == 24);
+static_assert(sizeof(kgsl_fault) == 24);
+static_assert(offsetof(kgsl_fault, fault) == 0);
+static_assert(offsetof(kgsl_fault, type) == 8);
+static_assert(offsetof(kgsl_fault, count) == 12);
+static_assert(offsetof(kgsl_fault, size) == 16);
+static_assert(sizeof(kgsl_fault_report) == 24);
+static_assert(offsetof(kgsl_fault_report, faultlist) == 0);
+static_assert(offsetof(kgsl_fault_report, faultnents) == 8);
+static_assert(offsetof(kgsl_fault_report, faultsize) == 12);
+static_assert(offsetof(kgsl_fault_report, context_id) == 16);
+static_assert(IOCTL_KGSL_GET_FAULT_REPORT == 0xc018095e);
+static_assert(KGSL_CONTEXT_FAULT_INFO == 0x40000000);
+static_assert(KGSL_PAGEFAULT_TYPE_TRANSACTION_STALLED == 0x20);
+
 static_assert(IOCTL_KGSL_DEVICE_GETPROPERTY == 0xc0180902);
 static_assert(IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID == 0x400c0907);
 static_assert(IOCTL_KGSL_DRAWCTXT_CREATE == 0xc0080913);

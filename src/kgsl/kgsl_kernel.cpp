@@ -31,10 +31,24 @@ constexpr unsigned kPriorityLevels = 15;
 // Each context is an OpenCL-type context that needs no GMEM save/restore (PREAMBLE and
 // NO_GMEM_ALLOC are mandatory in adreno_drawctxt_create). INVALIDATE_ON_FAULT makes a fault
 // final: one replay, then the context is invalidated (adreno_dispatch.c _set_ft_policy) —
-// unlike NO_FAULT_TOLERANCE, it keeps the long-IB hang detection on.
+// unlike NO_FAULT_TOLERANCE, it keeps the long-IB hang detection on. FAULT_INFO makes the driver
+// keep the context's GPU page faults (kgsl_iommu.c kgsl_iommu_add_fault_info), which
+// GET_FAULT_REPORT hands out once the context was invalidated; drivers that predate it drop the
+// flag (adreno_drawctxt_create masks unknown flags and writes back the ones it kept).
 constexpr unsigned kContextFlags = KGSL_CONTEXT_PREAMBLE | KGSL_CONTEXT_NO_GMEM_ALLOC |
-                                   KGSL_CONTEXT_INVALIDATE_ON_FAULT |
+                                   KGSL_CONTEXT_INVALIDATE_ON_FAULT | KGSL_CONTEXT_FAULT_INFO |
                                    (KGSL_CONTEXT_TYPE_CL << KGSL_CONTEXT_TYPE_SHIFT);
+
+// At most this many page faults are named in an error; the rest are counted.
+constexpr std::size_t kNamedPageFaults = 8;
+
+std::string page_fault_text(const kgsl_pagefault_report& fault) {
+  const char* kind = (fault.fault_type & KGSL_PAGEFAULT_TYPE_PERMISSION)   ? "permission"
+                     : (fault.fault_type & KGSL_PAGEFAULT_TYPE_TRANSLATION) ? "translation"
+                                                                            : "other";
+  return fmt::format("{:#x} ({} {})", fault.fault_addr, (fault.fault_type & KGSL_PAGEFAULT_TYPE_WRITE) ? "write" : "read",
+                     kind);
+}
 
 // How each memory type is asked of KGSL: the CPU cache mode of the mapping, plus IO coherence
 // (GPU snoops CPU caches) where requested. Indexed by MemoryType.
@@ -110,6 +124,10 @@ Kernel::ContextId KgslKernel::create_context(unsigned priority) {
     throw_kernel_error("KGSL IOCTL_KGSL_DRAWCTXT_CREATE",
                        fmt::format("priority {}, flags {:#x}", priority, param.flags), ret);
   }
+  if (param.flags & KGSL_CONTEXT_FAULT_INFO) {
+    std::lock_guard lock(mutex_);
+    fault_info_.insert(param.drawctxt_id);
+  }
   return param.drawctxt_id;
 }
 
@@ -121,6 +139,7 @@ void KgslKernel::destroy_context(ContextId ctx) {
   }
   std::lock_guard lock(mutex_);
   resets_.erase(ctx);
+  fault_info_.erase(ctx);
 }
 
 void KgslKernel::free_quietly(std::uint32_t id) noexcept {
@@ -312,7 +331,9 @@ std::uint64_t KgslKernel::submit(ContextId ctx, std::span<const IbRef> ibs, std:
       note_reset(ctx, ResetStatus::innocent);
       return read_timestamp(ctx, KGSL_TIMESTAMP_QUEUED);
     }
-    throw_kernel_error("KGSL IOCTL_KGSL_GPU_COMMAND", fmt::format("{}, {} IBs", context_detail(ctx), cmds.size()), ret);
+    std::string detail = fmt::format("{}, {} IBs", context_detail(ctx), cmds.size());
+    if (ret == -EDEADLK) detail += page_fault_report(ctx);
+    throw_kernel_error("KGSL IOCTL_KGSL_GPU_COMMAND", detail, ret);
   }
 }
 
@@ -359,10 +380,46 @@ bool KgslKernel::wait(ContextId ctx, std::uint64_t fence, std::chrono::nanosecon
       return true;
     }
     // -EDEADLK: the context was invalidated by a GPU fault (adreno_drawctxt.c).
-    if (ret == -EDEADLK) note_reset(ctx, ResetStatus::guilty);
-    throw_kernel_error("KGSL IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID",
-                       fmt::format("{}, timestamp {}", context_detail(ctx), fence), ret);
+    std::string detail = fmt::format("{}, timestamp {}", context_detail(ctx), fence);
+    if (ret == -EDEADLK) {
+      note_reset(ctx, ResetStatus::guilty);
+      detail += page_fault_report(ctx);
+    }
+    throw_kernel_error("KGSL IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID", detail, ret);
   }
+}
+
+std::string KgslKernel::page_fault_report(ContextId ctx) {
+  {
+    std::lock_guard lock(mutex_);
+    if (fault_info_.count(ctx) == 0) return {};
+  }
+  // kgsl.c kgsl_ioctl_get_fault_report, in three steps: how many fault types there are; how
+  // many faults of each type the context kept; then the reports themselves. This is an error
+  // path: a step that fails leaves the report out.
+  kgsl_fault_report param{};
+  param.context_id = ctx;
+  if (sys_.ioctl(fd_, IOCTL_KGSL_GET_FAULT_REPORT, &param) < 0 || param.faultnents == 0) return {};
+  std::vector<kgsl_fault> types(param.faultnents);
+  param.faultlist = reinterpret_cast<std::uint64_t>(types.data());
+  param.faultsize = sizeof(kgsl_fault);
+  if (sys_.ioctl(fd_, IOCTL_KGSL_GET_FAULT_REPORT, &param) < 0) return {};
+  std::vector<kgsl_pagefault_report> page_faults;
+  for (kgsl_fault& type : types) {
+    if (type.type != KGSL_FAULT_TYPE_PAGEFAULT || type.count == 0) continue;
+    page_faults.resize(type.count);
+    type.fault = reinterpret_cast<std::uint64_t>(page_faults.data());
+    type.size = sizeof(kgsl_pagefault_report);
+  }
+  if (page_faults.empty()) return "; the driver recorded no GPU page fault for it";
+  if (sys_.ioctl(fd_, IOCTL_KGSL_GET_FAULT_REPORT, &param) < 0) return {};
+  std::string text = fmt::format("; the driver recorded {} GPU page fault{} for it:", page_faults.size(),
+                                 page_faults.size() == 1 ? "" : "s");
+  for (std::size_t i = 0; i < page_faults.size() && i < kNamedPageFaults; ++i) {
+    text += (i == 0 ? " " : ", ") + page_fault_text(page_faults[i]);
+  }
+  if (page_faults.size() > kNamedPageFaults) text += fmt::format(" and {} more", page_faults.size() - kNamedPageFaults);
+  return text;
 }
 
 void KgslKernel::note_reset(ContextId ctx, ResetStatus status) {

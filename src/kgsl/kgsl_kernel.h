@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 
 namespace adreno {
@@ -54,6 +55,9 @@ class KgslKernel final : public Kernel {
   void free_quietly(std::uint32_t id) noexcept;
   /// Raises the remembered reset status of `ctx` to `status` (guilty outranks innocent).
   void note_reset(ContextId ctx, ResetStatus status);
+  /// For an invalidated context made with KGSL_CONTEXT_FAULT_INFO: "; the driver recorded N GPU
+  /// page faults for it: ADDRESS (read translation), ..." from GET_FAULT_REPORT; else empty.
+  std::string page_fault_report(ContextId ctx);
 
   sys::Syscalls& sys_;
   int fd_;
@@ -62,6 +66,7 @@ class KgslKernel final : public Kernel {
   // The driver clears a context's reset status when it reports it; device loss is sticky here.
   std::map<ContextId, ResetStatus> resets_;
   std::map<std::uint32_t, int> dmabufs_;  // imported object id → its own dma-buf descriptor
+  std::set<ContextId> fault_info_;        // contexts the driver keeps page faults for
 };
 
 /// Opens the KGSL node at `path` through `sys` and reads the device's identity. The returned

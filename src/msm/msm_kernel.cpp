@@ -100,16 +100,9 @@ class MsmKernel final : public Kernel {
     uapi::drm_msm_submitqueue args{0, priority, 0};
     call(uapi::DRM_IOCTL_MSM_SUBMITQUEUE_NEW, &args, "DRM_IOCTL_MSM_SUBMITQUEUE_NEW",
          "priority " + std::to_string(priority));
-    // A new queue's fault counter starts at zero (msm_submitqueue.c allocates it zeroed); the
-    // address space's counter is shared with the file's other queues, so remember where it was.
-    std::uint64_t file_faults = 0;
-    int ret = query_param(sys_, fd_, uapi::MSM_PARAM_FAULTS, file_faults);
-    if (ret < 0) {
-      close_queue_quietly(args.id);
-      throw_kernel_error("MSM DRM_IOCTL_MSM_GET_PARAM", "MSM_PARAM_FAULTS for new " + queue_text(args.id), ret);
-    }
+    // A new queue's fault counter starts at zero (msm_submitqueue.c allocates it zeroed).
     std::lock_guard lock(mutex_);
-    queues_[args.id] = Queue{0, file_faults, false};
+    queues_[args.id] = Queue{0, false};
     return args.id;
   }
 
@@ -304,27 +297,27 @@ class MsmKernel final : public Kernel {
       std::lock_guard lock(mutex_);
       find_queue(ctx, "MSM reset_status");
     }
-    // The vocabulary of freedreno's GL robustness: the queue's own counter makes it guilty, the
-    // address space's (MSM_PARAM_FAULTS, shared by the file's queues) innocent.
+    // Only the queue's own counter speaks for it: msm_gpu.c recover_worker bumps it for the
+    // queue whose submission hung. MSM_PARAM_FAULTS (adreno_gpu.c adreno_get_param:
+    // gpu->global_faults + the address space's faults) also moves for the file's other queues,
+    // for other processes when there are no per-process pagetables, and for processes that
+    // exited; it cannot tell whether this queue's work was caught in a recovery, so it never
+    // makes a queue innocent (Turnip's msm_device_check_status reads it only as "the GPU faulted
+    // or hung", tu_knl_drm_msm.cc).
     std::uint32_t faults = queue_faults(ctx, "reset status");
-    std::uint64_t file_faults = 0;
-    int ret = query_param(sys_, fd_, uapi::MSM_PARAM_FAULTS, file_faults);
-    if (ret < 0) throw_kernel_error("MSM DRM_IOCTL_MSM_GET_PARAM", "MSM_PARAM_FAULTS for " + queue_text(ctx), ret);
     std::lock_guard lock(mutex_);
     Queue& queue = find_queue(ctx, "MSM reset_status");
     if (faults != queue.faults) {
       queue.faults = faults;
       queue.lost = true;
     }
-    if (queue.lost) return ResetStatus::guilty;
-    return file_faults != queue.file_faults_at_creation ? ResetStatus::innocent : ResetStatus::none;
+    return queue.lost ? ResetStatus::guilty : ResetStatus::none;
   }
 
  private:
   struct Queue {
-    std::uint32_t faults;                   // MSM_SUBMITQUEUE_PARAM_FAULTS last seen
-    std::uint64_t file_faults_at_creation;  // MSM_PARAM_FAULTS when the queue was made
-    bool lost;                              // sticky once the queue faulted
+    std::uint32_t faults;  // MSM_SUBMITQUEUE_PARAM_FAULTS last seen
+    bool lost;             // sticky once the queue faulted
   };
 
   static std::string hex(std::uint64_t value) {
@@ -387,7 +380,6 @@ class MsmKernel final : public Kernel {
     drm_gem_close args{handle, 0};
     sys_.ioctl(fd_, DRM_IOCTL_GEM_CLOSE, &args);
   }
-  void close_queue_quietly(std::uint32_t id) { sys_.ioctl(fd_, uapi::DRM_IOCTL_MSM_SUBMITQUEUE_CLOSE, &id); }
 
   sys::Syscalls& sys_;
   const int fd_;

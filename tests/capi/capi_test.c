@@ -940,18 +940,44 @@ static void queues_and_signals(void) {
   OK(adreno_device_release(device));
 }
 
-/* A GPU write to read-only memory loses the queue: ADRENO_DEVICE_LOST, and it stays lost. */
-static void device_lost(void) {
+/* A GPU write to read-only memory is a page fault: the drivers log it and the GPU goes on, so the
+ * write is dropped and the queue keeps working. */
+static void read_only_write(void) {
   adreno_device device = open_device();
   adreno_buffer readonly = allocate(device, 4096, ADRENO_MEMORY_WRITE_COMBINED, ADRENO_BUFFER_GPU_READ_ONLY);
+  adreno_buffer writable = allocate(device, 4096, ADRENO_MEMORY_WRITE_COMBINED, 0);
   adreno_queue queue;
   OK(adreno_queue_create(device, ADRENO_PRIORITY_DEFAULT, &queue));
-  const uint32_t value = random_u32();
+  const uint32_t value = random_u32() | 1;
   OK(adreno_queue_write(queue, readonly, &value, 1));
-  FAILS(adreno_queue_finish(queue, ADRENO_WAIT_FOREVER), ADRENO_DEVICE_LOST, NULL);
+  OK(adreno_queue_write(queue, writable, &value, 1));
+  OK(adreno_queue_finish(queue, kMinute));
+  EXPECT(words_of(readonly)[0] == 0);
+  EXPECT(words_of(writable)[0] == value);
+  OK(adreno_queue_release(queue));
+  OK(adreno_buffer_release(writable));
+  OK(adreno_buffer_release(readonly));
+  OK(adreno_device_release(device));
+}
+
+/* A kernel that never ends: the hang detector (KGSL's fault timer, msm's hangcheck) resets its
+ * context, which loses the queue: ADRENO_DEVICE_LOST, and it stays lost. */
+static void device_lost(void) {
+  static const char kSpin[] = "@localsize 1, 1, 1\nspin:\n    add.u r0.x, r0.x, 1\n    (rpt2)nop\n    jump #spin\n    end\n";
+  static const adreno_launch kOne = {.groups = {1, 1, 1}, .local_size = {1, 1, 1}};
+  adreno_device device = open_device();
+  adreno_program program;
+  OK(adreno_program_from_ir3_assembly(device, kSpin, strlen(kSpin), &program));
+  adreno_arguments arguments;
+  OK(adreno_arguments_create(program, &arguments));
+  adreno_queue queue;
+  OK(adreno_queue_create(device, ADRENO_PRIORITY_DEFAULT, &queue));
+  OK(adreno_queue_dispatch(queue, program, arguments, &kOne));
+  FAILS(adreno_queue_finish(queue, ADRENO_WAIT_FOREVER), ADRENO_DEVICE_LOST, "guilty");
   FAILS(adreno_queue_finish(queue, ADRENO_WAIT_FOREVER), ADRENO_DEVICE_LOST, NULL);
   OK(adreno_queue_release(queue)); /* a lost queue is not an error here */
-  OK(adreno_buffer_release(readonly));
+  OK(adreno_arguments_release(arguments));
+  OK(adreno_program_release(program));
   OK(adreno_device_release(device));
 }
 
@@ -1228,7 +1254,8 @@ static const struct test_case cases[] = {
   TEST_ENTRY(ir3_programs_and_scalars, "ir3 programs load from fixture, JSON and metadata, scalars of each width reach the kernel [virtual-kernel]"),
   TEST_ENTRY(qualcomm_binary_and_images, "a Qualcomm binary takes samplers, textures and storage images, truncations are malformed [virtual-kernel]"),
   TEST_ENTRY(queues_and_signals, "queues wait for signals, write, timestamp, signal, and time out [virtual-kernel]"),
-  TEST_ENTRY(device_lost, "a GPU write to read-only memory loses the queue for good [virtual-kernel]"),
+  TEST_ENTRY(read_only_write, "a GPU write to read-only memory is dropped and the queue goes on [virtual-kernel]"),
+  TEST_ENTRY(device_lost, "a GPU hang loses the queue for good [virtual-kernel]"),
   TEST_ENTRY(graph_replay, "a graph replays with new buffers and inputs, right in every element [virtual-kernel]"),
   TEST_ENTRY(graph_options, "graph levels, barriers and build options match hand-worked counts [virtual-kernel]"),
   TEST_ENTRY(concurrent_release, "handles released on one thread while used on another are refused, never crash [virtual-kernel]"),

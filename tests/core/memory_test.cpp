@@ -275,27 +275,27 @@ TEST_CASE("host memory is imported on KGSL and refused with a pointer to dma-buf
   device.close_and_check_ledger();
 }
 
-TEST_CASE("a GPU write to a read-only buffer loses the queue, and other queues go on", "[virtual-kernel][memory]") {
+TEST_CASE("a GPU write to a read-only buffer is dropped, and the queue goes on as on the drivers",
+          "[virtual-kernel][memory]") {
+  // A page fault: the drivers' default IOMMU setup logs it and lets the GPU carry on, so the
+  // write is lost silently and the submission retires (kgsl_iommu.c kgsl_iommu_fault_handler,
+  // adreno_gpu.c adreno_fault_handler).
   VirtualDevice device(EACH_VIRTUAL_BACKEND());
   {
     Buffer read_only = device->allocate({.size = 64, .gpu_read_only = true});
     Buffer writable = device->allocate({.size = 64});
-    Queue faulty(*device);
-    Queue healthy(*device);
+    Queue queue(*device);
     const std::uint32_t values[] = {1, 2};
-    faulty.write(read_only, values);
-    try {
-      faulty.finish(std::chrono::seconds(10));
-      FAIL("the write to a read-only buffer retired");
-    } catch (const Error& error) {
-      CHECK(error.code() == Errc::device_lost);
-      CHECK(std::string(error.what()).find("guilty") != std::string::npos);
-    }
-    CHECK_THROWS_AS(faulty.submit(), Error);  // sticky
-    healthy.write(writable, values);
-    healthy.finish(std::chrono::seconds(10));
-    CHECK(writable.cpu_view().as<std::uint32_t>()[1] == 2);
+    queue.write(read_only, values);
+    queue.write(writable, values);
+    queue.finish(std::chrono::seconds(10));
     CHECK(read_only.cpu_view().as<std::uint32_t>()[0] == 0);
+    CHECK(read_only.cpu_view().as<std::uint32_t>()[1] == 0);
+    CHECK(writable.cpu_view().as<std::uint32_t>()[1] == 2);
+    const std::uint32_t more[] = {3};
+    queue.write(writable, more);
+    queue.finish(std::chrono::seconds(10));
+    CHECK(writable.cpu_view().as<std::uint32_t>()[0] == 3);
   }
   device.close_and_check_ledger();
 }

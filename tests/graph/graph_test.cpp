@@ -3,6 +3,7 @@
 // and image descriptors take effect; a replay with a freed buffer is refused; bound memory is
 // not reused while a replay may run; the ledger is empty at the end.
 #include <adreno/adreno.hpp>
+#include <adreno/testing.hpp>
 
 #include "../core/virtual_device.h"
 #include "core/buffer_impl.h"
@@ -301,32 +302,33 @@ TEST_CASE("only releasing a buffer some graph bound makes replays look at their 
   device.close_and_check_ledger();
 }
 
-TEST_CASE("a graph whose replay faulted one queue replays on another once rebound", "[virtual-gpu][graph]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+TEST_CASE("a graph whose replay hung one queue replays on another once rebound", "[virtual-gpu][graph]") {
+  const testing::Driver driver = GENERATE(testing::Driver::kgsl, testing::Driver::msm);
+  testing::VirtualDevice test({.driver = driver, .hang_timeout = std::chrono::milliseconds(50)});
+  Device& device = test.device();
   {
-    const Program add = load_add(*device);
-    std::vector<Buffer> buffers = make_buffers(*device, 3, 21);
+    const Program add = load_add(device);
+    std::vector<Buffer> buffers = make_buffers(device, 4, 21);
     const auto before = contents(buffers);
-    Buffer read_only = device->allocate({.size = kElements * 4, .gpu_read_only = true});
-    std::vector<Buffer> bound;
-    bound.push_back(std::move(read_only));
-    bound.push_back(std::move(buffers[1]));
-    bound.push_back(std::move(buffers[2]));
-    Graph graph(*device);
-    const GraphDispatch id = graph.dispatch(add, add_arguments(add, bound, {0, 1, 2}), add_launch(kElements));
+    Graph graph(device);
+    const GraphDispatch id = graph.dispatch(add, add_arguments(add, buffers, {3, 1, 2}), add_launch(kElements));
     graph.build();
-    Queue doomed(*device);
-    graph.replay(doomed);  // writes GPU-read-only memory: the GPU faults
+    Queue doomed(device);
+    test.hang_submission(1);
+    graph.replay(doomed);
+    doomed.submit();  // the GPU hangs in it: the context is reset, guilty
     const bool waited = GENERATE(true, false);
-    INFO((waited ? "the faulted queue was waited for" : "nobody waited for the faulted queue") << " before the patch");
-    if (waited) require_error([&] { doomed.finish(); }, Errc::device_lost, "");
-    graph.set_buffer(id, 0, buffers[0]);  // the patch waits for the faulted replay, which ended
-    Queue healthy(*device);
+    INFO((waited ? "the hung queue was waited for" : "nobody waited for the hung queue") << " before the patch");
+    if (waited) require_error([&] { doomed.finish(); }, Errc::device_lost, "guilty");
+    graph.set_buffer(id, 0, buffers[0]);  // the patch waits for the hung replay, which ended
+    Queue healthy(device);
     graph.replay(healthy);
     healthy.finish();
     for (std::uint32_t i = 0; i < kElements; ++i) REQUIRE(read(buffers[0])[i] == before[1][i] + before[2][i]);
+    REQUIRE(test.faults().size() == 1);
+    CHECK(test.faults()[0].kind == testing::GpuFault::Kind::hang);
   }
-  device.close_and_check_ledger();
+  CHECK(test.close().empty());
 }
 
 TEST_CASE("graphs report levels and barriers of known DAGs and refuse misuse", "[virtual-kernel][graph]") {

@@ -1,13 +1,18 @@
 // [virtual-kernel] GPU faults through KgslKernel: a faulting context is invalidated the way
 // KGSL does it (WAITTIMESTAMP and GPU_COMMAND answer -EDEADLK, GPU_RESET_STAT says GUILTY once),
-// the backend reports device_lost and keeps it sticky, and other contexts carry on.
+// the backend reports device_lost with the page faults the driver recorded and keeps it sticky,
+// and other contexts carry on. A page fault alone invalidates nothing: under the default policy
+// the driver logs it and the timestamp retires (kgsl_iommu.c kgsl_iommu_fault_handler).
 #include "kgsl_test_support.h"
 
 #include "kgsl/kgsl_abi.h"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
+
+#include <fmt/format.h>
 
 using namespace kgsl_test;
 using namespace std::chrono_literals;
@@ -28,26 +33,53 @@ void require_device_lost(Kernel& k, Kernel::ContextId ctx, std::uint64_t fence) 
 
 }  // namespace
 
-TEST_CASE("a GPU write to a read-only buffer faults its context only: device_lost, guilty, others run on",
+TEST_CASE("a GPU write to a read-only buffer is a page fault: dropped, the timestamp retires, the context goes on",
           "[virtual-kernel][kgsl]") {
   VirtualKgsl v;
   Kernel& k = *v.kernel;
   std::mt19937 rng(13);
-  const auto guilty = k.create_context(0);
-  const auto bystander = k.create_context(0);
+  const auto ctx = k.create_context(0);
   const Bo cmd = k.alloc(4096, {});
   const Bo readonly = k.alloc(4096, BoFlags{MemoryType::write_combined, true});
   const Bo data = k.alloc(4096, {});
   CpuView cmd_view = k.map(cmd);
   CpuView readonly_view = k.map(readonly);
   CpuView data_view = k.map(data);
-  const std::uint32_t original = rng();
+  const std::uint32_t original = rng(), after = rng(), next = rng();
   std::memcpy(readonly_view.data(), &original, 4);
 
-  const IbRef bad = write_ib(cmd, cmd_view, 0, mem_write(readonly.gpu, {std::uint32_t(rng())}));
+  // The write is dropped; the rest of the stream still runs.
+  const IbRef ib = write_ib(cmd, cmd_view, 0, concat({mem_write(readonly.gpu, {~original}), mem_write(data.gpu, {after})}));
+  CHECK(k.wait(ctx, k.submit(ctx, std::span(&ib, 1), {}), 5s));
+  CHECK(read32(readonly_view, 0) == original);
+  CHECK(read32(data_view, 0) == after);
+  CHECK(k.reset_status(ctx) == ResetStatus::none);
+  const IbRef more = write_ib(cmd, cmd_view, 256, mem_write(data.gpu + 4, {next}));
+  CHECK(k.wait(ctx, k.submit(ctx, std::span(&more, 1), {}), 5s));
+  CHECK(read32(data_view, 1) == next);
+
+  k.destroy_context(ctx);
+  k.unmap(cmd, cmd_view);
+  k.unmap(readonly, readonly_view);
+  k.unmap(data, data_view);
+  for (const Bo* bo : {&cmd, &readonly, &data}) k.free(*bo);
+  CHECK(v.close_and_list_leaks().empty());
+}
+
+TEST_CASE("a CP error faults its context only: device_lost, guilty, others run on", "[virtual-kernel][kgsl]") {
+  VirtualKgsl v;
+  Kernel& k = *v.kernel;
+  std::mt19937 rng(19);
+  const auto guilty = k.create_context(0);
+  const auto bystander = k.create_context(0);
+  const Bo cmd = k.alloc(4096, {});
+  const Bo data = k.alloc(4096, {});
+  CpuView cmd_view = k.map(cmd);
+  CpuView data_view = k.map(data);
+
+  const IbRef bad = write_ib(cmd, cmd_view, 0, illegal_packet());
   const auto fence = k.submit(guilty, std::span(&bad, 1), {});
   require_device_lost(k, guilty, fence);
-  CHECK(read32(readonly_view, 0) == original);
   CHECK(k.reset_status(guilty) == ResetStatus::guilty);
   // The driver clears the status once read; the backend keeps device loss sticky.
   CHECK(k.reset_status(guilty) == ResetStatus::guilty);
@@ -79,9 +111,55 @@ TEST_CASE("a GPU write to a read-only buffer faults its context only: device_los
 
   for (auto ctx : {guilty, bystander, fresh}) k.destroy_context(ctx);
   k.unmap(cmd, cmd_view);
-  k.unmap(readonly, readonly_view);
   k.unmap(data, data_view);
-  for (const Bo* bo : {&cmd, &readonly, &data}) k.free(*bo);
+  k.free(cmd);
+  k.free(data);
+  CHECK(v.close_and_list_leaks().empty());
+}
+
+TEST_CASE("a lost context's error names the page faults the driver kept for it (KGSL_CONTEXT_FAULT_INFO)",
+          "[virtual-kernel][kgsl]") {
+  // The contexts are made with FAULT_INFO, so kgsl_iommu_add_fault_info keeps their page faults
+  // and GET_FAULT_REPORT hands them out once the context is invalidated.
+  VirtualKgsl v;
+  Kernel& k = *v.kernel;
+  const auto ctx = k.create_context(2);
+  const auto ledger = v.sys.ledger();
+  const auto context = std::find_if(ledger.begin(), ledger.end(), [&](const virt::LiveObject& object) {
+    return object.kind == virt::LiveObject::Kind::context && object.id == ctx;
+  });
+  REQUIRE(context != ledger.end());
+  CHECK((context->flags & KGSL_CONTEXT_FAULT_INFO) != 0);
+  const Bo cmd = k.alloc(4096, {});
+  const Bo readonly = k.alloc(4096, BoFlags{MemoryType::write_combined, true});
+  CpuView cmd_view = k.map(cmd);
+  // A write into a hole of the pagetable and one into read-only memory, both dropped; then a CP
+  // error that invalidates the context.
+  const GpuAddress hole = cmd.gpu + (1ull << 30) + 0x18;
+  const IbRef ib =
+      write_ib(cmd, cmd_view, 0, concat({mem_write(hole, {1}), mem_write(readonly.gpu + 8, {2}), illegal_packet()}));
+  const auto fence = k.submit(ctx, std::span(&ib, 1), {});
+  try {
+    k.wait(ctx, fence, 5s);
+    FAIL("the wait on a faulted context returned");
+  } catch (const Error& error) {
+    CHECK(error.code() == Errc::device_lost);
+    const std::string detail = error.detail();
+    CHECK_THAT(detail, Catch::Contains("the driver recorded 2 GPU page faults for it"));
+    CHECK_THAT(detail, Catch::Contains(fmt::format("{:#x} (write translation)", hole.value())));
+    CHECK_THAT(detail, Catch::Contains(fmt::format("{:#x} (write permission)", (readonly.gpu + 8).value())));
+  }
+  // The submission refused on the invalidated context says the same.
+  try {
+    k.submit(ctx, std::span(&ib, 1), {});
+    FAIL("an invalidated context accepted a submission");
+  } catch (const Error& error) {
+    CHECK_THAT(error.detail(), Catch::Contains(fmt::format("{:#x} (write translation)", hole.value())));
+  }
+  k.destroy_context(ctx);
+  k.unmap(cmd, cmd_view);
+  k.free(cmd);
+  k.free(readonly);
   CHECK(v.close_and_list_leaks().empty());
 }
 

@@ -50,6 +50,10 @@ inline std::vector<std::uint32_t> wait_memory_equal(GpuAddress at, std::uint32_t
   return {pm4::type7_header(CP_WAIT_REG_MEM, 6), kWaitMemoryEqual, at.lo(), at.hi(), value, 0xffffffff, 16};
 }
 
+/// A packet no CP knows (type-7 opcode 0x7f): a CP error, which the driver recovers from by
+/// invalidating the context (INVALIDATE_ON_FAULT).
+inline std::vector<std::uint32_t> illegal_packet() { return {pm4::type7_header(0x7f, 0)}; }
+
 inline std::vector<std::uint32_t> concat(std::initializer_list<std::vector<std::uint32_t>> parts) {
   std::vector<std::uint32_t> all;
   for (const auto& part : parts) all.insert(all.end(), part.begin(), part.end());

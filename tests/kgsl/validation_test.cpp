@@ -78,6 +78,28 @@ struct RawKgsl {
     kgsl_device_waittimestamp_ctxtid param{ctx, timestamp, timeout_ms};
     return ioctl(IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID, param);
   }
+  /// IOCTL_KGSL_GET_FAULT_REPORT over `list` (faultnents and faultlist from it, or none).
+  int fault_report(unsigned ctx, std::vector<kgsl_fault>* list, kgsl_fault_report* out = nullptr) {
+    kgsl_fault_report param{};
+    param.context_id = ctx;
+    if (list != nullptr) {
+      param.faultlist = reinterpret_cast<std::uint64_t>(list->data());
+      param.faultnents = static_cast<unsigned>(list->size());
+      param.faultsize = sizeof(kgsl_fault);
+    }
+    const int ret = ioctl(IOCTL_KGSL_GET_FAULT_REPORT, param);
+    if (out != nullptr) *out = param;
+    return ret;
+  }
+  /// Writes `dwords` into a fresh object and returns it (for IBs).
+  kgsl_gpuobj_alloc commands(const std::vector<std::uint32_t>& dwords) {
+    const auto obj = alloc(4096);
+    auto mapped = sys->mmap(4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t{obj.id} << 12);
+    REQUIRE(mapped.addr != nullptr);
+    std::memcpy(mapped.addr, dwords.data(), dwords.size() * 4);
+    REQUIRE(sys->munmap(mapped.addr, 4096) == 0);
+    return obj;
+  }
   /// Closes this process' descriptor; what the ledger still lists afterwards was leaked.
   std::vector<std::string> close_and_list_leaks() {
     sys->close(fd);
@@ -250,13 +272,17 @@ TEST_CASE("GPU_COMMAND validates its context, its list and each IB's size, align
   CHECK(p.close_and_list_leaks().empty());
 }
 
-TEST_CASE("an IB in a hole of the pagetable is accepted, page-faults, and invalidates the context (EDEADLK)",
+TEST_CASE("an IB in a hole of the pagetable is accepted, page-faults, reads as an illegal packet and invalidates the context",
           "[virtual-kernel][kgsl]") {
+  // The driver checks the VA range only, not the mem entries (adreno.c _verify_ib). The CP then
+  // fetches the IB through the IOMMU: a page fault, which the default policy only logs; what the
+  // CP receives instead of packets is no packet, a CP error that recovery ends by invalidating
+  // the context. (What the CP really reads from a faulting fetch is not documented; any non-PM4
+  // there is an opcode error.)
   RawKgsl p;
-  const unsigned ctx = p.create_context();
+  const unsigned ctx = p.create_context(kContextFlags | KGSL_CONTEXT_FAULT_INFO);
   const auto obj = p.alloc(4096);
-  // The driver checks the VA range only, not the mem entries: a hole 1 GiB past the object.
-  const std::uint64_t hole = p.gpuaddr(obj.id) + (1ull << 30);
+  const std::uint64_t hole = p.gpuaddr(obj.id) + (1ull << 30);  // 1 GiB past the object
   unsigned timestamp = 0;
   REQUIRE(p.submit(ctx, {ib_at(hole, 16)}, &timestamp) == 0);
   CHECK(timestamp == 1);
@@ -269,8 +295,95 @@ TEST_CASE("an IB in a hole of the pagetable is accepted, page-faults, and invali
   status = ctx;
   REQUIRE(p.ioctl(IOCTL_KGSL_DEVICE_GETPROPERTY, prop) == 0);
   CHECK(status == KGSL_CTX_STAT_NO_ERROR);                  // kgsl_prop_gpu_reset_stat clears it
+  // The fetch's page fault is in the context's report: one READ TRANSLATION fault at the IB.
+  std::vector<kgsl_fault> types(KGSL_FAULT_TYPE_MAX);
+  REQUIRE(p.fault_report(ctx, &types) == 0);
+  REQUIRE(types[0].type == KGSL_FAULT_TYPE_PAGEFAULT);
+  REQUIRE(types[0].count == 1);
+  kgsl_pagefault_report report{};
+  types[0].fault = reinterpret_cast<std::uint64_t>(&report);
+  types[0].size = sizeof report;
+  REQUIRE(p.fault_report(ctx, &types) == 0);
+  CHECK(report.fault_addr == hole);
+  CHECK(report.fault_type == (KGSL_PAGEFAULT_TYPE_TRANSLATION | KGSL_PAGEFAULT_TYPE_READ));
   CHECK(p.destroy_context(ctx) == 0);
   CHECK(p.free(obj.id) == 0);
+  CHECK(p.close_and_list_leaks().empty());
+}
+
+TEST_CASE("a page fault alone retires its timestamp, resets nothing and leaves no report to give",
+          "[virtual-kernel][kgsl]") {
+  // kgsl_iommu_fault_handler without KGSL_FT_PAGEFAULT_GPUHALT_ENABLE logs, keeps the fault for a
+  // FAULT_INFO context and returns 0: no recovery. GET_FAULT_REPORT is only for invalidated
+  // contexts (kgsl_ioctl_get_fault_report).
+  RawKgsl p;
+  const unsigned ctx = p.create_context(kContextFlags | KGSL_CONTEXT_FAULT_INFO);
+  const auto data = p.alloc(4096);
+  const GpuAddress hole(p.gpuaddr(data.id) + (1ull << 30));
+  const auto cmds = p.commands(concat({mem_write(hole, {1}), mem_write(GpuAddress(p.gpuaddr(data.id)), {2})}));
+  unsigned timestamp = 0;
+  REQUIRE(p.submit(ctx, {ib_at(p.gpuaddr(cmds.id), 4 * 8)}, &timestamp) == 0);
+  CHECK(p.wait(ctx, timestamp) == 0);
+  std::uint32_t status = ctx;
+  kgsl_device_getproperty prop{KGSL_PROP_GPU_RESET_STAT, &status, sizeof status};
+  REQUIRE(p.ioctl(IOCTL_KGSL_DEVICE_GETPROPERTY, prop) == 0);
+  CHECK(status == KGSL_CTX_STAT_NO_ERROR);
+  CHECK(p.fault_report(ctx, nullptr) == -EINVAL);
+  // The context still runs work.
+  REQUIRE(p.submit(ctx, {ib_at(p.gpuaddr(cmds.id), 4 * 8)}, &timestamp) == 0);
+  CHECK(timestamp == 2);
+  CHECK(p.wait(ctx, timestamp) == 0);
+  CHECK(p.destroy_context(ctx) == 0);
+  CHECK(p.free(cmds.id) == 0);
+  CHECK(p.free(data.id) == 0);
+  CHECK(p.close_and_list_leaks().empty());
+}
+
+TEST_CASE("GET_FAULT_REPORT follows the driver's protocol and refuses contexts without FAULT_INFO",
+          "[virtual-kernel][kgsl]") {
+  RawKgsl p;
+  const unsigned with = p.create_context(kContextFlags | KGSL_CONTEXT_FAULT_INFO);
+  const unsigned without = p.create_context();
+  const auto data = p.alloc(4096);
+  // Three page faults on three pages, then a CP error, on both contexts.
+  const std::uint64_t hole = p.gpuaddr(data.id) + (1ull << 30);
+  const auto cmds = p.commands(concat({mem_write(GpuAddress(hole + 0x2010), {1}), mem_write(GpuAddress(hole + 4), {2}),
+                                       mem_write(GpuAddress(hole + 0x1000), {3}), illegal_packet()}));
+  for (unsigned ctx : {with, without}) {
+    unsigned timestamp = 0;
+    REQUIRE(p.submit(ctx, {ib_at(p.gpuaddr(cmds.id), 4 * 13)}, &timestamp) == 0);
+    CHECK(p.wait(ctx, timestamp) == -EDEADLK);
+  }
+  std::vector<kgsl_fault> types;
+  CHECK(p.fault_report(without, &types) == -EINVAL);
+  CHECK(p.fault_report(12345, &types) == -EINVAL);
+  // No list: how many fault types there are.
+  kgsl_fault_report answer{};
+  REQUIRE(p.fault_report(with, nullptr, &answer) == 0);
+  CHECK(answer.faultnents == KGSL_FAULT_TYPE_MAX);
+  // A zeroed list: the count per type.
+  types.assign(answer.faultnents, kgsl_fault{});
+  REQUIRE(p.fault_report(with, &types) == 0);
+  CHECK(types[0].type == KGSL_FAULT_TYPE_PAGEFAULT);
+  CHECK(types[0].count == 3);
+  CHECK(types[1].count == 0);
+  // Room for two reports: the first two, one per page by address (a submission reports each
+  // faulting page once).
+  std::vector<kgsl_pagefault_report> reports(2);
+  types[0].fault = reinterpret_cast<std::uint64_t>(reports.data());
+  types[0].count = 2;
+  types[0].size = sizeof(kgsl_pagefault_report);
+  REQUIRE(p.fault_report(with, &types) == 0);
+  CHECK(reports[0].fault_addr == hole + 4);
+  CHECK(reports[0].fault_type == (KGSL_PAGEFAULT_TYPE_TRANSLATION | KGSL_PAGEFAULT_TYPE_WRITE));
+  CHECK(reports[1].fault_addr == hole + 0x1000);
+  // An entry naming an unknown type is refused.
+  types[1].type = KGSL_FAULT_TYPE_MAX;
+  types[1].fault = 1;
+  CHECK(p.fault_report(with, &types) == -EINVAL);
+  for (unsigned ctx : {with, without}) CHECK(p.destroy_context(ctx) == 0);
+  CHECK(p.free(cmds.id) == 0);
+  CHECK(p.free(data.id) == 0);
   CHECK(p.close_and_list_leaks().empty());
 }
 

@@ -102,6 +102,11 @@ struct Pm4 {
     words.insert(words.end(), {type7_header(CP_EVENT_WRITE, 4), CACHE_FLUSH_TS, at.lo(), at.hi(), value});
     return *this;
   }
+  /// A packet no CP knows (type-7 opcode 0x7f): a CP error.
+  Pm4& illegal() {
+    words.push_back(type7_header(0x7f, 0));
+    return *this;
+  }
   Pm4& wait_equal(GpuAddress at, std::uint32_t value) {
     words.insert(words.end(), {type7_header(CP_WAIT_REG_MEM, 6), kWaitMemoryEqual, at.lo(), at.hi(), value, 0xffffffff, 16});
     return *this;

@@ -196,11 +196,25 @@ def test_queues_wait_signal_write_and_time_out(device):
             device.queue(priority=info.priority_levels)
 
 
-def test_a_write_to_read_only_memory_loses_the_queue(device):
-    with device.allocate(4096, gpu_read_only=True) as readonly, device.queue() as queue:
+def test_a_write_to_read_only_memory_is_dropped_and_the_queue_goes_on(device):
+    # A page fault: the drivers log it and the GPU carries on.
+    with device.allocate(4096, gpu_read_only=True) as readonly, device.allocate(4096) as writable, \
+            device.queue() as queue:
         queue.write(readonly, [1])
+        queue.write(writable, [2])
+        queue.finish()
+        assert readonly.view().cast("I")[0] == 0
+        assert writable.view().cast("I")[0] == 2
+
+
+def test_a_hang_loses_the_queue_for_good(device):
+    # A kernel that never ends: the hang detector resets the context.
+    spin = "@localsize 1, 1, 1\nspin:\n    add.u r0.x, r0.x, 1\n    (rpt2)nop\n    jump #spin\n    end\n"
+    with device.program_from_assembly(spin) as program, program.arguments() as arguments, \
+            device.queue() as queue:
+        queue.dispatch(program, arguments, groups=1, local_size=1)
         for _ in range(2):
-            with pytest.raises(adreno.DeviceLost):
+            with pytest.raises(adreno.DeviceLost, match="guilty"):
                 queue.finish()
 
 

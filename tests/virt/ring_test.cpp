@@ -16,7 +16,7 @@ namespace {
 
 // Opcode values: Mesa adreno_pm4.xml.
 constexpr std::uint32_t CP_NOP = 0x10, CP_WAIT_REG_MEM = 0x3c, CP_MEM_WRITE = 0x3d,
-                        CP_INDIRECT_BUFFER = 0x3f, CP_EVENT_WRITE = 0x46, CACHE_FLUSH_TS = 4;
+                        CP_INDIRECT_BUFFER = 0x3f, CP_EVENT_WRITE = 0x46, CP_MEM_TO_MEM = 0x73, CACHE_FLUSH_TS = 4;
 
 struct Fixture {
   std::shared_ptr<GpuMemory> memory = std::make_shared<GpuMemory>(0x100000000ull, 1ull << 30);
@@ -101,19 +101,108 @@ TEST_CASE("a fault cancels what was queued behind it and later submissions", "[v
   Fixture f;
   Ring ring(f.memory, std::chrono::milliseconds(500));
   auto good = ring.submit({f.ib(0, {type7_header(CP_MEM_WRITE, 3), lo(f.data_va), hi(f.data_va), 1})});
-  // Writes to an address outside every mapping: a page fault.
-  auto faulting = ring.submit({f.ib(0x100, {type7_header(CP_MEM_WRITE, 3), 0, 0x10, 2})});
+  // Opcode 0x7f is no packet the CP knows: a CP error.
+  auto faulting = ring.submit({f.ib(0x100, {type7_header(0x7f, 0)})});
   auto behind = ring.submit({f.ib(0x200, {type7_header(CP_MEM_WRITE, 3), lo(f.data_va + 4), hi(f.data_va + 4), 3})});
   CHECK(ring.wait(good, std::chrono::seconds(5)) == Ring::WaitResult::retired);
   CHECK(ring.wait(faulting, std::chrono::seconds(5)) == Ring::WaitResult::faulted);
   CHECK(ring.wait(behind, std::chrono::seconds(5)) == Ring::WaitResult::faulted);
   REQUIRE(ring.fault());
-  CHECK(ring.fault()->kind == FaultKind::page_fault);
-  CHECK(ring.fault()->address == 0x1000000000ull);
+  CHECK(ring.fault()->kind == FaultKind::cp_error);
+  CHECK(ring.fault()->address == f.va + 0x100);
   CHECK(f.data(0) == 1);
   CHECK(f.data(1) == 0);  // the cancelled submission never ran
   auto after = ring.submit({f.ib(0x200, {type7_header(CP_NOP, 0)})});
   CHECK(ring.wait(after, std::chrono::seconds(5)) == Ring::WaitResult::faulted);
+}
+
+TEST_CASE("a page fault is logged once per page and the submission goes on: writes dropped, reads zero",
+          "[virtual-gpu][cp]") {
+  // The drivers' default IOMMU setup: the fault handler logs and the GPU carries on
+  // (kgsl_iommu.c kgsl_iommu_fault_handler under KGSL_FT_PAGEFAULT_DEFAULT_POLICY 0).
+  Fixture f;
+  std::vector<FaultRecord> page_faults, faults;  // written on the ring's thread, read after the wait
+  std::mutex logged_mutex;
+  auto log_into = [&](std::vector<FaultRecord>& into) {
+    return [&](const FaultRecord& fault) {
+      std::lock_guard lock(logged_mutex);
+      into.push_back(fault);
+    };
+  };
+  Ring ring(f.memory, std::chrono::milliseconds(500), Ring::FaultLogs{log_into(faults), log_into(page_faults)});
+  std::mt19937 rng(37);
+  const std::uint32_t value = rng(), seed = rng() | 1;
+  const std::uint64_t hole = 0x1000000000ull;  // below every mapping
+  std::memcpy(f.backing->host() + 0x8000 + 8, &seed, 4);
+  auto seqno = ring.submit({f.ib(0, {
+      type7_header(CP_MEM_WRITE, 3), lo(hole + 0x24), hi(hole + 0x24), 1,     // dropped
+      type7_header(CP_MEM_WRITE, 3), lo(hole + 0x10), hi(hole + 0x10), 2,     // dropped: same page, lower address
+      type7_header(CP_MEM_TO_MEM, 5), 0, lo(f.data_va + 8), hi(f.data_va + 8), lo(hole + 0x3000), hi(hole + 0x3000),
+      type7_header(CP_MEM_WRITE, 3), lo(f.data_va), hi(f.data_va), value,     // the stream goes on
+  })});
+  REQUIRE(ring.wait(seqno, std::chrono::seconds(5)) == Ring::WaitResult::retired);
+  CHECK_FALSE(ring.fault());
+  CHECK(f.data(0) == value);
+  CHECK(f.data(2) == 0);  // the copy read zeros from the hole
+  std::lock_guard lock(logged_mutex);
+  CHECK(faults.empty());
+  REQUIRE(page_faults.size() == 2);  // one per page, by address
+  CHECK(page_faults[0].address == hole + 0x10);
+  CHECK(page_faults[0].write);
+  CHECK_FALSE(page_faults[0].permission);
+  CHECK(page_faults[0].seqno == seqno);
+  CHECK(page_faults[0].kind == FaultKind::page_fault);
+  CHECK(page_faults[1].address == hole + 0x3000);
+  CHECK_FALSE(page_faults[1].write);
+}
+
+TEST_CASE("a write to a read-only mapping is a permission page fault, dropped", "[virtual-gpu][cp]") {
+  Fixture f;
+  auto readonly_backing = Backing::create(4096);
+  const std::uint64_t readonly = *f.memory->map(readonly_backing, 0, 4096, false);
+  std::vector<FaultRecord> page_faults;
+  std::mutex logged_mutex;
+  Ring ring(f.memory, std::chrono::milliseconds(500), Ring::FaultLogs{{}, [&](const FaultRecord& fault) {
+                                                          std::lock_guard lock(logged_mutex);
+                                                          page_faults.push_back(fault);
+                                                        }});
+  const std::uint32_t original = 0x5eed1e55;
+  std::memcpy(readonly_backing->host(), &original, 4);
+  auto seqno = ring.submit({f.ib(0, {type7_header(CP_MEM_WRITE, 3), lo(readonly), hi(readonly), ~original})});
+  REQUIRE(ring.wait(seqno, std::chrono::seconds(5)) == Ring::WaitResult::retired);
+  std::uint32_t now;
+  std::memcpy(&now, readonly_backing->host(), 4);
+  CHECK(now == original);
+  std::lock_guard lock(logged_mutex);
+  REQUIRE(page_faults.size() == 1);
+  CHECK(page_faults[0].address == readonly);
+  CHECK(page_faults[0].write);
+  CHECK(page_faults[0].permission);
+}
+
+TEST_CASE("an IB fetched from a hole reads as zeros: a page fault, then a CP error", "[virtual-gpu][cp]") {
+  Fixture f;
+  std::vector<FaultRecord> page_faults, faults;
+  std::mutex logged_mutex;
+  auto log_into = [&](std::vector<FaultRecord>& into) {
+    return [&](const FaultRecord& fault) {
+      std::lock_guard lock(logged_mutex);
+      into.push_back(fault);
+    };
+  };
+  Ring ring(f.memory, std::chrono::milliseconds(500), Ring::FaultLogs{log_into(faults), log_into(page_faults)});
+  const std::uint64_t hole = f.va + (1ull << 20);
+  auto seqno = ring.submit({IbSpan{hole, 16}});
+  CHECK(ring.wait(seqno, std::chrono::seconds(5)) == Ring::WaitResult::faulted);
+  REQUIRE(ring.fault());
+  CHECK(ring.fault()->kind == FaultKind::cp_error);
+  CHECK(ring.fault()->address == hole);
+  std::lock_guard lock(logged_mutex);
+  REQUIRE(page_faults.size() == 1);
+  CHECK(page_faults[0].address == hole);
+  CHECK_FALSE(page_faults[0].write);
+  REQUIRE(faults.size() == 1);
+  CHECK(faults[0].kind == FaultKind::cp_error);
 }
 
 TEST_CASE("CP_WAIT_REG_MEM waits for another ring's write, and hangs when none comes", "[virtual-gpu][cp]") {
@@ -151,10 +240,10 @@ TEST_CASE("a submission restricted to its objects faults on an IB2 outside them 
 
   std::vector<FaultRecord> logged;  // written on the ring's thread, read after the wait
   std::mutex logged_mutex;
-  Ring ring(f.memory, std::chrono::milliseconds(500), [&](const FaultRecord& fault) {
-    std::lock_guard lock(logged_mutex);
-    logged.push_back(fault);
-  });
+  Ring ring(f.memory, std::chrono::milliseconds(500), Ring::FaultLogs{[&](const FaultRecord& fault) {
+              std::lock_guard lock(logged_mutex);
+              logged.push_back(fault);
+            }, {}});
   // Unrestricted (as on KGSL) the stream runs.
   auto whole = ring.submit({outer});
   REQUIRE(ring.wait(whole, std::chrono::seconds(5)) == Ring::WaitResult::retired);

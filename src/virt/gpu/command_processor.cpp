@@ -98,9 +98,9 @@ const std::array<CommandProcessor::Handler, 128>& CommandProcessor::handlers() {
   return table;
 }
 
-void CommandProcessor::execute(std::span<const IbSpan> ibs, const AddressRanges* allowed) {
-  memory_ = GpuView(address_space_, allowed);
-  shader_memory_ = GpuView(address_space_, allowed, model_.cache ? &uche_ : nullptr);
+void CommandProcessor::execute(std::span<const IbSpan> ibs, const AddressRanges* allowed, PageFaults* page_faults) {
+  memory_ = GpuView(address_space_, allowed, nullptr, page_faults);
+  shader_memory_ = GpuView(address_space_, allowed, model_.cache ? &uche_ : nullptr, page_faults);
   try {
     for (const IbSpan& ib : ibs) run_ib(ib.address, ib.dwords, 1);
     // The drivers retire a submission with a CACHE_FLUSH_TS of their own (the fence): the work

@@ -47,8 +47,11 @@ class CommandProcessor {
                    ExecutionModel model = ExecutionModel::from_environment());
 
   /// Runs the IBs in order; throws GpuFault on a CP error, page fault or hang. With `allowed`,
-  /// every memory access of the submission (CP and shaders) must stay inside those ranges.
-  void execute(std::span<const IbSpan> ibs, const AddressRanges* allowed = nullptr);
+  /// every memory access of the submission (CP and shaders) must stay inside those ranges. With
+  /// `page_faults`, unmapped and read-only accesses are recorded there and the submission goes
+  /// on (reads see zeros, writes are dropped), as behind the drivers' default IOMMU setup; an IB
+  /// fetched from a hole then reads as zeros, which the CP refuses as an illegal packet.
+  void execute(std::span<const IbSpan> ibs, const AddressRanges* allowed = nullptr, PageFaults* page_faults = nullptr);
 
   /// Shader instructions executed so far, counted once per fiber (a performance counter).
   std::uint64_t fiber_instructions() const noexcept { return fiber_instructions_; }

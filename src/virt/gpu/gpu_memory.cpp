@@ -24,7 +24,31 @@ std::string GpuFault::hex(std::uint64_t value) {
 
 namespace {
 std::uint64_t align_up(std::uint64_t value, std::uint64_t align) { return (value + align - 1) & ~(align - 1); }
+
+/// What a faulting access reaches instead of memory, per thread: zeros to read (never written),
+/// and somewhere to drop a write.
+std::byte* fault_scratch(std::size_t size, bool write) {
+  thread_local std::vector<std::byte> zeros, sink;
+  std::vector<std::byte>& scratch = write ? sink : zeros;
+  if (scratch.size() < size) scratch.resize(size);
+  return scratch.data();
+}
 }  // namespace
+
+void PageFaults::record(const Fault& fault) {
+  std::lock_guard lock(mutex_);
+  auto [it, added] = by_page_.try_emplace(fault.address / kPageSize, fault);
+  if (!added && fault.address < it->second.address) it->second = fault;
+}
+
+std::vector<PageFaults::Fault> PageFaults::take() {
+  std::lock_guard lock(mutex_);
+  std::vector<Fault> faults;
+  faults.reserve(by_page_.size());
+  for (const auto& [page, fault] : by_page_) faults.push_back(fault);
+  by_page_.clear();
+  return faults;
+}
 
 AddressRanges::AddressRanges(std::vector<Range> ranges) : ranges_(std::move(ranges)) {
   std::sort(ranges_.begin(), ranges_.end(), [](const Range& a, const Range& b) { return a.start < b.start; });
@@ -49,8 +73,21 @@ std::optional<std::uint64_t> GpuMemory::map(std::shared_ptr<Backing> backing, st
                                             std::uint64_t size, bool gpu_writable, std::uint64_t align) {
   if (size == 0 || align < kPageSize) return std::nullopt;
   std::unique_lock lock(mutex_);
-  auto va = va_.allocate(align_up(size, kPageSize), align);
-  if (va) mappings_.emplace(*va, Mapping{size, std::move(backing), offset, gpu_writable});
+  const std::uint64_t length = align_up(size, kPageSize);
+  auto va = va_.allocate(length, align);
+  if (!va) return va;
+  mappings_.emplace(*va, Mapping{size, std::move(backing), offset, gpu_writable});
+  // The range is handed out again: whatever was freed there is forgotten, pieces around it kept.
+  const std::uint64_t end = *va + length;
+  auto it = freed_.upper_bound(*va);
+  if (it != freed_.begin() && std::prev(it)->second > *va) --it;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> kept;
+  while (it != freed_.end() && it->first < end) {
+    if (it->first < *va) kept.emplace_back(it->first, *va);
+    if (it->second > end) kept.emplace_back(end, it->second);
+    it = freed_.erase(it);
+  }
+  freed_.insert(kept.begin(), kept.end());
   return va;
 }
 
@@ -58,9 +95,27 @@ bool GpuMemory::unmap(std::uint64_t va) {
   std::unique_lock lock(mutex_);
   auto it = mappings_.find(va);
   if (it == mappings_.end()) return false;
-  va_.free(va, align_up(it->second.size, kPageSize));
+  std::uint64_t start = va, end = va + align_up(it->second.size, kPageSize);
+  va_.free(va, end - va);
   mappings_.erase(it);
+  // Remember the range, merged with freed neighbours.
+  auto next = freed_.lower_bound(start);
+  if (next != freed_.end() && next->first == end) {
+    end = next->second;
+    next = freed_.erase(next);
+  }
+  if (next != freed_.begin() && std::prev(next)->second == start) {
+    start = std::prev(next)->first;
+    freed_.erase(std::prev(next));
+  }
+  freed_.emplace(start, end);
   return true;
+}
+
+bool GpuMemory::was_mapped(std::uint64_t va, std::uint64_t size) const {
+  auto it = freed_.upper_bound(va);
+  if (it != freed_.begin() && std::prev(it)->second > va) return true;
+  return it != freed_.end() && it->first < va + size;
 }
 
 std::size_t GpuMemory::mapping_count() const {
@@ -69,20 +124,37 @@ std::size_t GpuMemory::mapping_count() const {
 }
 
 template <typename Chunk>
-void GpuMemory::walk(std::uint64_t va, std::size_t size, bool write, const AddressRanges* allowed, Chunk&& chunk) const {
+void GpuMemory::walk(std::uint64_t va, std::size_t size, bool write, const AddressRanges* allowed, PageFaults* faults,
+                     Chunk&& chunk) const {
   std::shared_lock lock(mutex_);
   while (size > 0) {
-    auto it = mappings_.upper_bound(va);
-    if (it == mappings_.begin()) throw GpuFault(FaultKind::page_fault, va, "unmapped address");
-    --it;
-    const auto& [start, mapping] = *it;
-    if (va - start >= mapping.size) throw GpuFault(FaultKind::page_fault, va, "unmapped address");
-    if (write && !mapping.writable) throw GpuFault(FaultKind::page_fault, va, "write to a GPU read-only buffer");
-    std::size_t length = std::min<std::uint64_t>(size, mapping.size - (va - start));
-    if (allowed != nullptr && !allowed->contains(va, length)) {
-      throw GpuFault(FaultKind::page_fault, va, "not in the submission's bo table");
+    auto next = mappings_.upper_bound(va);
+    const char* fault = nullptr;
+    std::size_t length = size;
+    std::byte* host = nullptr;
+    if (next == mappings_.begin() || va - std::prev(next)->first >= std::prev(next)->second.size) {
+      fault = "unmapped address";  // the hole reaches the next mapping
+      if (next != mappings_.end()) length = std::min<std::uint64_t>(size, next->first - va);
+    } else {
+      const auto& [start, mapping] = *std::prev(next);
+      length = std::min<std::uint64_t>(size, mapping.size - (va - start));
+      if (write && !mapping.writable) fault = "write to a GPU read-only buffer";
+      host = mapping.backing->host() + mapping.offset + (va - start);
     }
-    chunk(mapping.backing->host() + mapping.offset + (va - start), length);
+    if (allowed != nullptr) {
+      if (host == nullptr && was_mapped(va, length)) {
+        throw GpuFault(FaultKind::page_fault, va, "not in the submission's bo table (a freed object's address)");
+      }
+      if (host != nullptr && !allowed->contains(va, length)) {
+        throw GpuFault(FaultKind::page_fault, va, "not in the submission's bo table");
+      }
+    }
+    if (fault != nullptr) {
+      if (faults == nullptr) throw GpuFault(FaultKind::page_fault, va, fault);
+      faults->record(PageFaults::Fault{va, write, host != nullptr, fault});
+      host = nullptr;
+    }
+    chunk(host, length);
     va += length;
     size -= length;
   }
@@ -107,8 +179,12 @@ void GpuView::read(std::uint64_t va, void* dst, std::size_t size) const {
     });
     return;
   }
-  memory_->walk(va, size, false, allowed_, [&](std::byte* host, std::size_t length) {
-    std::memcpy(out, host, length);
+  memory_->walk(va, size, false, allowed_, faults_, [&](std::byte* host, std::size_t length) {
+    if (host != nullptr) {
+      std::memcpy(out, host, length);
+    } else {
+      std::memset(out, 0, length);
+    }
     out += length;
   });
 }
@@ -122,8 +198,8 @@ void GpuView::write(std::uint64_t va, const void* src, std::size_t size) const {
     });
     return;
   }
-  memory_->walk(va, size, true, allowed_, [&](std::byte* host, std::size_t length) {
-    std::memcpy(host, in, length);
+  memory_->walk(va, size, true, allowed_, faults_, [&](std::byte* host, std::size_t length) {
+    if (host != nullptr) std::memcpy(host, in, length);
     in += length;
   });
 }
@@ -145,6 +221,7 @@ void GpuView::write64(std::uint64_t va, std::uint64_t value) const { write(va, &
 
 std::byte* GpuView::translate(std::uint64_t va, std::size_t size, bool write) const {
   std::byte* const host = translate_uncached(va, size, write);
+  if (host == nullptr) return fault_scratch(size, write);  // the IOMMU answered, not memory: no cache line
   if (cache_ == nullptr) return host;
   // Page-aligned mappings keep a line's GPU and host offsets equal, so one GPU line is one host line.
   if (!Uche::in_one_line(host, size)) throw GpuFault(FaultKind::page_fault, va, "cached access spans two cache lines");
@@ -154,7 +231,7 @@ std::byte* GpuView::translate(std::uint64_t va, std::size_t size, bool write) co
 std::byte* GpuView::translate_uncached(std::uint64_t va, std::size_t size, bool write) const {
   std::byte* result = nullptr;
   std::size_t pieces = 0;
-  memory_->walk(va, size, write, allowed_, [&](std::byte* host, std::size_t) {
+  memory_->walk(va, size, write, allowed_, faults_, [&](std::byte* host, std::size_t) {
     if (pieces++ == 0) result = host;
   });
   if (pieces > 1) throw GpuFault(FaultKind::page_fault, va, "access spans two buffer objects");

@@ -1,7 +1,8 @@
 // One GPU address space: a VA allocator and a page table with permissions over host backing.
 // Like the drivers' per-process pagetables, each open device file gets its own. The GPU reaches
-// it through a GpuView; accesses that hit no mapping, or write a read-only one, raise a page
-// fault (GpuFault).
+// it through a GpuView; accesses that hit no mapping, or write a read-only one, are page faults:
+// either fatal to the submission (GpuFault), or — as the drivers' IOMMU setup has it by default —
+// recorded while the GPU goes on (PageFaults).
 #pragma once
 
 #include "alloc/range_allocator.h"
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <shared_mutex>
 #include <vector>
@@ -43,6 +45,30 @@ class AddressRanges {
   mutable std::atomic<std::size_t> last_hit_{0};
 };
 
+/// The page faults of one submission on an IOMMU that does not stall on a fault: the faulting
+/// read returns zeros, the faulting write is dropped, and the GPU carries on. That is what both
+/// drivers set up by default — KGSL without KGSL_FT_PAGEFAULT_GPUHALT_ENABLE (kgsl_mmu.h
+/// KGSL_FT_PAGEFAULT_DEFAULT_POLICY 0: kgsl_iommu.c kgsl_iommu_fault_handler logs and returns 0),
+/// msm resuming translation after adreno_gpu.c adreno_fault_handler logged. A page is reported
+/// once per submission, at the lowest faulting address seen in it, whichever thread got there
+/// first (the shader processor's threads record concurrently).
+class PageFaults {
+ public:
+  struct Fault {
+    std::uint64_t address;
+    bool write;
+    bool permission;  // a mapped page the access may not make; else no translation
+    const char* reason;
+  };
+  void record(const Fault& fault);
+  /// The faults by address, and forgets them.
+  std::vector<Fault> take();
+
+ private:
+  std::mutex mutex_;
+  std::map<std::uint64_t, Fault> by_page_;
+};
+
 class GpuMemory {
  public:
   GpuMemory(std::uint64_t va_start, std::uint64_t va_size);
@@ -69,29 +95,39 @@ class GpuMemory {
     bool writable;
   };
   friend class GpuView;
-  // Calls `chunk(host, length)` for each piece of [va, va+size); faults on a hole, and on a
-  // piece outside `allowed` when that is set.
+  // Calls `chunk(host, length)` for each piece of [va, va+size). A hole, or a write to a
+  // read-only mapping, throws GpuFault — or, with `faults`, is recorded there and reaches
+  // `chunk` with a null host pointer. With `allowed`, a piece outside it always throws when it
+  // is mapped or was mapped since its VA was last handed out (a freed object's address).
   template <typename Chunk>
-  void walk(std::uint64_t va, std::size_t size, bool write, const AddressRanges* allowed, Chunk&& chunk) const;
+  void walk(std::uint64_t va, std::size_t size, bool write, const AddressRanges* allowed, PageFaults* faults,
+            Chunk&& chunk) const;
 
   std::uint64_t va_start_;
   std::uint64_t va_size_;
+  /// Whether [va, va + size) meets a range in freed_.
+  bool was_mapped(std::uint64_t va, std::uint64_t size) const;
+
   mutable std::shared_mutex mutex_;
   RangeAllocator va_;
   std::map<std::uint64_t, Mapping> mappings_;  // keyed by start VA
+  std::map<std::uint64_t, std::uint64_t> freed_;  // start → end: unmapped, not handed out again
 };
 
 /// What the GPU reaches of an address space while it runs one submission: all of it, or only
 /// `allowed` (an access elsewhere faults even where memory is mapped). Every access the command
 /// and shader processors make goes through one; the shader processors' go through `cache` (UCHE)
-/// when there is one, after the same page-table checks.
+/// when there is one, after the same page-table checks. With `faults`, unmapped and read-only
+/// accesses are recorded there and the access goes on (reads see zeros, writes are dropped);
+/// an access outside `allowed` to memory that is, or was until freed, mapped stays fatal.
 class GpuView {
  public:
-  explicit GpuView(const GpuMemory& memory, const AddressRanges* allowed = nullptr, Uche* cache = nullptr) noexcept
-      : memory_(&memory), allowed_(allowed), cache_(cache) {}
+  explicit GpuView(const GpuMemory& memory, const AddressRanges* allowed = nullptr, Uche* cache = nullptr,
+                   PageFaults* faults = nullptr) noexcept
+      : memory_(&memory), allowed_(allowed), cache_(cache), faults_(faults) {}
 
-  // Throw GpuFault(page_fault) on an unmapped address, a write to a read-only mapping or an
-  // address outside `allowed`; accesses may span adjacent mappings.
+  // Throw GpuFault(page_fault) on an unmapped address, a write to a read-only mapping (both
+  // only without `faults`) or an address outside `allowed`; accesses may span adjacent mappings.
   void read(std::uint64_t va, void* dst, std::size_t size) const;
   void write(std::uint64_t va, const void* src, std::size_t size) const;
   std::uint32_t read32(std::uint64_t va) const;
@@ -102,10 +138,13 @@ class GpuView {
   /// Host pointer to [va, va+size) when it lies inside one mapping and the access is allowed;
   /// throws GpuFault otherwise. For hot paths (shader memory, IB fetch) that touch one buffer.
   /// Through a cache the pointer is the cached copy, and the access must also lie inside one
-  /// cache line (GpuFault otherwise: use read/write).
+  /// cache line (GpuFault otherwise: use read/write). A page fault recorded in `faults` yields
+  /// this thread's scratch bytes instead: zeros to read, a sink to write; valid until the next
+  /// faulting translate on the thread.
   std::byte* translate(std::uint64_t va, std::size_t size, bool write) const;
 
  private:
+  /// The host bytes, or nullptr when the access page-faulted into `faults_`.
   std::byte* translate_uncached(std::uint64_t va, std::size_t size, bool write) const;
   /// Calls `piece(va, length)` for the parts of [va, va+size) that lie in one cache line each.
   template <typename Piece>
@@ -114,6 +153,7 @@ class GpuView {
   const GpuMemory* memory_;
   const AddressRanges* allowed_;
   Uche* cache_;
+  PageFaults* faults_;
 };
 
 }  // namespace adreno::virt

@@ -23,6 +23,11 @@ constexpr std::uint32_t kMemstoreMax = kMemstoreSize / kDevmemstoreSize - 2 - 4;
 // is `count > 200` before the increment) with -ENOSPC.
 constexpr std::size_t kMaxContextsPerProcess = 200;
 
+// kgsl_device.h: a context keeps at most KGSL_MAX_FAULT_ENTRIES faults, and kgsl_add_fault
+// drops those older than KGSL_MAX_FAULT_TIME_THRESHOLD ms whenever it adds one.
+constexpr std::size_t kMaxFaultEntries = 40;
+constexpr std::chrono::milliseconds kMaxFaultTime{5000};
+
 }  // namespace
 
 VirtualSyscalls::NodeFactory make_virtual_kgsl_node(const VirtualGpuConfig& config) {
@@ -54,18 +59,22 @@ int KgslDevice::create_context(std::uint64_t owner, std::uint32_t flags, std::sh
   // KGSL prints a fault to the kernel log with its context and timestamp (adreno_dispatch.c
   // adreno_fault_header: "gpu fault ctx %u ... ts %u"); stderr is the host's stand-in for that log.
   // Recovery then reaches the other contexts (recover_from).
-  Ring::FaultLog report =
-      reporting_fault_log(config_.fault_injection, "context " + std::to_string(id), [id](const FaultRecord& fault) {
-        std::fprintf(stderr, "virtual kgsl: gpu fault ctx %u ts %llu: %s\n", id, static_cast<unsigned long long>(fault.seqno),
-                     fault.message.c_str());
-      });
-  context->ring = std::make_shared<Ring>(
-      std::move(memory), config_.hang_timeout,
-      [this, id, report](const FaultRecord& fault) {
-        report(fault);
-        recover_from(fault, id);
-      },
-      ringbuffer_for(flags), config_.model.instr_cache_units);
+  const std::string timeline = "context " + std::to_string(id);
+  Ring::FaultLog report = reporting_fault_log(config_.fault_injection, timeline, [id](const FaultRecord& fault) {
+    std::fprintf(stderr, "virtual kgsl: gpu fault ctx %u ts %llu: %s\n", id, static_cast<unsigned long long>(fault.seqno),
+                 fault.message.c_str());
+  });
+  // A page fault goes to the IOMMU fault handler instead, which does not start a recovery under
+  // the default policy (kgsl_iommu.c kgsl_iommu_fault_handler).
+  Ring::FaultLog page_fault_report = reporting_fault_log(
+      config_.fault_injection, timeline, [this, id](const FaultRecord& fault) { page_fault(id, fault); });
+  context->ring = std::make_shared<Ring>(std::move(memory), config_.hang_timeout,
+                                         Ring::FaultLogs{[this, id, report](const FaultRecord& fault) {
+                                                           report(fault);
+                                                           recover_from(fault, id);
+                                                         },
+                                                         std::move(page_fault_report)},
+                                         ringbuffer_for(flags), config_.model.instr_cache_units);
   contexts_.emplace(id, std::move(context));
   return static_cast<int>(id);
 }
@@ -103,6 +112,32 @@ void KgslDevice::recover_from(const FaultRecord&, std::uint32_t guilty) {
   for (const auto& [id, context] : contexts_) {
     if (id != guilty && context->ring->submitted() != context->ring->retired()) context->recovered = true;
   }
+}
+
+void KgslDevice::page_fault(std::uint32_t id, const FaultRecord& fault) {
+  // kgsl_iommu_print_fault, rate limited; the GPU address is printed as the driver does.
+  if (page_fault_prints_.allow()) {
+    std::fprintf(stderr, "virtual kgsl: GPU PAGE FAULT: addr = %llX drawctxt=%u ts %llu (%s %s fault)\n",
+                 static_cast<unsigned long long>(fault.address), id, static_cast<unsigned long long>(fault.seqno),
+                 fault.write ? "write" : "read", fault.permission ? "permission" : "translation");
+  }
+  // kgsl_iommu_add_fault_info → kgsl_add_fault: only a FAULT_INFO context that is neither
+  // detached nor invalidated keeps the fault.
+  std::lock_guard lock(mutex_);
+  auto it = contexts_.find(id);
+  if (it == contexts_.end() || !(it->second->flags & KGSL_CONTEXT_FAULT_INFO) || it->second->ring->fault()) return;
+  std::deque<KgslPageFault>& faults = it->second->page_faults;
+  const auto now = std::chrono::steady_clock::now();
+  std::erase_if(faults, [&](const KgslPageFault& kept) { return now - kept.time >= kMaxFaultTime; });
+  if (faults.size() == kMaxFaultEntries) faults.pop_front();
+  const std::uint32_t type = (fault.permission ? KGSL_PAGEFAULT_TYPE_PERMISSION : KGSL_PAGEFAULT_TYPE_TRANSLATION) |
+                             (fault.write ? KGSL_PAGEFAULT_TYPE_WRITE : KGSL_PAGEFAULT_TYPE_READ);
+  faults.push_back(KgslPageFault{fault.address, type, now});
+}
+
+std::vector<KgslPageFault> KgslDevice::page_faults(const KgslContext& context) const {
+  std::lock_guard lock(mutex_);
+  return {context.page_faults.begin(), context.page_faults.end()};
 }
 
 bool KgslDevice::take_recovered(KgslContext& context) {

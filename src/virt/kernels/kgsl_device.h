@@ -4,12 +4,15 @@
 // lives in the files (kgsl_file.h): each open is a process with its own pagetable.
 #pragma once
 
+#include "virt/kernels/rate_limit.h"
 #include "virt/kernels/ring.h"
 #include "virt/kernels/virtual_gpu_config.h"
 #include "virt/kernels/virtual_syscalls.h"
 
-#include <cstdint>
 #include <array>
+#include <chrono>
+#include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -20,6 +23,13 @@ namespace adreno::virt {
 /// The factory for VirtualSyscalls::add_node: every file it creates shares one virtual device.
 VirtualSyscalls::NodeFactory make_virtual_kgsl_node(const VirtualGpuConfig& config);
 
+/// A page fault kept for a KGSL_CONTEXT_FAULT_INFO context (kgsl.c kgsl_add_fault).
+struct KgslPageFault {
+  std::uint64_t address;
+  std::uint32_t type;  // KGSL_PAGEFAULT_TYPE_*
+  std::chrono::steady_clock::time_point time;
+};
+
 /// A draw context: its flags, its owner (the file that created it) and the ring it runs on.
 struct KgslContext {
   std::uint32_t id;
@@ -28,6 +38,7 @@ struct KgslContext {
   std::shared_ptr<Ring> ring;
   bool reset_reported = false;  // GPU_RESET_STAT reports GUILTY once, then NO_ERROR
   bool recovered = false;       // ADRENO_CONTEXT_FAULT: lived through another context's recovery
+  std::deque<KgslPageFault> page_faults;  // KGSL_CONTEXT_FAULT_INFO only; the device's lock
 };
 
 class KgslDevice {
@@ -51,6 +62,8 @@ class KgslDevice {
   bool take_recovered(KgslContext& context);
   /// GPU_RESET_STAT: read-and-clear, as kgsl_prop_gpu_reset_stat does.
   std::uint32_t take_reset_status(KgslContext& context);
+  /// The page faults kept for `context` (GET_FAULT_REPORT), oldest first.
+  std::vector<KgslPageFault> page_faults(const KgslContext& context) const;
   /// Ids of the contexts `owner` still holds.
   std::vector<std::uint32_t> contexts_of(std::uint64_t owner) const;
   /// The owner's file is released: its contexts are detached (kgsl_release → context detach).
@@ -61,8 +74,11 @@ class KgslDevice {
   std::shared_ptr<RingBuffer> ringbuffer_for(std::uint32_t flags);
   /// A context faulted: recovery resets the GPU and replays the others' unfinished work.
   void recover_from(const FaultRecord& fault, std::uint32_t guilty);
+  /// A page fault of context `id`'s submission, which the GPU went on after.
+  void page_fault(std::uint32_t id, const FaultRecord& fault);
 
   const VirtualGpuConfig config_;
+  RateLimit page_fault_prints_;  // the IOMMU context's ratelimit (kgsl_iommu_print_fault)
   mutable std::mutex mutex_;
   // kgsl.h KGSL_PRIORITY_MAX_RB_LEVELS: four ringbuffers, one per priority band.
   std::array<std::shared_ptr<RingBuffer>, 4> ringbuffers_;

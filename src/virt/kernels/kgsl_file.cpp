@@ -8,6 +8,7 @@
 #include <sys/sysmacros.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -105,6 +106,7 @@ const KgslFile::IoctlEntry KgslFile::kIoctls[] = {
     {IOCTL_KGSL_CMDSTREAM_READTIMESTAMP_CTXTID,
      &call<IOCTL_KGSL_CMDSTREAM_READTIMESTAMP_CTXTID, kgsl_cmdstream_readtimestamp_ctxtid,
            &KgslFile::readtimestamp_ctxtid>},
+    {IOCTL_KGSL_GET_FAULT_REPORT, &call<IOCTL_KGSL_GET_FAULT_REPORT, kgsl_fault_report, &KgslFile::get_fault_report>},
 };
 
 KgslFile::KgslFile(std::shared_ptr<KgslDevice> device)
@@ -428,6 +430,58 @@ int KgslFile::waittimestamp_ctxtid(kgsl_device_waittimestamp_ctxtid& param) {
   // adreno_waittimestamp: whatever the wait returned, an invalidated context is -EDEADLK.
   if (ring.fault()) return -EDEADLK;
   return result == Ring::WaitResult::timeout ? -ETIMEDOUT : 0;
+}
+
+// --- fault reports (kgsl.c kgsl_ioctl_get_fault_report) ---
+
+int KgslFile::get_fault_report(kgsl_fault_report& param) {
+  auto context = device_->find(owner_, param.context_id);
+  if (!context) return -EINVAL;
+  // Only an invalidated context of KGSL_CONTEXT_FAULT_INFO has a report to give.
+  if (!(context->flags & KGSL_CONTEXT_FAULT_INFO) || !context->ring->fault()) return -EINVAL;
+  if (param.faultlist == 0) {
+    param.faultnents = KGSL_FAULT_TYPE_MAX;  // how many fault types there are
+    return 0;
+  }
+  auto* list = reinterpret_cast<unsigned char*>(static_cast<std::uintptr_t>(param.faultlist));
+  const std::size_t size = std::min<std::size_t>(sizeof(kgsl_fault), param.faultsize);
+  const auto entry = [&](unsigned i) {
+    kgsl_fault fault{};
+    std::memcpy(&fault, list + std::size_t{i} * param.faultsize, size);
+    return fault;
+  };
+  const std::vector<KgslPageFault> faults = device_->page_faults(*context);
+  // Entries that all name no buffer ask for the count of each type (kgsl_update_fault_count),
+  // written to the first entries, one per type that has faults.
+  bool details = false;
+  for (unsigned i = 0; i < param.faultnents && !details; ++i) details = entry(i).fault != 0;
+  if (!details) {
+    if (!faults.empty() && param.faultnents != 0) {
+      kgsl_fault count{};
+      count.type = KGSL_FAULT_TYPE_PAGEFAULT;
+      count.count = static_cast<__u32>(faults.size());
+      std::memcpy(list, &count, size);
+    }
+    return 0;
+  }
+  // Otherwise each type's entry says where its reports go (kgsl_update_fault_details).
+  std::array<kgsl_fault, KGSL_FAULT_TYPE_MAX> by_type{};
+  for (unsigned i = 0; i < param.faultnents; ++i) {
+    const kgsl_fault fault = entry(i);
+    if (fault.type >= KGSL_FAULT_TYPE_MAX) return -EINVAL;
+    by_type[fault.type] = fault;
+  }
+  const kgsl_fault& wanted = by_type[KGSL_FAULT_TYPE_PAGEFAULT];
+  const std::size_t report_size = std::min<std::size_t>(sizeof(kgsl_pagefault_report), wanted.size);
+  for (std::size_t i = 0; i < faults.size() && i < wanted.count; ++i) {
+    if (wanted.fault == 0) return -EFAULT;
+    kgsl_pagefault_report report{};
+    report.fault_addr = faults[i].address;
+    report.fault_type = faults[i].type;
+    std::memcpy(reinterpret_cast<unsigned char*>(static_cast<std::uintptr_t>(wanted.fault)) + i * wanted.size, &report,
+                report_size);
+  }
+  return 0;
 }
 
 // --- mmap (kgsl.c kgsl_mmap, get_mmap_entry) ---

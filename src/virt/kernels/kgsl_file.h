@@ -23,6 +23,7 @@ struct kgsl_gpuobj_info;
 struct kgsl_gpuobj_import;
 struct kgsl_gpu_command;
 struct kgsl_cmdstream_readtimestamp_ctxtid;
+struct kgsl_fault_report;
 
 namespace adreno::virt {
 
@@ -60,6 +61,7 @@ class KgslFile final : public VirtualFile {
   int gpuobj_import(kgsl_gpuobj_import& param);
   int gpu_command(kgsl_gpu_command& param);
   int readtimestamp_ctxtid(kgsl_cmdstream_readtimestamp_ctxtid& param);
+  int get_fault_report(kgsl_fault_report& param);
 
   /// Maps `backing` into this process' pagetable and files it under the lowest free id.
   int attach_entry(std::shared_ptr<Backing> backing, std::uint64_t size, std::uint64_t flags,

@@ -8,6 +8,7 @@
 #include "virt/gpu/gpu_memory.h"
 #include "virt/kernels/fault_injection.h"
 #include "virt/kernels/memory_limit.h"
+#include "virt/kernels/rate_limit.h"
 #include "virt/kernels/ring.h"
 
 #include <fcntl.h>
@@ -66,6 +67,9 @@ struct MsmDevice {
   // it and one queue's CP wait holds every other queue. Created on first use.
   std::mutex ring_mutex;
   std::vector<std::shared_ptr<RingBuffer>> rings;
+  RateLimit page_fault_prints;  // pr_warn_ratelimited in adreno_fault_handler
+  // The faults of the one GPU address space every file shares without per-process pagetables.
+  std::shared_ptr<std::atomic<std::uint64_t>> shared_vm_faults = std::make_shared<std::atomic<std::uint64_t>>(0);
 
   std::shared_ptr<RingBuffer> ringbuffer(std::uint32_t priority) {
     std::lock_guard lock(ring_mutex);
@@ -113,7 +117,10 @@ std::int64_t monotonic_ns() {
 class MsmFile final : public VirtualFile {
  public:
   explicit MsmFile(std::shared_ptr<MsmDevice> device)
-      : device_(std::move(device)), memory_(std::make_shared<GpuMemory>(kVaStart, kVaSize)) {}
+      : device_(std::move(device)),
+        memory_(std::make_shared<GpuMemory>(kVaStart, kVaSize)),
+        vm_faults_(device_->options.per_process_pgtables ? std::make_shared<std::atomic<std::uint64_t>>(0)
+                                                         : device_->shared_vm_faults) {}
 
   ~MsmFile() override {
     // Rings first: their threads may still hold submissions referencing objects.
@@ -305,8 +312,9 @@ class MsmFile final : public VirtualFile {
       case uapi::MSM_PARAM_CHIP_ID: args.value = model.chip_id; return 0;
       case uapi::MSM_PARAM_GMEM_SIZE: args.value = model.gmem_bytes; return 0;
       case uapi::MSM_PARAM_PRIORITIES: args.value = priorities(); return 0;
-      // gpu->global_faults + the address space's faults; every fault here is attributed.
-      case uapi::MSM_PARAM_FAULTS: args.value = vm_faults(); return 0;
+      // gpu->global_faults + the address space's faults (adreno_gpu.c adreno_get_param): every
+      // file's queues when there are no per-process pagetables, as they share one.
+      case uapi::MSM_PARAM_FAULTS: args.value = vm_faults_->load(); return 0;
       case uapi::MSM_PARAM_VA_START:
         if (!device_->options.per_process_pgtables) return -EINVAL;
         args.value = kVaStart;
@@ -388,18 +396,31 @@ class MsmFile final : public VirtualFile {
 
   // ---- msm: submitqueues, submission, fences ----
 
-  /// A submitqueue's ring. The driver puts GPU faults in the kernel log — an IOMMU fault with its
-  /// iova (a6xx_gpu.c a6xx_fault_handler, adreno_gpu.c adreno_fault_handler on newer kernels:
-  /// "*** gpu fault"), a lockup when hangcheck fires (msm_gpu.c hangcheck_handler) — so the
-  /// virtual node writes its faults to stderr, the host's stand-in for that log.
+  /// A submitqueue's ring. The driver puts GPU faults in the kernel log — a lockup when
+  /// hangcheck fires (msm_gpu.c hangcheck_handler), a CP error (a6xx_gpu.c a6xx_cp_hw_err_irq) —
+  /// so the virtual node writes its faults to stderr, the host's stand-in for that log. A page
+  /// fault is only logged (adreno_gpu.c adreno_fault_handler: "*** gpu fault", rate limited;
+  /// then a devcoredump, and translation resumes): it starts no recovery and counts nowhere.
   std::shared_ptr<Ring> make_ring(std::uint32_t queue_id, std::uint32_t priority) const {
+    const std::string timeline = "submitqueue " + std::to_string(queue_id);
+    auto print_page_fault = [device = device_, ttbr0 = memory_->va_begin()](const FaultRecord& fault) {
+      if (!device->page_fault_prints.allow()) return;
+      std::fprintf(stderr, "virtual msm: *** gpu fault: ttbr0=%.16llx iova=%.16llx dir=%s type=%s source=%s\n",
+                   static_cast<unsigned long long>(ttbr0), static_cast<unsigned long long>(fault.address),
+                   fault.write ? "WRITE" : "READ", fault.permission ? "PERMISSION" : "TRANSLATION", "unknown");
+    };
+    // msm_gpu.c recover_worker counts a recovered fault for the queue and for the address space
+    // its submission ran in (gpu->global_faults instead when the process is gone, which a
+    // virtual file tearing down never reports: its cut-short submissions are no faults).
+    auto log_fault = [queue_id, vm_faults = vm_faults_](const FaultRecord& fault) {
+      std::fprintf(stderr, "virtual msm: submitqueue %u, submission %llu: %s\n", queue_id,
+                   static_cast<unsigned long long>(fault.seqno), fault.message.c_str());
+      vm_faults->fetch_add(1);
+    };
     return std::make_shared<Ring>(
         memory_, device_->config.hang_timeout,
-        reporting_fault_log(device_->config.fault_injection, "submitqueue " + std::to_string(queue_id),
-                            [queue_id](const FaultRecord& fault) {
-                              std::fprintf(stderr, "virtual msm: submitqueue %u, submission %llu: %s\n", queue_id,
-                                           static_cast<unsigned long long>(fault.seqno), fault.message.c_str());
-                            }),
+        Ring::FaultLogs{reporting_fault_log(device_->config.fault_injection, timeline, std::move(log_fault)),
+                        reporting_fault_log(device_->config.fault_injection, timeline, std::move(print_page_fault))},
         device_->ringbuffer(priority), device_->config.model.instr_cache_units);
   }
 
@@ -447,23 +468,17 @@ class MsmFile final : public VirtualFile {
         ++it;
         continue;
       }
-      closed_queue_faults_ += (*it)->fault() ? 1 : 0;
       it = retiring_.erase(it);
     }
   }
 
   /// msm_gpu.c recover_worker bumps the guilty queue's and its address space's counters when
-  /// hangcheck recovers the GPU. Two simplifications, both on the side of reporting more:
-  /// every virtual GPU fault (page fault and CP error too, not only hangs) is treated as ending
-  /// in that recovery, and a faulted Ring cancels what its queue submits afterwards, where the
-  /// driver replays later submissions of a context that did not opt into VM_BIND.
+  /// hangcheck recovers the GPU. Two simplifications, both on the side of reporting more: every
+  /// fault that stops a virtual ring (a CP error or shader error too, and the deliberately
+  /// stricter bo-table faults, not only hangs) is treated as ending in that recovery, and a
+  /// faulted Ring cancels what its queue submits afterwards, where the driver replays later
+  /// submissions of a context that did not opt into VM_BIND. Page faults count nowhere.
   static std::uint32_t ring_faults(const Ring& ring) { return ring.fault() ? 1 : 0; }
-  std::uint64_t vm_faults() const {
-    std::uint64_t faults = closed_queue_faults_;
-    for (const auto& [id, queue] : queues_) faults += ring_faults(*queue.ring);
-    for (const auto& ring : retiring_) faults += ring_faults(*ring);
-    return faults;
-  }
 
   int submitqueue_query(uapi::drm_msm_submitqueue_query& args) {
     // msm_submitqueue.c msm_submitqueue_query: pad must be zero, unknown queue ENOENT, unknown
@@ -558,8 +573,10 @@ class MsmFile final : public VirtualFile {
     // Nothing checks what the GPU then touches: on hardware an object missing from the table
     // still works while it stays mapped in the context's address space, yet it can be freed
     // under the running GPU and nobody waits for its access. The virtual node is deliberately
-    // stricter than hardware so that such bugs show: an access outside the table's objects
-    // faults the submission, as an IOMMU fault would.
+    // stricter than hardware so that such bugs show: an access outside the table's objects —
+    // to another live object, or to where an object of this file was until it was freed — is a
+    // fault that stops the queue and counts as a recovered one (hardware would at most log a
+    // page fault there, and go on). Holes that never held an object fault as on hardware.
     std::vector<AddressRanges::Range> listed;
     listed.reserve(table.size());
     for (const auto& object : table) listed.push_back(AddressRanges::Range{*object->iova, object->size});
@@ -604,7 +621,7 @@ class MsmFile final : public VirtualFile {
   std::map<void*, CpuMapping> mappings_;
   std::map<std::uint32_t, Queue> queues_;
   std::vector<std::shared_ptr<Ring>> retiring_;  // closed queues with work still in flight
-  std::uint64_t closed_queue_faults_ = 0;
+  std::shared_ptr<std::atomic<std::uint64_t>> vm_faults_;  // the address space's recovered faults
   std::uint32_t next_queue_id_ = 1;
 };
 

@@ -60,11 +60,11 @@ void RingBuffer::worker() {
 
 // --- Ring ---
 
-Ring::Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLog log,
+Ring::Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLogs logs,
            std::shared_ptr<RingBuffer> buffer, std::uint32_t instruction_cache_units)
     : memory_(std::move(memory)),
       hang_timeout_(hang_timeout),
-      log_(std::move(log)),
+      logs_(std::move(logs)),
       cp_(*memory_, hang_timeout, stop_, instruction_cache_units),
       buffer_(buffer ? std::move(buffer) : std::make_shared<RingBuffer>()) {}
 
@@ -116,14 +116,19 @@ std::uint64_t Ring::submit(std::vector<IbSpan> ibs, std::vector<std::shared_ptr<
 
 void Ring::execute(RingBuffer::Entry& entry) {
   std::optional<FaultRecord> fault;
+  PageFaults page_faults;
   try {
-    if (entry.injected) raise(*entry.injected, entry.ibs);
-    cp_.execute(entry.ibs, entry.allowed.get());
+    if (entry.injected && entry.injected->kind == FaultKind::hang) hang(entry.ibs);
+    if (entry.injected) page_faults.record(PageFaults::Fault{entry.injected->address, false, false, "injected by the test"});
+    cp_.execute(entry.ibs, entry.allowed.get(), &page_faults);
   } catch (const GpuFault& error) {
     fault = FaultRecord{error.kind(), error.address(), error.what(), entry.seqno};
-    // A submission cut short because its timeline is being torn down is no driver fault: nobody
-    // is told, as the owner (a context, a file) may be half destroyed.
-    if (log_ && !stop_) log_(*fault);
+  }
+  // A submission cut short because its timeline is being torn down is no driver fault: nobody
+  // is told, as the owner (a context, a file) may be half destroyed.
+  if (!stop_) {
+    report_page_faults(page_faults, entry.seqno);
+    if (fault && logs_.fault) logs_.fault(*fault);
   }
   entry.keep_alive.clear();
   std::vector<RingBuffer::Entry> cancelled;  // released after the locks: they may hold other rings
@@ -141,9 +146,17 @@ void Ring::execute(RingBuffer::Entry& entry) {
   changed_.notify_all();
 }
 
-void Ring::raise(const InjectedFault& fault, const std::vector<IbSpan>& ibs) {
+void Ring::report_page_faults(PageFaults& faults, std::uint64_t seqno) {
+  for (const PageFaults::Fault& fault : faults.take()) {
+    if (!logs_.page_fault) continue;
+    const GpuFault error(FaultKind::page_fault, fault.address,
+                         std::string(fault.reason) + (fault.write ? " (write)" : " (read)"));
+    logs_.page_fault(FaultRecord{FaultKind::page_fault, fault.address, error.what(), seqno, fault.write, fault.permission});
+  }
+}
+
+void Ring::hang(const std::vector<IbSpan>& ibs) {
   const std::uint64_t first_ib = ibs.empty() ? 0 : ibs.front().address;
-  if (fault.kind != FaultKind::hang) throw GpuFault(fault.kind, fault.address, "injected by the test");
   // The GPU makes no progress: the hang detector fires after its timeout, as in the CP's waits.
   std::unique_lock lock(mutex_);
   changed_.wait_for(lock, hang_timeout_, [&] { return stop_.load(); });

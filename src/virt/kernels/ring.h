@@ -7,8 +7,12 @@
 // wait for memory that a later submission on the same ringbuffer writes never ends: the hang
 // detector (the command processor's hang timeout) faults the waiter, as on hardware.
 //
-// The first fault stops a Ring: what its context queued behind it is cancelled, as the drivers'
-// fault recovery does for the guilty context. The other Rings on the RingBuffer carry on.
+// The first fault — a CP error, a hang, a shader error, or an access outside the submission's
+// allowed ranges — stops a Ring: what its context queued behind it is cancelled, as the drivers'
+// fault recovery does for the guilty context. The other Rings on the RingBuffer carry on. Page
+// faults are not faults of the Ring: as the drivers' default IOMMU setup has it, the GPU goes on
+// (reads see zeros, writes are dropped), each faulting page is logged once per submission, and
+// the submission retires normally (gpu_memory.h PageFaults).
 #pragma once
 
 #include "virt/gpu/command_processor.h"
@@ -35,10 +39,12 @@ struct FaultRecord {
   std::uint64_t address;
   std::string message;
   std::uint64_t seqno;  // the submission that faulted
+  bool write = false;       // page faults: the access was a write
+  bool permission = false;  // page faults: a permission fault, else a translation fault
 };
 
 /// A fault a test chose for one submission (src/testing): instead of running, the submission
-/// hangs until the hang detector fires, or page-faults at `address`.
+/// hangs until the hang detector fires; or it page-faults at `address` and then runs.
 struct InjectedFault {
   FaultKind kind;             // hang or page_fault
   std::uint64_t address = 0;  // page_fault: the faulting GPU address
@@ -89,12 +95,18 @@ class Ring {
   enum class WaitResult { retired, timeout, faulted };
   /// Told about a fault on the ring's thread, as it happens (the driver's fault log).
   using FaultLog = std::function<void(const FaultRecord&)>;
+  /// What the driver does with the Ring's faults: `fault` for those that stop it (recovery),
+  /// `page_fault` for each page fault the GPU went on after (told before `fault`, if both).
+  struct FaultLogs {
+    FaultLog fault;
+    FaultLog page_fault;
+  };
   /// The submission may run only once `ring` retired `seqno`.
   using Dependency = RingBuffer::Dependency;
 
   /// A timeline on `buffer`; without one it gets a ringbuffer of its own.
   /// `instruction_cache_units`: the model's, for the command processor's preload check (0: none).
-  Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLog log = {},
+  Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLogs logs = {},
        std::shared_ptr<RingBuffer> buffer = nullptr, std::uint32_t instruction_cache_units = 0);
   ~Ring();
   Ring(const Ring&) = delete;
@@ -103,8 +115,8 @@ class Ring {
   /// Queues the IBs; `keep_alive` is released once the submission retired (the drivers hold
   /// references to every object a submission uses until then). With `allowed`, the submission
   /// faults on any access outside those GPU address ranges. With `injected`, the submission
-  /// raises that fault instead of running its IBs. It runs only after `after` retired. Returns
-  /// the sequence number.
+  /// hangs instead of running its IBs, or page-faults before running them. It runs only after
+  /// `after` retired. Returns the sequence number.
   std::uint64_t submit(std::vector<IbSpan> ibs, std::vector<std::shared_ptr<const void>> keep_alive = {},
                        std::shared_ptr<const AddressRanges> allowed = nullptr,
                        std::optional<InjectedFault> injected = std::nullopt, std::vector<Dependency> after = {});
@@ -122,12 +134,14 @@ class Ring {
   friend class RingBuffer;
   /// Runs one submission on the caller's (the ringbuffer's) thread and retires it.
   void execute(RingBuffer::Entry& entry);
-  /// Throws the injected fault: a hang once the hang detector's time passed (or teardown began).
-  [[noreturn]] void raise(const InjectedFault& fault, const std::vector<IbSpan>& ibs);
+  /// Throws the injected hang once the hang detector's time passed (or teardown began).
+  [[noreturn]] void hang(const std::vector<IbSpan>& ibs);
+  /// Tells the page-fault log about each page fault of submission `seqno`.
+  void report_page_faults(PageFaults& faults, std::uint64_t seqno);
 
   std::shared_ptr<const GpuMemory> memory_;
   std::chrono::milliseconds hang_timeout_;
-  FaultLog log_;
+  FaultLogs logs_;
   std::atomic<bool> stop_{false};
   CommandProcessor cp_;
   std::shared_ptr<RingBuffer> buffer_;

@@ -421,7 +421,7 @@ class MsmFile final : public VirtualFile {
         memory_, device_->config.hang_timeout,
         Ring::FaultLogs{reporting_fault_log(device_->config.fault_injection, timeline, std::move(log_fault)),
                         reporting_fault_log(device_->config.fault_injection, timeline, std::move(print_page_fault))},
-        device_->ringbuffer(priority), device_->config.model.instr_cache_units);
+        device_->ringbuffer(priority), device_->config.model.instr_cache_units, device_->config.execution);
   }
 
   /// MSM_PARAM_PRIORITIES: 3 on a630's single ring.

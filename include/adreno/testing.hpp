@@ -60,7 +60,7 @@ enum class Operation {
   submit,              ///< KGSL GPU_COMMAND · MSM GEM_SUBMIT
   wait,                ///< KGSL DEVICE_WAITTIMESTAMP_CTXTID · MSM WAIT_FENCE
   reset_status,        ///< KGSL GETPROPERTY(GPU_RESET_STAT) · MSM SUBMITQUEUE_QUERY
-  query,               ///< KGSL other GETPROPERTY · MSM GET_PARAM, DRM VERSION
+  query,               ///< KGSL other GETPROPERTY, GET_FAULT_REPORT · MSM GET_PARAM, DRM VERSION
   map,                 ///< mmap() of a buffer object
   open,                ///< open() of the device node (logged only)
   close,               ///< close() of one of its descriptors (logged only)

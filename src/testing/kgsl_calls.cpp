@@ -56,6 +56,11 @@ void describe_wait(const void* arg, bool, Call& call) {
   call.object = param.context_id;
   call.arguments = fmt::format("context={} timestamp={} timeout_ms={}", param.context_id, param.timestamp, param.timeout);
 }
+void describe_fault_report(const void* arg, bool, Call& call) {
+  const auto& param = as<kgsl_fault_report>(arg);
+  call.object = param.context_id;
+  call.arguments = fmt::format("context={} faultnents={}", param.context_id, param.faultnents);
+}
 void describe_submit(const void* arg, bool ok, Call& call) {
   const auto& param = as<kgsl_gpu_command>(arg);
   call.object = param.context_id;
@@ -95,6 +100,7 @@ constexpr IoctlEntry kIoctls[] = {
      describe_property},
     {IOCTL_KGSL_DEVICE_GETPROPERTY, "IOCTL_KGSL_DEVICE_GETPROPERTY", Operation::query, is_other_property,
      describe_property},
+    {IOCTL_KGSL_GET_FAULT_REPORT, "IOCTL_KGSL_GET_FAULT_REPORT", Operation::query, nullptr, describe_fault_report},
 };
 
 }  // namespace

@@ -1,3 +1,5 @@
+// adreno::Error (<adreno/error.hpp>): the error type of every layer, so it lives beneath them
+// all — nothing that throws it needs core, or anything else, at link time.
 #include <adreno/error.hpp>
 
 #include <cstring>

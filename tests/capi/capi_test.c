@@ -123,6 +123,16 @@ static adreno_program vector_add_program(adreno_device device) {
   return program;
 }
 
+/* Arguments of a vector add program: c = a + b. */
+static adreno_arguments vector_add_arguments(adreno_program program, adreno_buffer c, adreno_buffer a, adreno_buffer b) {
+  adreno_arguments arguments;
+  MUST(adreno_arguments_create(program, &arguments));
+  MUST(adreno_arguments_set_buffer(arguments, 0, c));
+  MUST(adreno_arguments_set_buffer(arguments, 1, a));
+  MUST(adreno_arguments_set_buffer(arguments, 2, b));
+  return arguments;
+}
+
 /* How many of the first `count` elements of c are not a + b, and of the rest not zero. */
 static size_t wrong_partial_sums(adreno_buffer c, adreno_buffer a, adreno_buffer b, size_t count) {
   const uint32_t* cw = words_of(c);
@@ -540,11 +550,7 @@ static void vector_add(void) {
   fill_random(b, kCount);
   memset(words_of(c), 0, kCount * 4);
   OK(adreno_buffer_flush_for_gpu(a, 0, UINT64_MAX));
-  adreno_arguments arguments;
-  OK(adreno_arguments_create(program, &arguments));
-  OK(adreno_arguments_set_buffer(arguments, 0, c));
-  OK(adreno_arguments_set_buffer(arguments, 1, a));
-  OK(adreno_arguments_set_buffer(arguments, 2, b));
+  adreno_arguments arguments = vector_add_arguments(program, c, a, b);
   adreno_queue queue;
   OK(adreno_queue_create(device, ADRENO_PRIORITY_DEFAULT, &queue));
   OK(adreno_queue_dispatch(queue, program, arguments, &kVectorAddLaunch));
@@ -977,9 +983,7 @@ static void device_lost(void) {
   adreno_program program;
   OK(adreno_program_from_ir3_assembly(device, unsynced, strlen(unsynced), NULL, &program));
   adreno_buffer buffer = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
-  adreno_arguments arguments;
-  OK(adreno_arguments_create(program, &arguments));
-  for (uint32_t i = 0; i < 3; ++i) OK(adreno_arguments_set_buffer(arguments, i, buffer));
+  adreno_arguments arguments = vector_add_arguments(program, buffer, buffer, buffer);
   adreno_queue queue, other;
   OK(adreno_queue_create(device, ADRENO_PRIORITY_DEFAULT, &queue));
   OK(adreno_queue_dispatch(queue, program, arguments, &kVectorAddLaunch));
@@ -1104,15 +1108,8 @@ static void graph_replay(void) {
   adreno_buffer b = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
   adreno_buffer c = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
   adreno_buffer e = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
-  adreno_arguments first, second;
-  OK(adreno_arguments_create(program, &first));
-  OK(adreno_arguments_create(program, &second));
-  OK(adreno_arguments_set_buffer(first, 0, c));
-  OK(adreno_arguments_set_buffer(first, 1, a));
-  OK(adreno_arguments_set_buffer(first, 2, b));
-  OK(adreno_arguments_set_buffer(second, 0, e));
-  OK(adreno_arguments_set_buffer(second, 1, c));
-  OK(adreno_arguments_set_buffer(second, 2, b));
+  adreno_arguments first = vector_add_arguments(program, c, a, b);
+  adreno_arguments second = vector_add_arguments(program, e, c, b);
   adreno_signal done;
   OK(adreno_signal_create(device, 0, &done));
 
@@ -1204,11 +1201,7 @@ static void launches(void) {
   adreno_buffer b = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
   adreno_buffer c = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
   adreno_buffer counts = allocate(device, 64, ADRENO_MEMORY_WRITE_COMBINED, 0);
-  adreno_arguments arguments;
-  OK(adreno_arguments_create(program, &arguments));
-  OK(adreno_arguments_set_buffer(arguments, 0, c));
-  OK(adreno_arguments_set_buffer(arguments, 1, a));
-  OK(adreno_arguments_set_buffer(arguments, 2, b));
+  adreno_arguments arguments = vector_add_arguments(program, c, a, b);
   adreno_queue queue;
   OK(adreno_queue_create(device, ADRENO_PRIORITY_DEFAULT, &queue));
 
@@ -1290,11 +1283,7 @@ static void launches(void) {
   OK(adreno_program_from_ir3_assembly(device, unsynced, strlen(unsynced), &legalized, &programs[0]));
   OK(adreno_program_from_ir3_assembly(device, kernels_vector_add, strlen(kernels_vector_add), &split, &programs[1]));
   for (size_t i = 0; i < 2; ++i) {
-    adreno_arguments bound;
-    OK(adreno_arguments_create(programs[i], &bound));
-    OK(adreno_arguments_set_buffer(bound, 0, c));
-    OK(adreno_arguments_set_buffer(bound, 1, a));
-    OK(adreno_arguments_set_buffer(bound, 2, b));
+    adreno_arguments bound = vector_add_arguments(programs[i], c, a, b);
     fill_random(b, kCount);
     memset(words_of(c), 0, kCount * 4);
     OK(adreno_queue_dispatch(queue, programs[i], bound, &kVectorAddLaunch));

@@ -176,7 +176,7 @@ TEST_CASE("a relative read is checked for the register each fiber's a0.x names",
     CHECK(two.fault.empty());
     for (std::uint32_t i = 0; i < 64; ++i) CHECK(two.out[i] == 10 * (i % 2 + 1));
     const Run four = run(body(3), 64, size);
-    CHECK_THAT(four.fault, Catch::Contains("reads r4.w before an ALU result from `mov.u32u32 r4.w, 40`"));
+    CHECK_THAT(four.fault, Catch::Contains("reads r4.w (through its relative operand) before an ALU result from `mov.u32u32 r4.w, 40`"));
     CHECK_THAT(four.fault, Catch::Contains("fix: needs 3 more delay slots"));
   }
 }

@@ -41,6 +41,7 @@ struct SlotState {
   bool half = false;
   bool ss = false, sy = false;              // an asynchronous result still to arrive
   bool war_ss = false, war_ss_or_sy = false;  // an in-flight instruction still reads it
+  bool relative = false;                    // what is pending may come from a relative write that missed it
   Producer producer = Producer::none;
   std::uint32_t producer_pc = 0, reader_pc = 0;
   friend bool operator==(const SlotState&, const SlotState&) = default;
@@ -73,6 +74,7 @@ bool merge(State& into, const State& from) {
       if ((b.war_ss || b.war_ss_or_sy) && !(a.war_ss || a.war_ss_or_sy)) m.reader_pc = b.reader_pc;
       m.war_ss = a.war_ss || b.war_ss;
       m.war_ss_or_sy = a.war_ss_or_sy || b.war_ss_or_sy;
+      m.relative = a.relative || b.relative;
     }
     if (!(m == a)) {
       a = m;
@@ -143,7 +145,8 @@ void inspect(const Instruction& in, const Footprint& f, const State& s, std::uin
     h.half = use.half;
     h.producer = r.producer;
     h.producer_pc = r.producer_pc;
-    h.relative = h.possible = use.relative;
+    h.relative = use.relative;
+    h.possible = use.relative || r.relative;
     const unsigned need = f.alu_consumer && use.half == r.half ? r.need_alu : r.need_other;
     if (need > offset) {
       h.fix = Wait::delay;
@@ -178,8 +181,9 @@ void inspect(const Instruction& in, const Footprint& f, const State& s, std::uin
       h.pc = pc;
       h.regid = regid;
       h.half = use.half;
-      h.relative = h.possible = use.relative;
+      h.relative = use.relative;
       if (r.ss || r.sy) {
+        h.possible = use.relative || r.relative;
         h.kind = Hazard::Kind::overwrite_pending;
         h.producer = r.producer;
         h.producer_pc = r.producer_pc;
@@ -187,6 +191,7 @@ void inspect(const Instruction& in, const Footprint& f, const State& s, std::uin
         add(h);
       }
       if (r.war_ss || r.war_ss_or_sy) {
+        h.possible = use.relative;
         h.kind = Hazard::Kind::overwrite_in_flight;
         h.producer_pc = r.reader_pc;
         h.in_flight = r.war_ss ? InFlightRead::until_ss : InFlightRead::until_ss_or_sy;
@@ -239,6 +244,7 @@ void step(const Instruction& in, const Footprint& f, State& s, std::uint32_t pc,
           w.producer = f.producer;
           w.producer_pc = pc;
           w.half = use.half;
+          w.relative = true;
         }
         w.need_alu = std::max(w.need_alu, alu);
         w.need_other = std::max(w.need_other, other);
@@ -246,7 +252,7 @@ void step(const Instruction& in, const Footprint& f, State& s, std::uint32_t pc,
         w.sy = w.sy || includes(wait, Wait::sy);
         return;
       }
-      w.war_ss = w.war_ss_or_sy = false;
+      w.war_ss = w.war_ss_or_sy = w.relative = false;
       w.ss = includes(wait, Wait::ss);
       w.sy = includes(wait, Wait::sy);
       w.producer = f.producer;

@@ -302,11 +302,13 @@ Footprint footprint(const Instruction& in) {
 }
 
 std::string describe(const Hazard& h, const Instruction& consumer, const Instruction& producer) {
+  constexpr const char* kUnknownA0 =
+      ": the checker does not know a0.x and takes r<a0.x + N> for any register of its size, as Mesa takes the whole array";
   const std::string reg = (h.half ? "h" : "") + register_name(h.regid) +
-                          (h.possible   ? " (its relative operand may name it: the checker does not know a0.x and takes "
-                                          "r<a0.x + N> for any register of its size, as Mesa takes the whole array)"
-                           : h.relative ? " (through its relative operand)"
-                                        : "");
+                          (h.possible && h.relative ? std::string(" (its relative operand may name it") + kUnknownA0 + ")"
+                           : h.possible             ? std::string(" (if a relative destination named it") + kUnknownA0 + ")"
+                           : h.relative             ? std::string(" (through its relative operand)")
+                                                    : std::string());
   const std::string at = "`" + to_text(consumer) + "` (instruction " + std::to_string(h.pc) + ")";
   const std::string by = "`" + to_text(producer) + "` (instruction " + std::to_string(h.producer_pc) + ")";
   const std::string fix = h.fix == Wait::delay

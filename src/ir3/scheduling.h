@@ -172,11 +172,12 @@ struct Hazard {
   Wait fix = Wait::none;              ///< the sync flags to add, or delay
   unsigned missing_slots = 0;         ///< for delay
   InFlightRead in_flight = InFlightRead::none;
-  /// The consumer reaches the register through r<a0.x + N>: the static checker, which cannot
-  /// know a0.x, reports it as a register the operand may name (a possible hazard); the virtual
-  /// GPU names the register the fiber's a0.x picked.
+  /// The consumer reaches the register through r<a0.x + N> (the virtual GPU names the register
+  /// the fiber's a0.x picked).
   bool relative = false;
-  bool possible = false;              ///< only the static checker sets it: a0.x unknown
+  /// Only the static checker sets it: the hazard happens if a relative operand, the consumer's
+  /// or the producer's destination, names this register, which a0.x decides at run time.
+  bool possible = false;
 };
 
 /// One sentence naming the instruction, register, producer, rule (with its Mesa source) and fix.

@@ -13,7 +13,9 @@ namespace adreno::ir3 {
 Instruction decode(std::uint64_t word);
 
 /// Encodes an instruction. Throws adreno::Error(invalid_argument) naming the field when a value
-/// does not fit its bits or an operand kind is not encodable in that position.
+/// does not fit its bits or an operand kind is not encodable in that position, and naming the
+/// flag or modifier (`(r)`, `(abs)`, `(rpt2)` ...) when the word would not hold it: the word
+/// always decodes back to the instruction given, never to a different one.
 std::uint64_t encode(const Instruction& instruction);
 
 }  // namespace adreno::ir3

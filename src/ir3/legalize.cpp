@@ -203,7 +203,7 @@ void inspect(const Instruction& in, const Footprint& f, const State& s, std::uin
 }
 
 // The state after `in` issued (its waits already applied).
-void step(const Instruction& in, const Footprint& f, State& s, std::uint32_t pc, RegisterFile file) {
+void step(const Instruction& in, const Footprint& f, State& s, std::uint32_t pc, RegisterFile file, Generation gen) {
   if (f.in_flight != InFlightRead::none) {
     for (unsigned k = 0; k < f.read_count; ++k) {
       each_register(in, f.reads[k], file, [&](unsigned slot, std::uint16_t, unsigned) {
@@ -229,8 +229,8 @@ void step(const Instruction& in, const Footprint& f, State& s, std::uint32_t pc,
     const RegisterUse& use = f.writes[k];
     each_register(in, use, file, [&](unsigned slot, std::uint16_t, unsigned step_index) {
       SlotState& w = s[slot];
-      const Wait wait = value_wait(f.producer, is_shared_slot(slot));
-      const ProducerRule& r = rule(f.producer);
+      const Wait wait = value_wait(f.producer, is_shared_slot(slot), gen);
+      const ProducerRule& r = rule(f.producer, gen);
       // Written in cycle issue + 1 + cycle + step; the clock is now at issue + cycles.
       auto remaining = [&](unsigned delay) {
         return static_cast<std::uint8_t>(std::max(0, int(delay + use.cycle + step_index) - int(f.cycles - 1)));
@@ -299,13 +299,13 @@ struct Analysis {
   std::vector<Footprint> footprints;
 };
 
-Analysis analyze_paths(const std::vector<Instruction>& code, RegisterFile file) {
+Analysis analyze_paths(const std::vector<Instruction>& code, RegisterFile file, Generation gen) {
   Analysis a;
   const std::size_t n = code.size();
   a.in.assign(n, State{});
   a.reached.assign(n, false);
   a.footprints.reserve(n);
-  for (const Instruction& in : code) a.footprints.push_back(footprint(in));
+  for (const Instruction& in : code) a.footprints.push_back(footprint(in, gen));
   if (n == 0) return a;
   a.reached[0] = true;
   std::set<std::uint32_t> work{0};
@@ -314,7 +314,7 @@ Analysis analyze_paths(const std::vector<Instruction>& code, RegisterFile file) 
     work.erase(work.begin());
     State out = a.in[pc];
     apply_waits(code[pc], out);
-    step(code[pc], a.footprints[pc], out, pc, file);
+    step(code[pc], a.footprints[pc], out, pc, file, gen);
     for (const std::uint32_t next : successors(code, pc)) {
       if (!a.reached[next]) {
         a.reached[next] = true;
@@ -338,10 +338,10 @@ std::vector<Hazard> hazards_at(const std::vector<Instruction>& code, const Analy
 
 // The delay slots `to` lacks on the edge from `from` alone.
 unsigned edge_delay(const std::vector<Instruction>& code, const Analysis& a, std::uint32_t from, std::uint32_t to,
-                    RegisterFile file) {
+                    RegisterFile file, Generation gen) {
   State s = a.in[from];
   apply_waits(code[from], s);
-  step(code[from], a.footprints[from], s, from, file);
+  step(code[from], a.footprints[from], s, from, file, gen);
   apply_waits(code[to], s);
   std::vector<Hazard> found;
   inspect(code[to], a.footprints[to], s, to, file, found);
@@ -357,7 +357,7 @@ struct SlotSplit {
   unsigned every_path = 0, fall_through = 0;
 };
 SlotSplit split_slots(const std::vector<Instruction>& code, const Analysis& a, std::uint32_t pc, unsigned delay,
-                      RegisterFile file) {
+                      RegisterFile file, Generation gen) {
   unsigned branches = 0;
   bool falls_through = false;
   for (std::uint32_t from = 0; from < code.size(); ++from) {
@@ -369,7 +369,7 @@ SlotSplit split_slots(const std::vector<Instruction>& code, const Analysis& a, s
       if (fall) {
         falls_through = true;
       } else {
-        branches = std::max(branches, edge_delay(code, a, from, pc, file));
+        branches = std::max(branches, edge_delay(code, a, from, pc, file, gen));
       }
     }
   }
@@ -379,8 +379,8 @@ SlotSplit split_slots(const std::vector<Instruction>& code, const Analysis& a, s
 
 }  // namespace
 
-std::vector<Hazard> check(const std::vector<Instruction>& code, RegisterFile file) {
-  const Analysis a = analyze_paths(code, file);
+std::vector<Hazard> check(const std::vector<Instruction>& code, RegisterFile file, Generation gen) {
+  const Analysis a = analyze_paths(code, file, gen);
   std::vector<Hazard> all;
   for (std::uint32_t pc = 0; pc < code.size(); ++pc) {
     if (!a.reached[pc]) continue;
@@ -390,7 +390,7 @@ std::vector<Hazard> check(const std::vector<Instruction>& code, RegisterFile fil
   return all;
 }
 
-std::vector<Placed> legalize(const std::vector<Instruction>& input, RegisterFile file) {
+std::vector<Placed> legalize(const std::vector<Instruction>& input, RegisterFile file, Generation gen) {
   // Branches refer to instructions by identity while nops go in; offsets are recomputed after.
   struct Node {
     Placed placed;
@@ -457,7 +457,7 @@ std::vector<Placed> legalize(const std::vector<Instruction>& input, RegisterFile
   for (std::size_t round = 0;; ++round) {
     if (round > 8 * input.size() + 64) throw Error(Errc::unsupported, "ir3 legalize", "no schedule found after " + std::to_string(round) + " rounds");
     const std::vector<Instruction> code = current();
-    const Analysis a = analyze_paths(code, file);
+    const Analysis a = analyze_paths(code, file, gen);
     std::size_t pc = 0;
     std::vector<Hazard> found;
     for (; pc < code.size() && found.empty(); ++pc)
@@ -470,7 +470,7 @@ std::vector<Placed> legalize(const std::vector<Instruction>& input, RegisterFile
       if (h.fix == Wait::delay) delay = std::max(delay, h.missing_slots);
       else sync = sync | h.fix;
     }
-    const SlotSplit split = delay ? split_slots(code, a, static_cast<std::uint32_t>(pc), delay, file) : SlotSplit{};
+    const SlotSplit split = delay ? split_slots(code, a, static_cast<std::uint32_t>(pc), delay, file, gen) : SlotSplit{};
     Instruction& in = nodes[pc].placed.instruction;
     in.sy = in.sy || includes(sync, Wait::sy);
     unsigned every_path = split.every_path, fall_through = split.fall_through;
@@ -497,7 +497,7 @@ std::vector<Placed> legalize(const std::vector<Instruction>& input, RegisterFile
   // Fixing the first hazard in program order can add a wait that a later fix made redundant
   // (around a loop, the back edge still carried the unfixed state): drop each added flag, and
   // each delay slot added, that the program stays legal without.
-  auto legal = [&] { return check(current(), file).empty(); };
+  auto legal = [&] { return check(current(), file, gen).empty(); };
   for (Node& node : nodes) {
     if (node.placed.origin < 0) continue;
     const Instruction& was = input[static_cast<std::size_t>(node.placed.origin)];

@@ -13,13 +13,14 @@
 
 namespace adreno::ir3 {
 
-/// Every hazard some path through `code` reaches, in program order, at most one per
+/// Every hazard some path through `code` (instructions of `gen`) reaches, in program order, at most one per
 /// instruction and register. Words after the last `end` that no path reaches are not looked at.
 /// A relative operand r<a0.x + N> is taken for any general register of its size (Mesa takes the
 /// whole array it names; the checker knows no arrays and no a0.x): what it reports through one is
 /// a possible hazard (Hazard::possible), which the virtual GPU, knowing each fiber's a0.x, may
 /// find does not happen.
-std::vector<Hazard> check(const std::vector<Instruction>& code, RegisterFile file = RegisterFile::split);
+std::vector<Hazard> check(const std::vector<Instruction>& code, RegisterFile file = RegisterFile::split,
+                          Generation gen = Generation::a6xx);
 
 /// One instruction of a legalized program and where it came from.
 struct Placed {
@@ -37,6 +38,7 @@ struct Placed {
 /// the fall-through path into a branch target needs go before its label, out of the loop it
 /// heads. Every wait it added is then taken away again where the program stays legal without
 /// it. A program without hazards comes back unchanged.
-std::vector<Placed> legalize(const std::vector<Instruction>& code, RegisterFile file = RegisterFile::split);
+std::vector<Placed> legalize(const std::vector<Instruction>& code, RegisterFile file = RegisterFile::split,
+                             Generation gen = Generation::a6xx);
 
 }  // namespace adreno::ir3

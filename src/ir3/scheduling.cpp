@@ -8,36 +8,70 @@
 namespace adreno::ir3 {
 namespace {
 
-constexpr DelaySlots kDelay = kA6xxDelaySlots;
+// Delay slots per generation: Mesa src/freedreno/ir3/ir3_compiler.c ir3_compiler_create sets
+// `compiler->delay_slots.alu_to_alu = 3; .non_alu = 6; .cat3_src2_read = 2;` for every generation
+// and, under `if (compiler->gen == 7)`, 2, 5 and 1.
+constexpr std::array<DelaySlots, 2> kDelaySlots{{{Generation::a6xx, 3, 6, 2}, {Generation::a7xx, 2, 5, 1}}};
+constexpr const DelaySlots& slots(Generation gen) { return kDelaySlots[static_cast<std::size_t>(gen)]; }
+static_assert(kDelaySlots[0].gen == Generation::a6xx && kDelaySlots[1].gen == Generation::a7xx);
 
-// One row per producer class, in enum order.
-constexpr std::array<ProducerRule, kProducerCount> kRules{{
-    {Producer::none, "nothing to wait for", Wait::none, 0, 0,
+constexpr const DelaySlots& kA6 = slots(Generation::a6xx);
+constexpr const DelaySlots& kA7 = slots(Generation::a7xx);
+
+// One row per producer class and generation, in enum order; a class whose rule is the same on
+// every generation has one row. The (ss)/(sy) classes are those of Mesa's ir3.h, which has no
+// generation test in is_ss_producer/is_sy_producer/is_war_hazard_producer/is_barrier. The
+// half/full mismatch costs non_alu on both: ir3_delay.c ir3_delayslots adds a 3-cycle penalty to
+// alu_to_alu (3 + 3 = 6 on a6xx, 2 + 3 = 5 on a7xx) and ir3_legalize.c delay_update uses non_alu.
+constexpr ProducerRule kRules[] = {
+    {Producer::none, kEveryGeneration, "nothing to wait for", Wait::none, 0, 0,
      "ir3_legalize.c delay_update: non-ALU writes reset the ready cycle"},
-    {Producer::alu, "an ALU result", Wait::delay, kDelay.alu_to_alu, kDelay.non_alu,
-     "ir3_legalize.c delay_update and ir3_delay.c ir3_delayslots: delay_slots.alu_to_alu to an ALU reader, "
-     "delay_slots.non_alu to other readers or across a half/full size mismatch (alu_to_alu plus a 3-cycle penalty)"},
-    {Producer::address_or_predicate, "an a0.x/a1.x/p0 write", Wait::delay, kDelay.non_alu, kDelay.non_alu,
-     "ir3_delay.c ir3_delayslots (writes_addr0/writes_addr1: delay_slots.non_alu) and ir3_legalize.c delay_update "
-     "(IR3_REG_PREDICATE or REG_A0 destination: delay_slots.non_alu for every reader)"},
-    {Producer::shared_write, "a shared-register write", Wait::ss, 0, 0, "ir3.h is_ss_producer (IR3_REG_SHARED dst)"},
-    {Producer::sfu, "an SFU result", Wait::ss, 0, 0, "ir3.h is_ss_producer / is_sfu"},
-    {Producer::local_load, "a local-memory load", Wait::ss, 0, 0, "ir3.h is_ss_producer / is_local_mem_load"},
-    {Producer::shuffle, "a shfl result", Wait::ss, 0, 0, "ir3.h is_ss_producer (OPC_SHFL)"},
-    {Producer::local_atomic, "a local atomic", Wait::ss, 0, 0, "ir3_legalize.c sync_update (local atomics)"},
-    {Producer::resource_info, "a resinfo result", Wait::ss, 0, 0, "ir3_legalize.c sync_update (OPC_RESINFO)"},
-    {Producer::texture, "a texture fetch", Wait::sy, 0, 0, "ir3.h is_sy_producer / is_tex_or_prefetch"},
-    {Producer::global_load, "a load from memory", Wait::sy, 0, 0, "ir3.h is_sy_producer (is_load, not local)"},
-    {Producer::global_atomic, "a global atomic", Wait::sy, 0, 0, "ir3.h is_sy_producer / is_atomic"},
-    {Producer::barrier, "a cat7 barrier", Wait::ss_sy, 0, 0,
+    {Producer::alu, kA6xxOnly, "an ALU result", Wait::delay, kA6.alu_to_alu, kA6.non_alu,
+     "ir3_legalize.c delay_update and ir3_delay.c ir3_delayslots with ir3_compiler.c's delay_slots: 3 slots ALU to "
+     "ALU, 6 to other consumers or across a half/full size mismatch"},
+    {Producer::alu, kA7xxOnly, "an ALU result", Wait::delay, kA7.alu_to_alu, kA7.non_alu,
+     "ir3_legalize.c delay_update and ir3_delay.c ir3_delayslots with ir3_compiler.c's a7xx delay_slots: 2 slots "
+     "ALU to ALU, 5 to other consumers or across a half/full size mismatch"},
+    {Producer::address_or_predicate, kA6xxOnly, "an a0.x/a1.x/p0 write", Wait::delay, kA6.non_alu, kA6.non_alu,
+     "ir3_delay.c ir3_delayslots (writes_addr0/writes_addr1: non_alu) and ir3_legalize.c delay_update "
+     "(IR3_REG_PREDICATE or REG_A0 destination: non_alu for every reader)"},
+    {Producer::address_or_predicate, kA7xxOnly, "an a0.x/a1.x/p0 write", Wait::delay, kA7.non_alu, kA7.non_alu,
+     "ir3_delay.c ir3_delayslots (writes_addr0/writes_addr1) and ir3_legalize.c delay_update (predicates), with "
+     "ir3_compiler.c's a7xx non_alu 5"},
+    {Producer::shared_write, kEveryGeneration, "a shared-register write", Wait::ss, 0, 0, "ir3.h is_ss_producer (IR3_REG_SHARED dst)"},
+    {Producer::sfu, kEveryGeneration, "an SFU result", Wait::ss, 0, 0, "ir3.h is_ss_producer / is_sfu"},
+    {Producer::local_load, kEveryGeneration, "a local-memory load", Wait::ss, 0, 0, "ir3.h is_ss_producer / is_local_mem_load"},
+    {Producer::shuffle, kEveryGeneration, "a shfl result", Wait::ss, 0, 0, "ir3.h is_ss_producer (OPC_SHFL)"},
+    {Producer::local_atomic, kEveryGeneration, "a local atomic", Wait::ss, 0, 0, "ir3_legalize.c sync_update (local atomics)"},
+    {Producer::resource_info, kEveryGeneration, "a resinfo result", Wait::ss, 0, 0, "ir3_legalize.c sync_update (OPC_RESINFO)"},
+    {Producer::texture, kEveryGeneration, "a texture fetch", Wait::sy, 0, 0, "ir3.h is_sy_producer / is_tex_or_prefetch"},
+    {Producer::global_load, kEveryGeneration, "a load from memory", Wait::sy, 0, 0, "ir3.h is_sy_producer (is_load, not local)"},
+    {Producer::global_atomic, kEveryGeneration, "a global atomic", Wait::sy, 0, 0, "ir3.h is_sy_producer / is_atomic"},
+    {Producer::barrier, kEveryGeneration, "a cat7 barrier", Wait::ss_sy, 0, 0,
      "ir3_legalize.c sync_update: is_barrier sets force_ss and force_sy, which ir3_required_sync_flags puts on the "
      "next instruction whatever it reads; ir3.h is_barrier: every cat7 instruction but alias"},
-}};
-static_assert([] {
-  for (std::size_t i = 0; i < kRules.size(); ++i)
-    if (static_cast<std::size_t>(kRules[i].producer) != i) return false;
-  return true;
-}());
+};
+
+// The row of each producer class on each generation.
+struct RuleIndex {
+  std::array<std::array<std::uint8_t, kProducerCount>, 2> row{};
+};
+constexpr RuleIndex kRuleIndex = [] {
+  RuleIndex index;
+  for (auto& per_gen : index.row) per_gen.fill(0xff);
+  for (std::size_t i = 0; i < std::size(kRules); ++i) {
+    for (Generation gen : {Generation::a6xx, Generation::a7xx}) {
+      if (!exists_on(kRules[i].gens, gen)) continue;
+      std::uint8_t& slot = index.row[static_cast<std::size_t>(gen)][static_cast<std::size_t>(kRules[i].producer)];
+      if (slot != 0xff) throw "two rules for one producer class on one generation";
+      slot = static_cast<std::uint8_t>(i);
+    }
+  }
+  for (const auto& per_gen : index.row)
+    for (std::uint8_t slot : per_gen)
+      if (slot == 0xff) throw "a producer class without a rule";
+  return index;
+}();
 
 constexpr std::uint16_t kFirstSpecialRegid = regid(kAddressReg, 0);
 constexpr std::uint16_t kFirstSharedRegid = regid(kFirstSharedReg, 0);
@@ -102,8 +136,8 @@ class Builder {
 
 bool is_local_load(Opcode op) { return op == Opcode::ldl || op == Opcode::ldlw || op == Opcode::ldlv; }
 bool is_store(Opcode op) {  // Mesa ir3.h is_store
-  return op == Opcode::stg || op == Opcode::stg_a || op == Opcode::stib_b || op == Opcode::stp || op == Opcode::stl ||
-         op == Opcode::stlw;
+  return op == Opcode::stg || op == Opcode::stg_a || op == Opcode::stg_a_a7xx || op == Opcode::stib_b ||
+         op == Opcode::stp || op == Opcode::stl || op == Opcode::stlw;
 }
 
 Producer memory_producer(const Instruction& in) {
@@ -113,7 +147,10 @@ Producer memory_producer(const Instruction& in) {
     case Form::shfl: return Producer::shuffle;
     case Form::atomic_local: return Producer::local_atomic;
     case Form::atomic_global: case Form::ibo_atomic: return Producer::global_atomic;
-    case Form::ldg: case Form::ldg_a: case Form::ldc: return Producer::global_load;
+    // ray_intersection is a load too (ir3.h is_load); its sources stay in use until (sy), which
+    // the (ss)-or-(sy) class below only approximates (ir3_legalize.c sync_update needs_sy).
+    case Form::ldg: case Form::ldg_a: case Form::ldg_a_a7xx: case Form::ldc: case Form::ray_intersection:
+      return Producer::global_load;
     default: break;
   }
   if (in.opcode == Opcode::ldp || in.opcode == Opcode::ldib_b) return Producer::global_load;
@@ -127,10 +164,14 @@ void memory_footprint(const Instruction& in, Builder& b) {
   const unsigned size = in.mem.size;
   switch (info(in.opcode).form) {
     case Form::ldg: b.write(in.dst, size, half, false); b.read_with(in.src[0], 0, false, 2); break;
-    case Form::ldg_a: b.write(in.dst, size, half, false); b.read_with(in.src[0], 0, false, 2); b.read(in.src[1], 1); break;
+    case Form::ldg_a: case Form::ldg_a_a7xx:
+      b.write(in.dst, size, half, false);
+      b.read_with(in.src[0], 0, false, 2);
+      b.read(in.src[1], 1);
+      break;
     case Form::ldg_k: b.read_with(in.src[0], 0, false, 2); b.read(in.src[1], 1); break;
     case Form::stg: b.read_with(in.src[0], 0, false, 2); b.read_with(in.src[1], 1, half, size); break;
-    case Form::stg_a:
+    case Form::stg_a: case Form::stg_a_a7xx:
       b.read_with(in.src[0], 0, false, 2);
       b.read(in.src[1], 1);
       b.read_with(in.src[2], 2, half, size);
@@ -138,6 +179,7 @@ void memory_footprint(const Instruction& in, Builder& b) {
     case Form::ld_local: case Form::ldc: b.write(in.dst, size, half, false); b.read(in.src[0], 0); b.read(in.src[1], 1); break;
     case Form::st_local: b.read(in.src[0], 0); b.read_with(in.src[1], 1, half, size); break;
     case Form::ldlv: b.write(in.dst, size, half, false); break;
+    case Form::stsc: break;  // immediates in, constants out
     case Form::atomic_local: b.write(in.dst, 1, false, false); b.read(in.src[0], 0); b.read(in.src[1], 1); break;
     case Form::atomic_global:
       b.write(in.dst, 1, false, false);
@@ -196,21 +238,25 @@ std::string sync_flags(Wait wait) {
   return std::string(includes(wait, Wait::ss) ? "(ss)" : "") + (includes(wait, Wait::sy) ? "(sy)" : "");
 }
 
-Wait value_wait(Producer producer, bool shared_destination) noexcept {
-  const Wait wait = rule(producer).wait;
+Wait value_wait(Producer producer, bool shared_destination, Generation gen) noexcept {
+  const Wait wait = rule(producer, gen).wait;
   if (!shared_destination) return wait;
   return wait == Wait::delay ? Wait::ss : wait | Wait::ss;
 }
 
-const ProducerRule& rule(Producer producer) noexcept { return kRules[static_cast<std::size_t>(producer)]; }
+const DelaySlots& delay_slots(Generation gen) noexcept { return slots(gen); }
 
-unsigned required_delay(Producer producer, bool alu_consumer, bool size_matches) noexcept {
-  const ProducerRule& r = rule(producer);
+const ProducerRule& rule(Producer producer, Generation gen) noexcept {
+  return kRules[kRuleIndex.row[static_cast<std::size_t>(gen)][static_cast<std::size_t>(producer)]];
+}
+
+unsigned required_delay(Producer producer, bool alu_consumer, bool size_matches, Generation gen) noexcept {
+  const ProducerRule& r = rule(producer, gen);
   if (r.wait != Wait::delay) return 0;
   return alu_consumer && size_matches ? r.alu_delay : r.other_delay;
 }
 
-Footprint footprint(const Instruction& in) {
+Footprint footprint(const Instruction& in, Generation gen) {
   Footprint f;
   Builder b(f);
   const OpcodeInfo& row = info(in.opcode);
@@ -240,7 +286,7 @@ Footprint footprint(const Instruction& in) {
                          in.opcode == Opcode::madsh_u16 || in.opcode == Opcode::madsh_m16;
         for (unsigned i = 0; i < in.src.size(); ++i) {
           // ir3_delay.c ir3_src_read_delay: mad/madsh read src2 delay_slots.cat3_src2_read cycles late.
-          b.read(in.src[i], i, 1, mad && i == 2 ? kDelay.cat3_src2_read : 0);
+          b.read(in.src[i], i, 1, mad && i == 2 ? slots(gen).cat3_src2_read : 0);
         }
         const unsigned count = in.opcode == Opcode::movmsk ? in.repeat + 1u : 1u;
         b.write(in.dst, count, in.dst.half, in.opcode != Opcode::movmsk);  // (rptN) steps the destination
@@ -276,10 +322,13 @@ Footprint footprint(const Instruction& in) {
       memory_footprint(in, b);
       f.producer = memory_producer(in);
       if (in.opcode == Opcode::ldg_k || in.opcode == Opcode::ldc_k) f.constants_written = Wait::sy;
-      if (in.opcode == Opcode::stc) f.constants_written = Wait::ss;
+      // stsc stands for Mesa's push-consts load macro, which needs (ss) like stc (ir3_legalize.c
+      // sync_update: OPC_PUSH_CONSTS_LOAD_MACRO, OPC_STC).
+      if (in.opcode == Opcode::stc || in.opcode == Opcode::stsc) f.constants_written = Wait::ss;
       if (in.opcode != Opcode::getfiberid) {
         // ir3.h is_war_hazard_producer / ir3_legalize.c sync_update.
-        const bool ss = is_store(in.opcode) || in.opcode == Opcode::stc || f.producer == Producer::local_load ||
+        const bool ss = is_store(in.opcode) || in.opcode == Opcode::stc || in.opcode == Opcode::stsc ||
+                        f.producer == Producer::local_load ||
                         f.producer == Producer::shuffle || f.producer == Producer::sfu;
         f.in_flight = ss ? InFlightRead::until_ss : InFlightRead::until_ss_or_sy;
       } else {
@@ -287,7 +336,7 @@ Footprint footprint(const Instruction& in) {
       }
       break;
     default:
-      f.barrier = true;  // ir3.h is_barrier: every cat7 instruction (alias, a7xx, is not in this table)
+      f.barrier = in.opcode != Opcode::alias;  // ir3.h is_barrier: every cat7 instruction but alias
       break;
   }
   // A shared-register destination makes the instruction an ss producer, so its sources too are
@@ -301,7 +350,7 @@ Footprint footprint(const Instruction& in) {
   return f;
 }
 
-std::string describe(const Hazard& h, const Instruction& consumer, const Instruction& producer) {
+std::string describe(const Hazard& h, const Instruction& consumer, const Instruction& producer, Generation gen) {
   constexpr const char* kUnknownA0 =
       ": the checker does not know a0.x and takes r<a0.x + N> for any register of its size, as Mesa takes the whole array";
   const std::string reg = (h.half ? "h" : "") + register_name(h.regid) +
@@ -309,15 +358,15 @@ std::string describe(const Hazard& h, const Instruction& consumer, const Instruc
                            : h.possible             ? std::string(" (if a relative destination named it") + kUnknownA0 + ")"
                            : h.relative             ? std::string(" (through its relative operand)")
                                                     : std::string());
-  const std::string at = "`" + to_text(consumer) + "` (instruction " + std::to_string(h.pc) + ")";
-  const std::string by = "`" + to_text(producer) + "` (instruction " + std::to_string(h.producer_pc) + ")";
+  const std::string at = "`" + to_text(consumer, gen) + "` (instruction " + std::to_string(h.pc) + ")";
+  const std::string by = "`" + to_text(producer, gen) + "` (instruction " + std::to_string(h.producer_pc) + ")";
   const std::string fix = h.fix == Wait::delay
                               ? "needs " + std::to_string(h.missing_slots) + " more delay slot" + (h.missing_slots == 1 ? "" : "s")
                               : "add " + sync_flags(h.fix);
-  const ProducerRule& r = rule(h.producer);
+  const ProducerRule& r = rule(h.producer, gen);
   const bool shared = h.regid >= kFirstSharedRegid && h.regid < kFirstSpecialRegid;
   // The rule's waits for this register: the class's, plus (ss) for a shared-register destination.
-  const std::string waits = sync_flags(value_wait(h.producer, shared));
+  const std::string waits = sync_flags(value_wait(h.producer, shared, gen));
   const std::string what = std::string(r.what) + (shared && r.wait != Wait::ss ? " into a shared register" : "");
   const std::string mesa = std::string(r.mesa) +
                            (shared && r.wait != Wait::ss ? "; a shared-register destination adds (ss): ir3_legalize.c "

@@ -117,6 +117,98 @@ def test_a_graph_replays_with_new_buffers_and_inputs(device, vector_add_source):
         item.close()
 
 
+def partial_sums_wrong(c, a, b, count):
+    """Elements below `count` that are not a + b, and above it that are not 0."""
+    cv = c.view().cast("I")
+    return wrong_sums(c, a, b, count) + sum(cv[i] != 0 for i in range(count, COUNT))
+
+
+def zero(buffer):
+    buffer.view()[:] = bytes(buffer.size)
+
+
+def test_indirect_dispatch_base_group_and_a_graphs_new_launch(device, vector_add_source):
+    rng = random.Random(8080)
+    a, b, c = (device.allocate(COUNT * 4) for _ in range(3))
+    counts = device.allocate(64)
+    random_fill(a, rng)
+    random_fill(b, rng)
+    with device.program_from_assembly(vector_add_source) as program, \
+            program.arguments() as arguments, device.queue() as queue, device.graph() as graph:
+        arguments.set_buffer(0, c).set_buffer(1, a).set_buffer(2, b)
+        # Indirect: 7 of the 16 groups, counted by the GPU from memory.
+        zero(c)
+        words = counts.view().cast("I")
+        words[0], words[1], words[2] = 7, 1, 1
+        queue.dispatch_indirect(program, arguments, counts, local_size=64)
+        queue.finish()
+        assert partial_sums_wrong(c, a, b, 7 * 64) == 0
+        with pytest.raises(adreno.InvalidArgument, match="groups"):
+            queue.dispatch_indirect(program, arguments, counts.window(0, 8), local_size=64)
+        with pytest.raises(adreno.InvalidArgument, match="local_size.x is 0"):
+            queue.dispatch_indirect(program, arguments, counts, local_size=0)
+        # The base group reaches the launch checks.
+        with pytest.raises(adreno.InvalidArgument, match="base_group.y"):
+            queue.dispatch(program, arguments, (16, 2), 64, base_group=(0, 2**32 - 2))
+        # A graph's launch: 4 groups, then all 16.
+        dispatch = graph.dispatch(program, arguments, 4, 64)
+        graph.build()
+        zero(c)
+        graph.replay(queue)
+        queue.finish()
+        assert partial_sums_wrong(c, a, b, 4 * 64) == 0
+        graph.set_launch(dispatch, COUNT // 64, 64)
+        random_fill(a, rng)
+        zero(c)
+        graph.replay(queue)
+        queue.finish()
+        assert wrong_sums(c, a, b) == 0
+        with pytest.raises(adreno.InvalidArgument, match="local_size.x is 0"):
+            graph.set_launch(dispatch, 16, 0)
+    for buffer in (a, b, c, counts):
+        buffer.close()
+
+
+def test_assembly_is_legalized_on_request_and_takes_a_register_mode(device, vector_add_source):
+    rng = random.Random(9090)
+    unsynced = vector_add_source.replace("(sy)add.u", "add.u", 1)
+    assert unsynced != vector_add_source
+    a, b, c = (device.allocate(COUNT * 4) for _ in range(3))
+    for source, options in ((unsynced, {"legalize": True}), (vector_add_source, {"registers": adreno.RegisterMode.SPLIT})):
+        random_fill(a, rng)
+        random_fill(b, rng)
+        zero(c)
+        with device.program_from_assembly(source, **options) as program, program.arguments() as arguments, \
+                device.queue() as queue:
+            arguments.set_buffer(0, c).set_buffer(1, a).set_buffer(2, b)
+            queue.dispatch(program, arguments, COUNT // 64, 64)
+            queue.finish()
+            assert wrong_sums(c, a, b) == 0
+    # Not legalized, the missing (sy) is a timing hazard: a shader fault on the virtual GPU.
+    with device.program_from_assembly(unsynced) as program, program.arguments() as arguments, \
+            device.queue() as queue:
+        arguments.set_buffer(0, c).set_buffer(1, a).set_buffer(2, b)
+        queue.dispatch(program, arguments, COUNT // 64, 64)
+        with pytest.raises(adreno.DeviceLost):
+            queue.finish()
+    with pytest.raises(ValueError):
+        device.program_from_assembly(vector_add_source, registers=7)
+    for buffer in (a, b, c):
+        buffer.close()
+
+
+def test_live_handles_count_what_is_open(device):
+    before = adreno.live_handles()
+    buffer = device.allocate(4096)
+    window = buffer.window(0, 64)
+    assert adreno.live_handles() == before + 2
+    buffer.close()
+    buffer.close()  # harmless twice
+    assert adreno.live_handles() == before + 1
+    window.close()
+    assert adreno.live_handles() == before
+
+
 def test_buffers_and_windows_report_what_they_are(device):
     with device.allocate(8192, memory=adreno.MemoryType.CACHED) as buffer:
         assert (buffer.size, buffer.offset, buffer.is_window) == (8192, 0, False)
@@ -202,6 +294,48 @@ def test_a_write_to_read_only_memory_loses_the_queue(device):
         for _ in range(2):
             with pytest.raises(adreno.DeviceLost):
                 queue.finish()
+
+
+def assembled_code(name):
+    """Machine code adreno-asm made for the C tests, zero-padded (nops) to whole 16-instruction groups."""
+    directory = os.environ.get("ADRENO_ASSEMBLED_DIR")
+    if not directory:
+        pytest.skip("ADRENO_ASSEMBLED_DIR (the C tests' assembled kernels) is not set")
+    code = (pathlib.Path(directory) / f"{name}.code.bin").read_bytes()
+    return code + bytes(-len(code) % 128)
+
+
+def test_storage_buffers_and_driver_params_in_metadata(device):
+    # vector_add.s's @buf slots (addresses at c0.xy, c0.zw, c1.xy), @localsize 64, @wgid(r48.x).
+    rng = random.Random(31)
+    c, a, b = (device.allocate(COUNT * 4) for _ in range(3))
+    random_fill(a, rng)
+    random_fill(b, rng)
+    metadata = adreno.Ir3Metadata(name="vector_add", instrlen=1, constlen_vec4=2, max_reg=3, merged_regs=True,
+                                  work_group_id_regid=48 * 4, local_id_regid=0, fixed_local_size=(64, 1, 1),
+                                  storage_buffers=[("c", 0, 0), ("a", 1, 2), ("b", 2, 4)])
+    with device.program_from_ir3(assembled_code("vector_add"), metadata) as program, \
+            program.arguments() as arguments, device.queue() as queue:
+        assert program.argument_index("b") == 2
+        arguments.set_buffer(0, c).set_buffer(1, a).set_buffer(2, b)
+        queue.dispatch(program, arguments, COUNT // 64, 64)
+        queue.finish()
+        assert wrong_sums(c, a, b) == 0
+    # base_group.s: out[wgid] = c2.x + wgid, the driver params declared at c1.x (base_group.x is
+    # dword 4 of Mesa's struct ir3_driver_params_cs).
+    metadata = adreno.Ir3Metadata(name="base_group", instrlen=1, constlen_vec4=3, max_reg=1, merged_regs=True,
+                                  work_group_id_regid=48 * 4, fixed_local_size=(1, 1, 1), buffers=[("out", 0)],
+                                  driver_params=(4, 8))
+    base = rng.randrange(1 << 20)
+    with device.program_from_ir3(assembled_code("base_group"), metadata) as program, \
+            program.arguments() as arguments, device.queue() as queue:
+        arguments.set_buffer(0, c)
+        zero(c)
+        queue.dispatch(program, arguments, 12, 1, base_group=base)
+        queue.finish()
+        assert list(c.view().cast("I")[:13]) == [base + i for i in range(12)] + [0]
+    for buffer in (a, b, c):
+        buffer.close()
 
 
 def test_scalars_of_each_width_reach_the_kernel(device, fixtures_dir):

@@ -5,10 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
-#include <set>
 #include <string>
-#include <tuple>
 
 namespace adreno::virt {
 namespace {
@@ -51,10 +48,11 @@ HazardMode hazard_mode_from_environment() noexcept {
   return HazardMode::on;
 }
 
-HazardCheck::HazardCheck(const ShaderProgram& program, HazardMode mode, unsigned stride, unsigned lanes,
-                         unsigned full_regids, unsigned half_regids, bool merged)
+HazardCheck::HazardCheck(const ShaderProgram& program, HazardMode mode, HazardWarnings* warnings, unsigned stride,
+                         unsigned lanes, unsigned full_regids, unsigned half_regids, bool merged)
     : program_(program),
       mode_(mode),
+      warnings_(warnings),
       stride_(stride),
       lane_count_(lanes),
       full_regids_(full_regids),
@@ -145,13 +143,12 @@ void HazardCheck::report(const ir3::Hazard& hazard) {
     char text[32];
     std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(program_.address()));
     return std::string(text);
-  }() + ": " + ir3::describe(hazard, program_[hazard.pc].instruction, program_[hazard.producer_pc].instruction);
+  }() + ": " + ir3::describe(hazard, program_[hazard.pc].instruction, program_[hazard.producer_pc].instruction,
+                             program_.generation());
   if (mode_ == HazardMode::on) throw GpuFault(FaultKind::shader_error, program_.address() + std::uint64_t{hazard.pc} * 8, what);
-  // warn: once per program, instruction and register for the life of the process.
-  static std::mutex mutex;
-  static std::set<std::tuple<std::uint64_t, std::uint32_t, std::uint16_t>> seen;
-  std::lock_guard lock(mutex);
-  if (seen.emplace(program_.address(), hazard.pc, hazard.regid).second) std::fprintf(stderr, "adreno: warning: %s\n", what.c_str());
+  if (warnings_ == nullptr || warnings_->first(program_.address(), hazard.pc, hazard.regid)) {
+    std::fprintf(stderr, "adreno: warning: %s\n", what.c_str());
+  }
 }
 
 void HazardCheck::check_read(const Record& r, const Clocks& c, std::uint32_t pc, const ir3::RegisterUse& use, unsigned regid,
@@ -219,7 +216,7 @@ void HazardCheck::check_barrier(const Record& r, const Clocks& c, std::uint32_t 
 
 void HazardCheck::record_write(Record& r, const Clocks& c, std::uint32_t pc, Producer producer, Wait wait,
                                std::uint32_t cycle, bool half) const {
-  const ir3::ProducerRule& rule = ir3::rule(producer);
+  const ir3::ProducerRule& rule = ir3::rule(producer, program_.generation());
   r.producer = producer;
   r.wait = wait;
   r.alu_delay = rule.alu_delay;
@@ -352,14 +349,14 @@ void HazardCheck::check(std::uint32_t pc, std::span<const std::uint16_t> active,
   if (!f.filler && slots_[barrier_slot_].listed) update(barrier_slot_, kAllLanes, [](Record& r, const Clocks&) { r = {}; });
   if (f.barrier) {
     update(barrier_slot_, kAllLanes, [&](Record& r, const Clocks& c) {
-      record_write(r, c, pc, Producer::barrier, ir3::rule(Producer::barrier).wait, c.cycle, false);
+      record_write(r, c, pc, Producer::barrier, ir3::rule(Producer::barrier, program_.generation()).wait, c.cycle, false);
     });
   }
   if (f.counted) advance([](Clocks& c) { ++c.cycle; });
   for (unsigned k = 0; k < f.write_count; ++k) {
     const ir3::RegisterUse& use = f.writes[k];
     each_register(use, false, [&](unsigned slot, unsigned, unsigned step, unsigned lane) {
-      const Wait wait = ir3::value_wait(f.producer, slot >= shared_slot_ && slot < special_slot_);
+      const Wait wait = ir3::value_wait(f.producer, slot >= shared_slot_ && slot < special_slot_, program_.generation());
       update(slot, lane, [&](Record& r, const Clocks& c) {
         record_write(r, c, pc, f.producer, wait, c.cycle + use.cycle + step, use.half);
       });

@@ -155,9 +155,11 @@ class Worker {
   struct State {
     State(Device& device, std::mt19937& rng)
         : add(load_add(device)), add_scalar(load_add_scalar(device)),
-          queues{Queue(device, {.priority = static_cast<unsigned>(rng() % device.info().priority_levels)}),
-                 Queue(device, {.priority = static_cast<unsigned>(rng() % device.info().priority_levels)})} {}
+          priorities{static_cast<unsigned>(rng() % device.info().priority_levels),
+                     rng() % 2 == 0 ? priorities[0] : static_cast<unsigned>(rng() % device.info().priority_levels)},
+          queues{Queue(device, {.priority = priorities[0]}), Queue(device, {.priority = priorities[1]})} {}
     Program add, add_scalar;
+    std::array<unsigned, 2> priorities;
     std::array<Queue, 2> queues;
     std::optional<Graph> graph;
     std::optional<GraphDispatch> graph_dispatch;
@@ -252,8 +254,10 @@ class Worker {
     arguments.set_buffer(0, out).set_buffer(1, shared).set_buffer(2, in_b);
     // The wait recorded after the producer submitted becomes a kernel dependency; recorded
     // before, the command processor polls it — so the producer submits first either way, or a
-    // poll on the producer's own band would hold it (queue.hpp).
-    const bool kernel_dependency = rng_() % 2 == 0;
+    // poll on the producer's own band would hold it (queue.hpp). A polled wait only between
+    // queues of one priority: across bands, two threads' polls can each hold the band the
+    // other's producer is queued on, and both hang (as they would on hardware).
+    const bool kernel_dependency = s.priorities[0] != s.priorities[1] || rng_() % 2 == 0;
     if (kernel_dependency) first.submit();
     second.wait(ready, 1);
     if (!kernel_dependency) first.submit();

@@ -36,14 +36,15 @@ void alu_loop(benchmark::State& state) {
     br p0.x, #loop
     (jp)end
   )");
+  // The timing-hazard check's cost: the same loop with ADRENO_VIRTUAL_HAZARDS=off and on (read
+  // when the command processor is made).
+  ::setenv("ADRENO_VIRTUAL_HAZARDS", state.range(1) ? "on" : "off", 1);
   VirtualGpu gpu;
   Launch launch = launch_for(program);
   launch.local_size = {128, 1, 1};
   launch.groups = {64, 1, 1};
   launch.local_id_regid = ir3::regid(0, 0);
   launch.thread_size = state.range(0) == 128 ? pm4::ThreadSize::THREAD128 : pm4::ThreadSize::THREAD64;
-  // The timing-hazard check's cost: the same loop with ADRENO_VIRTUAL_HAZARDS=off and on.
-  ::setenv("ADRENO_VIRTUAL_HAZARDS", state.range(1) ? "on" : "off", 1);
   run(state, program, launch, gpu);
   ::unsetenv("ADRENO_VIRTUAL_HAZARDS");
 }

@@ -48,7 +48,7 @@ int main(void) {
   }
 
   adreno_program program;
-  check(adreno_program_from_ir3_assembly(device, kernels_vector_add, strlen(kernels_vector_add), &program),
+  check(adreno_program_from_ir3_assembly(device, kernels_vector_add, strlen(kernels_vector_add), NULL, &program),
         "assemble vector_add.s");
   adreno_arguments arguments;
   check(adreno_arguments_create(program, &arguments), "create arguments");

@@ -1,8 +1,8 @@
 // adreno-info: what the kernel reports about the Adreno GPU — like clinfo or vulkaninfo.
 #include <adreno/adreno.hpp>
 
+// The limits the runtime enforces, as constants (nothing of the library's internals is linked).
 #include "core/descriptors.h"
-#include "core/device_impl.h"
 #include "core/program_info.h"
 
 #include <CLI/CLI.hpp>

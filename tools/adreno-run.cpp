@@ -3,8 +3,7 @@
 #include <adreno/adreno.hpp>
 #include <adreno/program.hpp>
 
-#include "core/ir3_assembly.h"
-#include "core/program_impl.h"
+#include "ir3/assembler.h"
 #include "run_arguments.h"
 
 #include <CLI/CLI.hpp>
@@ -99,15 +98,27 @@ std::string format_element(const std::byte* at, const ElementInfo& type, PrintFo
   return text;
 }
 
-adreno::Program load_program(adreno::Device& device, const std::string& path, std::vector<ArgumentSpec>& defaults,
-                             bool legalize) {
-  if (path.size() > 5 && path.ends_with(".json")) return adreno::Program::from_ir3_fixture(device, path);
+/// A loaded kernel and the local size it must be launched with (zeros: any).
+struct LoadedKernel {
+  adreno::Program program;
+  std::array<std::uint32_t, 3> fixed_local_size{0, 0, 0};
+};
+
+LoadedKernel load_program(adreno::Device& device, const std::string& path, std::vector<ArgumentSpec>& defaults,
+                          bool legalize) {
+  if (path.size() > 5 && path.ends_with(".json")) {
+    const adreno::Ir3Metadata metadata = adreno::load_ir3_metadata_json(path);
+    LoadedKernel loaded{adreno::Program::from_ir3_fixture(device, path)};
+    std::copy(std::begin(metadata.fixed_local_size), std::end(metadata.fixed_local_size), loaded.fixed_local_size.begin());
+    return loaded;
+  }
   const auto bytes = read_file(path);
   const std::string text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   const bool is_text = std::none_of(text.begin(), text.end(), [](char c) { return c == '\0'; });
-  if (!is_text) return adreno::Program::from_qualcomm_binary(device, bytes);
+  if (!is_text) return LoadedKernel{adreno::Program::from_qualcomm_binary(device, bytes)};
   // ir3 assembly: its @buf lines say what buffers it wants when the command line does not, with
-  // their initial values, as computerator allocates and fills them.
+  // their initial values, as computerator allocates and fills them; @localsize is the size it
+  // must be launched with.
   const adreno::ir3::Program assembled = adreno::ir3::assemble(text);
   for (const auto& slot : assembled.launch.buffers) {
     ArgumentSpec spec;
@@ -118,7 +129,7 @@ adreno::Program load_program(adreno::Device& device, const std::string& path, st
     spec.initial = slot.initial;
     defaults.push_back(spec);
   }
-  return adreno::Program::from_ir3_assembly(device, text, legalize);
+  return LoadedKernel{adreno::Program::from_ir3_assembly(device, text, legalize), assembled.launch.local_size};
 }
 
 }  // namespace
@@ -176,7 +187,7 @@ int main(int argc, char** argv) {
 
     step = "load the kernel";
     std::vector<ArgumentSpec> specs;
-    adreno::Program program = load_program(*device, kernel_path, specs, legalize);
+    auto [program, fixed_local_size] = load_program(*device, kernel_path, specs, legalize);
     if (!argument_texts.empty()) {
       specs.clear();
       for (const auto& text : argument_texts) specs.push_back(parse_argument(text));
@@ -212,8 +223,8 @@ int main(int argc, char** argv) {
     if (!local_text.empty()) {
       const auto local = parse_size3(local_text, "--local");
       std::copy(local.begin(), local.end(), launch.local_size);
-    } else if (const std::uint32_t* fixed = program.impl()->info().fixed_local_size; fixed[0] != 0) {
-      std::copy(fixed, fixed + 3, launch.local_size);
+    } else if (fixed_local_size[0] != 0) {
+      std::copy(fixed_local_size.begin(), fixed_local_size.end(), launch.local_size);
     }
     if (thread_size != 0) launch.wave_size = thread_size == 128 ? adreno::WaveSize::thread128 : adreno::WaveSize::thread64;
 

@@ -55,6 +55,11 @@ int adreno_last_error_errno(void);
 void adreno_version(uint32_t* major, uint32_t* minor, uint32_t* patch);
 const char* adreno_version_string(void);
 
+/** How many handles are live — made by a call above and not yet released — of every type
+ * together, in this process. A handle never released is never freed (nor is its GPU memory, nor
+ * the device it keeps open): tests call this at the end to check that everything was released. */
+size_t adreno_live_handle_count(void);
+
 #define ADRENO_WAIT_FOREVER UINT64_MAX
 
 /* ---- Handles --------------------------------------------------------------------------------- */
@@ -160,10 +165,23 @@ typedef struct adreno_program_info {
   uint32_t argument_count;
 } adreno_program_info;
 
+/** How ir3 assembly addresses half registers (SP_CS_CNTL_0 MERGEDREGS): merged, as Mesa's
+ * assembler and computerator assemble for a6xx (hrN is half of r(N/2)), or split (a separate
+ * half-register file). */
+typedef enum adreno_register_mode { ADRENO_REGISTERS_MERGED = 0, ADRENO_REGISTERS_SPLIT = 1 } adreno_register_mode;
+
+typedef struct adreno_assembly_options {
+  /** First add the (sy)/(ss) waits and delay slots the code lacks (Mesa's a6xx scheduling
+   * rules), so it can be written without counting them; code that has them loads as written. */
+  bool legalize;
+  adreno_register_mode registers;
+} adreno_assembly_options;
+
 /** ir3 assembly (Mesa's syntax plus computerator's @-directives); arguments are the @buf slots,
- * named "buf0", "buf1", ... ADRENO_MALFORMED's message starts with "line:column:". */
+ * named "buf0", "buf1", ... `options` may be NULL: not legalized, merged registers.
+ * ADRENO_MALFORMED's message starts with "line:column:". */
 adreno_status adreno_program_from_ir3_assembly(adreno_device device, const char* source, size_t length,
-                                               adreno_program* program);
+                                               const adreno_assembly_options* options, adreno_program* program);
 /** ir3 register ids are 4·register + component; this one means "not read by the program". */
 #define ADRENO_UNUSED_REGID 0xfcu
 
@@ -294,7 +312,16 @@ typedef struct adreno_launch {
   uint32_t groups[3];
   uint32_t local_size[3];
   adreno_wave_size wave_size; /**< ADRENO_WAVE_SIZE_DEFAULT: the program's */
+  /** The first work-group's id (vkCmdDispatchBase; OpenCL's global offset in groups), zero
+   * initialised for none; base_group + groups must fit 32 bits on every axis. */
+  uint32_t base_group[3];
 } adreno_launch;
+
+/** An indirect dispatch's shape: as adreno_launch, the group counts read by the GPU from memory. */
+typedef struct adreno_indirect_launch {
+  uint32_t local_size[3];
+  adreno_wave_size wave_size; /**< ADRENO_WAVE_SIZE_DEFAULT: the program's */
+} adreno_indirect_launch;
 
 #define ADRENO_PRIORITY_DEFAULT (-1)
 
@@ -314,6 +341,12 @@ adreno_status adreno_queue_release(adreno_queue queue);
 /** Recording; nothing reaches the GPU before adreno_queue_submit. See adreno/queue.hpp. */
 adreno_status adreno_queue_dispatch(adreno_queue queue, adreno_program program, adreno_arguments arguments,
                                     const adreno_launch* launch);
+/** As adreno_queue_dispatch over the group counts the GPU reads when it gets there: three uint32
+ * (x, y, z) at the start of `groups` (a buffer or view of at least 12 bytes, 4-byte aligned),
+ * typically written by an earlier dispatch (put a barrier between them). A Qualcomm binary is
+ * ADRENO_UNSUPPORTED; counts whose global size leaves 32 bits lose the queue at its wait. */
+adreno_status adreno_queue_dispatch_indirect(adreno_queue queue, adreno_program program, adreno_arguments arguments,
+                                             adreno_buffer groups, const adreno_indirect_launch* launch);
 adreno_status adreno_queue_barrier(adreno_queue queue);
 adreno_status adreno_queue_signal(adreno_queue queue, adreno_signal signal, uint64_t value);
 adreno_status adreno_queue_wait(adreno_queue queue, adreno_signal signal, uint64_t value);
@@ -368,6 +401,9 @@ adreno_status adreno_graph_set_texture(adreno_graph graph, uint32_t dispatch, ui
 adreno_status adreno_graph_set_storage_image(adreno_graph graph, uint32_t dispatch, uint32_t argument,
                                              const adreno_image_desc* image);
 adreno_status adreno_graph_set_value(adreno_graph graph, uint32_t sync, uint64_t value);
+/** Changes the grid of `dispatch` (checked as adreno_queue_dispatch checks a launch): the next
+ * replay rewrites its launch and the driver params its program reads. */
+adreno_status adreno_graph_set_launch(adreno_graph graph, uint32_t dispatch, const adreno_launch* launch);
 /** Records a call of the graph into `queue`, after writing what changed since the last replay. */
 adreno_status adreno_graph_replay(adreno_graph graph, adreno_queue queue);
 

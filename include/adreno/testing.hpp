@@ -4,7 +4,8 @@
 // allocation out of memory, the second submission hanging, a page fault, a dma-buf import
 // refused) and then inspects what reached the kernel: the live kernel objects, every kernel call
 // and every submission. Nothing here depends on a test framework: calls throw adreno::Error on
-// misuse and return plain values to assert on. Link adreno::testing (libadreno-testing).
+// misuse and return plain values to assert on. Link adreno::testing: a component of the adreno
+// package, not a library of its own — the kit is built into libadreno.
 #pragma once
 
 #include <adreno/buffer.hpp>
@@ -22,8 +23,12 @@ namespace adreno::testing {
 /// Which kernel driver the virtual device imitates.
 enum class Driver { kgsl, msm };
 
-/// The virtual GPU's timing-hazard check (ADRENO_VIRTUAL_HAZARDS=on|warn|off). A reserved slot:
-/// until that check is selectable per device, only `from_environment` is accepted.
+/// The virtual GPU's timing-hazard check, for a shader that reads a register before the pipeline
+/// delivers it (a missing (sy)/(ss) wait or delay slot). on: a shader fault, which loses the
+/// dispatch's queue (Error(device_lost) at its wait); warn: each hazard is logged on stderr once
+/// per queue and the dispatch runs on; off: no check — as on hardware, which silently computes
+/// with stale values. from_environment: what ADRENO_VIRTUAL_HAZARDS (on|warn|off, default on)
+/// says when the device opens.
 enum class HazardCheck { from_environment, on, warn, off };
 
 struct VirtualDeviceOptions {

@@ -21,12 +21,19 @@ from .errors import (Busy, DeviceLost, Error, InvalidArgument, KernelError, Malf
 from .graph import Graph, GraphInfo
 from .program import SCALAR_TYPES, Arguments, Ir3Metadata, Program
 from .queue import Queue, Signal
-from .types import Access, AddressMode, DeviceInfo, Filter, Image, ImageFormat, MemoryType, Sampler, WaveSize
+from .types import (Access, AddressMode, DeviceInfo, Filter, Image, ImageFormat, MemoryType, RegisterMode, Sampler,
+                    WaveSize)
 
 __version__ = _native.lib.adreno_version_string().decode()
 UNUSED_REGID = _native.UNUSED_REGID
 
+
+def live_handles():
+    """How many library objects (of every type) are open now — made and not closed — in this
+    process. Tests check it is back where it was, to find objects never closed."""
+    return _native.lib.adreno_live_handle_count()
+
 __all__ = ["Access", "AddressMode", "Arguments", "Buffer", "Busy", "Device", "DeviceInfo", "DeviceLost", "Error",
            "Filter", "Graph", "GraphInfo", "Image", "ImageFormat", "InvalidArgument", "Ir3Metadata", "KernelError",
-           "Malformed", "MemoryType", "NotFound", "OutOfMemory", "Program", "Queue", "SCALAR_TYPES", "Sampler",
-           "Signal", "Timeout", "UNUSED_REGID", "Unsupported", "WaveSize"]
+           "Malformed", "MemoryType", "NotFound", "OutOfMemory", "Program", "Queue", "RegisterMode", "SCALAR_TYPES",
+           "Sampler", "Signal", "Timeout", "UNUSED_REGID", "Unsupported", "WaveSize", "live_handles"]

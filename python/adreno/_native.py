@@ -98,7 +98,16 @@ class SamplerDesc(ctypes.Structure):
 
 
 class Launch(ctypes.Structure):
-    _fields_ = [("groups", c_uint32 * 3), ("local_size", c_uint32 * 3), ("wave_size", c_int)]
+    _fields_ = [("groups", c_uint32 * 3), ("local_size", c_uint32 * 3), ("wave_size", c_int),
+                ("base_group", c_uint32 * 3)]
+
+
+class IndirectLaunch(ctypes.Structure):
+    _fields_ = [("local_size", c_uint32 * 3), ("wave_size", c_int)]
+
+
+class AssemblyOptions(ctypes.Structure):
+    _fields_ = [("legalize", c_bool), ("registers", c_int)]
 
 
 class GraphInfo(ctypes.Structure):
@@ -122,7 +131,7 @@ _CHECKED = {
     "adreno_buffer_cpu_view": [handle, P(c_void_p), P(c_size_t)],
     "adreno_buffer_flush_for_gpu": [handle, c_uint64, c_uint64],
     "adreno_buffer_invalidate_for_cpu": [handle, c_uint64, c_uint64],
-    "adreno_program_from_ir3_assembly": [handle, c_char_p, c_size_t, P(handle)],
+    "adreno_program_from_ir3_assembly": [handle, c_char_p, c_size_t, P(AssemblyOptions), P(handle)],
     "adreno_program_from_ir3": [handle, P(c_uint32), c_size_t, P(Ir3Metadata), P(handle)],
     "adreno_program_from_ir3_json": [handle, P(c_uint32), c_size_t, c_char_p, P(handle)],
     "adreno_program_from_ir3_fixture": [handle, c_char_p, P(handle)],
@@ -157,6 +166,7 @@ _CHECKED = {
     "adreno_queue_create": [handle, c_int32, P(handle)],
     "adreno_queue_release": [handle],
     "adreno_queue_dispatch": [handle, handle, handle, P(Launch)],
+    "adreno_queue_dispatch_indirect": [handle, handle, handle, handle, P(IndirectLaunch)],
     "adreno_queue_barrier": [handle],
     "adreno_queue_signal": [handle, handle, c_uint64],
     "adreno_queue_wait": [handle, handle, c_uint64],
@@ -177,6 +187,7 @@ _CHECKED = {
     "adreno_graph_set_texture": [handle, c_uint32, c_uint32, P(ImageDesc)],
     "adreno_graph_set_storage_image": [handle, c_uint32, c_uint32, P(ImageDesc)],
     "adreno_graph_set_value": [handle, c_uint32, c_uint64],
+    "adreno_graph_set_launch": [handle, c_uint32, P(Launch)],
     "adreno_graph_replay": [handle, handle],
 }
 
@@ -194,6 +205,7 @@ lib.adreno_last_error_message.argtypes, lib.adreno_last_error_message.restype = 
 lib.adreno_last_error_errno.argtypes, lib.adreno_last_error_errno.restype = [], c_int
 lib.adreno_version.argtypes, lib.adreno_version.restype = [P(c_uint32)] * 3, None
 lib.adreno_version_string.argtypes, lib.adreno_version_string.restype = [], c_char_p
+lib.adreno_live_handle_count.argtypes, lib.adreno_live_handle_count.restype = [], c_size_t
 for _name, _parameters in _CHECKED.items():
     _function = getattr(lib, _name)
     _function.argtypes, _function.restype, _function.errcheck = _parameters, status, _check

@@ -7,7 +7,7 @@ from .buffer import Buffer
 from .graph import Graph
 from .program import Program
 from .queue import Queue, Signal
-from .types import DeviceInfo, MemoryType
+from .types import DeviceInfo, MemoryType, RegisterMode
 
 lib = _native.lib
 
@@ -53,10 +53,15 @@ class Device(NativeObject):
         return Buffer(_native.new_handle(lib.adreno_buffer_import_host_memory, self, ctypes.addressof(array),
                                          len(array)), keep=(memory, array))
 
-    def program_from_assembly(self, source):
-        """ir3 assembly (Mesa's syntax, computerator's @-directives); arguments buf0, buf1, ..."""
+    def program_from_assembly(self, source, legalize=False, registers=RegisterMode.MERGED):
+        """ir3 assembly (Mesa's syntax, computerator's @-directives); arguments buf0, buf1, ...
+        With `legalize`, the (sy)/(ss) waits and delay slots the code lacks are added first (Mesa's
+        a6xx scheduling rules); `registers` (adreno.RegisterMode) says how half registers are
+        addressed."""
         data = source.encode() if isinstance(source, str) else bytes(source)
-        return Program(_native.new_handle(lib.adreno_program_from_ir3_assembly, self, data, len(data)))
+        options = _native.AssemblyOptions(bool(legalize), int(RegisterMode(registers)))
+        return Program(_native.new_handle(lib.adreno_program_from_ir3_assembly, self, data, len(data),
+                                          ctypes.byref(options)))
 
     def program_from_ir3(self, code, metadata):
         """ir3 machine code (bytes or 32-bit words) with its compiler metadata (Ir3Metadata)."""

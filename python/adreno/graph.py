@@ -24,12 +24,13 @@ class Graph(NativeObject):
 
     _release = lib.adreno_graph_release
 
-    def dispatch(self, program, arguments, groups, local_size, wave_size=None, access=()):
+    def dispatch(self, program, arguments, groups, local_size, wave_size=None, access=(), base_group=0):
         """Records a dispatch (as Queue.dispatch); `access[i]` (adreno.Access) says how buffer
         argument i is used, read-write past its end. Returns the dispatch's number."""
         accesses = (ctypes.c_int * len(access))(*[int(a) for a in access])
         number = ctypes.c_uint32()
-        lib.adreno_graph_dispatch(self, program, arguments, ctypes.byref(launch(groups, local_size, wave_size)),
+        lib.adreno_graph_dispatch(self, program, arguments,
+                                  ctypes.byref(launch(groups, local_size, wave_size, base_group)),
                                   accesses, len(access), ctypes.byref(number))
         return number.value
 
@@ -75,6 +76,11 @@ class Graph(NativeObject):
     def set_value(self, sync, value):
         """Changes the value a recorded signal writes or a wait waits for."""
         lib.adreno_graph_set_value(self, sync, value)
+
+    def set_launch(self, dispatch, groups, local_size, wave_size=None, base_group=0):
+        """Changes the grid of `dispatch` (checked as Queue.dispatch checks it): the next replay
+        rewrites its launch and the driver params its program reads."""
+        lib.adreno_graph_set_launch(self, dispatch, ctypes.byref(launch(groups, local_size, wave_size, base_group)))
 
     def replay(self, queue):
         """Records a call of the graph into `queue` (submitted with its other work)."""

@@ -4,7 +4,7 @@ import ctypes
 from . import _native
 from ._object import NativeObject
 from .errors import Timeout
-from .types import launch
+from .types import indirect_launch, launch
 
 lib = _native.lib
 
@@ -53,10 +53,19 @@ class Queue(NativeObject):
 
     _release = lib.adreno_queue_release
 
-    def dispatch(self, program, arguments, groups, local_size, wave_size=None):
+    def dispatch(self, program, arguments, groups, local_size, wave_size=None, base_group=0):
         """Launches `program` over `groups` work-groups of `local_size` invocations (1 to 3
-        numbers each) with `arguments` (copied now). Dependent dispatches need a barrier()."""
-        lib.adreno_queue_dispatch(self, program, arguments, ctypes.byref(launch(groups, local_size, wave_size)))
+        numbers each) with `arguments` (copied now), the first work-group's id being `base_group`
+        (as vkCmdDispatchBase). Dependent dispatches need a barrier()."""
+        lib.adreno_queue_dispatch(self, program, arguments,
+                                  ctypes.byref(launch(groups, local_size, wave_size, base_group)))
+
+    def dispatch_indirect(self, program, arguments, groups, local_size, wave_size=None):
+        """As dispatch(), over the group counts the GPU reads when it gets there: three uint32
+        (x, y, z) at the start of the buffer or window `groups`, typically written by an earlier
+        dispatch (put a barrier() between them)."""
+        lib.adreno_queue_dispatch_indirect(self, program, arguments, groups,
+                                           ctypes.byref(indirect_launch(local_size, wave_size)))
 
     def barrier(self):
         """Makes the results of work recorded before it visible to work recorded after it."""

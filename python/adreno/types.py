@@ -89,16 +89,31 @@ class DeviceInfo:
     priority_levels: int  #: queue priorities are 0 (highest) .. priority_levels-1
 
 
-def launch(groups, local_size, wave_size):
-    """The C launch for `groups` work-groups of `local_size` invocations (1 to 3 numbers each)."""
-    def three(numbers, what):
-        numbers = (numbers,) if isinstance(numbers, int) else tuple(numbers)
-        if not 1 <= len(numbers) <= 3:
-            raise ValueError(f"{what}: 1 to 3 numbers, got {len(numbers)}")
-        return (numbers + (1, 1))[:3]
+class RegisterMode(enum.IntEnum):
+    """How ir3 assembly addresses half registers: merged (hrN is half of r(N/2), as Mesa's
+    compiler and computerator assemble for a6xx) or split (a separate half-register file)."""
+    MERGED = 0
+    SPLIT = 1
 
-    return _native.Launch(three(groups, "groups"), three(local_size, "local_size"),
-                          int(wave_size) if wave_size is not None else 0)
+
+def _three(numbers, what, missing):
+    """1 to 3 numbers (or one int) as x, y, z; the axes not given are `missing`."""
+    numbers = (numbers,) if isinstance(numbers, int) else tuple(numbers)
+    if not 1 <= len(numbers) <= 3:
+        raise ValueError(f"{what}: 1 to 3 numbers, got {len(numbers)}")
+    return (numbers + (missing, missing))[:3]
+
+
+def launch(groups, local_size, wave_size, base_group=0):
+    """The C launch for `groups` work-groups of `local_size` invocations (1 to 3 numbers each),
+    the first work-group's id being `base_group`."""
+    return _native.Launch(_three(groups, "groups", 1), _three(local_size, "local_size", 1),
+                          int(wave_size) if wave_size is not None else 0, _three(base_group, "base_group", 0))
+
+
+def indirect_launch(local_size, wave_size):
+    """The C launch of an indirect dispatch: `local_size` invocations per work-group."""
+    return _native.IndirectLaunch(_three(local_size, "local_size", 1), int(wave_size) if wave_size is not None else 0)
 
 
 def image_desc(image):

@@ -129,9 +129,23 @@ Launch launch_of(const adreno_launch* launch) {
   for (int i = 0; i < 3; ++i) {
     out.groups[i] = launch->groups[i];
     out.local_size[i] = launch->local_size[i];
+    out.base_group[i] = launch->base_group[i];
   }
   out.wave_size = wave_size_of(launch->wave_size);
   return out;
+}
+
+IndirectLaunch indirect_launch_of(const adreno_indirect_launch* launch) {
+  require(launch, "launch");
+  IndirectLaunch out;
+  for (int i = 0; i < 3; ++i) out.local_size[i] = launch->local_size[i];
+  out.wave_size = wave_size_of(launch->wave_size);
+  return out;
+}
+
+RegisterMode register_mode_of(const adreno_register_mode& field) {
+  static_assert(ADRENO_REGISTERS_SPLIT == static_cast<int>(RegisterMode::split));
+  return enumerator<RegisterMode>(number_in(field), ADRENO_REGISTERS_SPLIT + 1, "register mode");
 }
 
 std::vector<Access> access_of(const adreno_access* access, std::size_t count) {

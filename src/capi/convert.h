@@ -25,6 +25,8 @@ ImageDesc image_desc_of(const adreno_image_desc* image);
 SamplerDesc sampler_desc_of(const adreno_sampler_desc* sampler);
 Ir3Metadata ir3_metadata_of(const adreno_ir3_metadata& metadata);
 Launch launch_of(const adreno_launch* launch);
+IndirectLaunch indirect_launch_of(const adreno_indirect_launch* launch);
+RegisterMode register_mode_of(const adreno_register_mode& field);
 std::vector<Access> access_of(const adreno_access* access, std::size_t count);
 
 /// The bytes of a scalar argument (`data` may be NULL only when `size` is 0).

@@ -114,6 +114,10 @@ adreno_status adreno_graph_set_value(adreno_graph graph, uint32_t sync, uint64_t
   return guarded(__func__, [&] { lookup(graph, "graph")->graph.set_value(GraphSync{sync}, value); });
 }
 
+adreno_status adreno_graph_set_launch(adreno_graph graph, uint32_t dispatch, const adreno_launch* launch) {
+  return guarded(__func__, [&] { lookup(graph, "graph")->graph.set_launch(GraphDispatch{dispatch}, launch_of(launch)); });
+}
+
 adreno_status adreno_graph_replay(adreno_graph graph, adreno_queue queue) {
   return guarded(__func__, [&] {
     auto g = lookup(graph, "graph");

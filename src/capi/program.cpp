@@ -19,12 +19,15 @@ void publish_program(Program program, adreno_program* out) {
 extern "C" {
 
 adreno_status adreno_program_from_ir3_assembly(adreno_device device, const char* source, size_t length,
-                                               adreno_program* program) {
+                                               const adreno_assembly_options* options, adreno_program* program) {
   return guarded(__func__, [&] {
     auto owner = lookup(device, "device");
     require(source, "source");
     require(program, "program");
-    publish_program(Program::from_ir3_assembly(owner->device, std::string_view(source, length)), program);
+    const bool legalize = options != nullptr && options->legalize;
+    const RegisterMode registers = options != nullptr ? register_mode_of(options->registers) : RegisterMode::merged;
+    publish_program(Program::from_ir3_assembly(owner->device, std::string_view(source, length), legalize, registers),
+                    program);
   });
 }
 

@@ -40,6 +40,17 @@ adreno_status adreno_queue_dispatch(adreno_queue queue, adreno_program program, 
   });
 }
 
+adreno_status adreno_queue_dispatch_indirect(adreno_queue queue, adreno_program program, adreno_arguments arguments,
+                                             adreno_buffer groups, const adreno_indirect_launch* launch) {
+  return guarded(__func__, [&] {
+    auto q = lookup(queue, "queue");
+    auto p = lookup(program, "program");
+    auto a = lookup(arguments, "arguments");
+    auto g = lookup(groups, "groups");
+    q->queue.dispatch_indirect(p->program, a->arguments, g->view, indirect_launch_of(launch));
+  });
+}
+
 adreno_status adreno_queue_barrier(adreno_queue queue) {
   return guarded(__func__, [&] { lookup(queue, "queue")->queue.barrier(); });
 }

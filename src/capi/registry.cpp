@@ -68,6 +68,12 @@ std::shared_ptr<void> Registry::remove(std::uintptr_t number, std::type_index ty
   return object;  // destroyed by the caller, outside the lock (a queue's destructor waits)
 }
 
+std::size_t Registry::size() const {
+  Table& t = table();
+  std::lock_guard lock(t.mutex);
+  return t.entries.size();
+}
+
 Registry& registry() {
   static Registry instance;
   return instance;

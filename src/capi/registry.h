@@ -24,6 +24,8 @@ class Registry {
   /// Removes and returns it (checked as find).
   std::shared_ptr<void> remove(std::uintptr_t number, std::type_index type, const char* type_name,
                                const char* role);
+  /// Handles registered and not removed.
+  std::size_t size() const;
 };
 
 /// The process' one registry (never destroyed: objects the application did not release are its

@@ -1,4 +1,5 @@
-// Status codes, the per-thread last error and the library version.
+// Status codes, the per-thread last error, the library version and the count of live handles.
+#include "capi/registry.h"
 #include "capi/status.h"
 
 namespace adreno::capi {
@@ -53,6 +54,8 @@ void adreno_version(uint32_t* major, uint32_t* minor, uint32_t* patch) {
   if (minor != nullptr) *minor = ADRENO_VERSION_MINOR;
   if (patch != nullptr) *patch = ADRENO_VERSION_PATCH;
 }
+
+size_t adreno_live_handle_count(void) { return registry().size(); }
 
 #define ADRENO_STRINGIFY_(x) #x
 #define ADRENO_STRINGIFY(x) ADRENO_STRINGIFY_(x)

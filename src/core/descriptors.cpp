@@ -38,12 +38,12 @@ constexpr std::uint64_t raw(E value) {
 
 d::Clamp clamp_of(SamplerDesc::Address address) {
   switch (address) {
-    case SamplerDesc::Address::repeat: return d::Clamp::REPEAT;
-    case SamplerDesc::Address::mirrored_repeat: return d::Clamp::MIRROR_REPEAT;
-    case SamplerDesc::Address::clamp_to_edge: return d::Clamp::CLAMP_TO_EDGE;
+    case SamplerDesc::Address::repeat: return d::Clamp::A6XX_TEX_REPEAT;
+    case SamplerDesc::Address::mirrored_repeat: return d::Clamp::A6XX_TEX_MIRROR_REPEAT;
+    case SamplerDesc::Address::clamp_to_edge: return d::Clamp::A6XX_TEX_CLAMP_TO_EDGE;
     case SamplerDesc::Address::clamp_to_border: break;
   }
-  return d::Clamp::CLAMP_TO_BORDER;
+  return d::Clamp::A6XX_TEX_CLAMP_TO_BORDER;
 }
 
 }  // namespace
@@ -82,10 +82,10 @@ void write_image_descriptor(std::span<std::uint32_t, 16> out, const ImageDesc& i
   // in tinygrad's QCOMArgsState._tex and Mesa's fd6 IBO descriptors.
   std::uint64_t dword0 = d::TEX_CONST_0.field("FMT").pack(raw(format.hardware));
   if (!storage) {
-    dword0 |= d::TEX_CONST_0.pack({{"SWIZ_X", raw(d::Swizzle::X)},
-                                   {"SWIZ_Y", raw(d::Swizzle::Y)},
-                                   {"SWIZ_Z", raw(d::Swizzle::Z)},
-                                   {"SWIZ_W", raw(d::Swizzle::W)}});
+    dword0 |= d::TEX_CONST_0.pack({{"SWIZ_X", raw(d::Swizzle::A6XX_TEX_X)},
+                                   {"SWIZ_Y", raw(d::Swizzle::A6XX_TEX_Y)},
+                                   {"SWIZ_Z", raw(d::Swizzle::A6XX_TEX_Z)},
+                                   {"SWIZ_W", raw(d::Swizzle::A6XX_TEX_W)}});
   }
   out[0] = static_cast<std::uint32_t>(dword0);
   out[1] = static_cast<std::uint32_t>(d::TEX_CONST_1.pack({{"WIDTH", image.width}, {"HEIGHT", image.height}}));
@@ -115,10 +115,10 @@ void write_buffer_descriptor(std::span<std::uint32_t, 16> out, GpuAddress addres
                             address.value(), size, max_elements));
   std::fill(out.begin(), out.end(), 0u);
   out[0] = static_cast<std::uint32_t>(d::TEX_CONST_0.pack({{"FMT", raw(d::Format::FMT6_32_UINT)},
-                                                           {"SWIZ_X", raw(d::Swizzle::X)},
-                                                           {"SWIZ_Y", raw(d::Swizzle::Y)},
-                                                           {"SWIZ_Z", raw(d::Swizzle::Z)},
-                                                           {"SWIZ_W", raw(d::Swizzle::ONE)}}));
+                                                           {"SWIZ_X", raw(d::Swizzle::A6XX_TEX_X)},
+                                                           {"SWIZ_Y", raw(d::Swizzle::A6XX_TEX_Y)},
+                                                           {"SWIZ_Z", raw(d::Swizzle::A6XX_TEX_Z)},
+                                                           {"SWIZ_W", raw(d::Swizzle::A6XX_TEX_ONE)}}));
   out[1] = static_cast<std::uint32_t>(d::TEX_CONST_1.pack({{"WIDTH", elements & width.max_value()},
                                                            {"HEIGHT", elements >> width.width()}}));
   out[2] = static_cast<std::uint32_t>(d::TEX_CONST_2.pack({{"STRUCTSIZETEXELS", 1},
@@ -130,7 +130,7 @@ void write_buffer_descriptor(std::span<std::uint32_t, 16> out, GpuAddress addres
 }
 
 void write_sampler_descriptor(std::span<std::uint32_t, 4> out, const SamplerDesc& sampler) {
-  const std::uint64_t filter = raw(sampler.filter == SamplerDesc::Filter::linear ? d::Filter::LINEAR : d::Filter::NEAREST);
+  const std::uint64_t filter = raw(sampler.filter == SamplerDesc::Filter::linear ? d::Filter::A6XX_TEX_LINEAR : d::Filter::A6XX_TEX_NEAREST);
   const std::uint64_t clamp = raw(clamp_of(sampler.address));
   out[0] = static_cast<std::uint32_t>(
       d::TEX_SAMP_0.pack({{"XY_MAG", filter}, {"XY_MIN", filter}, {"WRAP_S", clamp}, {"WRAP_T", clamp}, {"WRAP_R", clamp}}));

@@ -2,6 +2,12 @@
 
 namespace adreno {
 
+namespace {
+// The kernel-internal ENOTSUPP (include/linux/errno.h), which KGSL's GPUOBJ_IMPORT returns to
+// userspace (kgsl.c kgsl_ioctl_gpuobj_import for an unknown import type); libc has no name for it.
+constexpr int kKernelEnotsupp = 524;
+}  // namespace
+
 Errc errc_for_errno(int error) noexcept {
   switch (error) {
     case ENOMEM: return Errc::out_of_memory;
@@ -15,7 +21,8 @@ Errc errc_for_errno(int error) noexcept {
     case E2BIG:
     case ERANGE: return Errc::invalid_argument;
     case ENOTTY:
-    case EOPNOTSUPP: return Errc::unsupported;
+    case EOPNOTSUPP:
+    case kKernelEnotsupp: return Errc::unsupported;
     case EBUSY: return Errc::busy;
     default: return Errc::kernel_error;
   }

@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace adreno::testing {
 namespace {
 
@@ -54,6 +56,18 @@ GpuFault::Kind fault_kind(virt::FaultKind kind) {
   return GpuFault::Kind::cp_error;
 }
 
+/// The virtual GPU's mode for `check`; nullopt: the environment's, which the config holds.
+std::optional<virt::HazardMode> hazard_mode(HazardCheck check) {
+  switch (check) {
+    case HazardCheck::from_environment: return std::nullopt;
+    case HazardCheck::on: return virt::HazardMode::on;
+    case HazardCheck::warn: return virt::HazardMode::warn;
+    case HazardCheck::off: return virt::HazardMode::off;
+  }
+  throw Error(Errc::invalid_argument, "open test device",
+              fmt::format("hazards: {} is no HazardCheck", static_cast<int>(check)));
+}
+
 KernelObject::Kind object_kind(virt::LiveObject::Kind kind) {
   switch (kind) {
     case virt::LiveObject::Kind::buffer: return KernelObject::Kind::buffer;
@@ -69,11 +83,8 @@ KernelObject::Kind object_kind(virt::LiveObject::Kind kind) {
 class VirtualDevice::Impl {
  public:
   explicit Impl(const VirtualDeviceOptions& options) : driver_(options.driver) {
-    if (options.hazards != HazardCheck::from_environment) {
-      throw Error(Errc::unsupported, "open test device",
-                  "hazards: the timing-hazard check is not selectable per device yet (ADRENO_VIRTUAL_HAZARDS)");
-    }
     virt::VirtualGpuConfig config = Device::Impl::virtual_gpu_config(options.model);
+    if (auto mode = hazard_mode(options.hazards)) config.execution.hazards = *mode;
     config.hang_timeout = options.hang_timeout;
     if (options.memory_limit) config.memory_limit = std::make_shared<virt::MemoryLimit>(*options.memory_limit);
     config.fault_injection = faults_;
@@ -99,16 +110,18 @@ class VirtualDevice::Impl {
       system_shared_->fail(std::move(failure));
       return;
     }
-    const detail::IoctlEntry* found = nullptr;
-    for (const detail::IoctlEntry& entry : driver_calls(driver_).ioctls) {
-      if (entry.operation == operation) found = &entry;
-    }
-    if (found == nullptr) {
+    // An operation may be several ioctls (MSM's query: GET_PARAM and DRM VERSION): the plan
+    // counts and fails the calls of all of them, as the call log names them.
+    const detail::DriverCalls& calls = driver_calls(driver_);
+    if (std::none_of(calls.ioctls.begin(), calls.ioctls.end(),
+                     [&](const detail::IoctlEntry& entry) { return entry.operation == operation; })) {
       throw Error(Errc::unsupported, "test device fault plan",
                   fmt::format("{} has no ioctl for operation {} to fail", driver_name(driver_), to_string(operation)));
     }
-    failure.request = found->request;
-    if (found->applies != nullptr) failure.matches = found->applies;
+    failure.matches = [&calls, operation](unsigned long request, const void* arg) {
+      const detail::IoctlEntry* entry = detail::find_entry(calls, request, arg);
+      return entry != nullptr && entry->operation == operation;
+    };
     system_shared_->fail(std::move(failure));
   }
 

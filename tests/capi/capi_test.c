@@ -5,7 +5,7 @@
  *
  * Run as `test_capi CASE` (CTest registers each case of the table at the bottom; the
  * [virtual-kernel] ones once per virtual kernel through ADRENO_DEVICE) or with no argument for
- * all of them. */
+ * all of them. After each case no handle may be left (adreno_live_handle_count). */
 #include <adreno/adreno.h>
 
 #include "kernels.h" /* examples/kernels/vector_add.s */
@@ -115,11 +115,29 @@ static size_t wrong_sums(adreno_buffer c, adreno_buffer a, adreno_buffer b, size
 enum { kCount = 1024 }; /* the @buf size of vector_add.s, 64 per work group */
 static const uint64_t kMinute = 60ull * 1000 * 1000 * 1000; /* ns: waits that should end at once */
 static const adreno_launch kVectorAddLaunch = {.groups = {kCount / 64, 1, 1}, .local_size = {64, 1, 1}};
+static const adreno_indirect_launch kVectorAddIndirect = {.local_size = {64, 1, 1}};
 
 static adreno_program vector_add_program(adreno_device device) {
   adreno_program program;
-  MUST(adreno_program_from_ir3_assembly(device, kernels_vector_add, strlen(kernels_vector_add), &program));
+  MUST(adreno_program_from_ir3_assembly(device, kernels_vector_add, strlen(kernels_vector_add), NULL, &program));
   return program;
+}
+
+/* How many of the first `count` elements of c are not a + b, and of the rest not zero. */
+static size_t wrong_partial_sums(adreno_buffer c, adreno_buffer a, adreno_buffer b, size_t count) {
+  const uint32_t* cw = words_of(c);
+  size_t wrong = wrong_sums(c, a, b, count);
+  for (size_t i = count; i < kCount; ++i) wrong += cw[i] != 0;
+  return wrong;
+}
+
+/* vector_add.s without the (sy) its add needs, in `text` (a timing hazard unless legalized). */
+static void vector_add_without_sync(char* text, size_t capacity) {
+  const char* at = strstr(kernels_vector_add, "(sy)add.u");
+  if (at == NULL || strlen(kernels_vector_add) >= capacity) exit(1);
+  const size_t before = (size_t)(at - kernels_vector_add);
+  memcpy(text, kernels_vector_add, before);
+  strcpy(text + before, at + 4);
 }
 
 static void* read_file(const char* path, size_t* size) {
@@ -220,7 +238,7 @@ static void bad_handles(void) {
     FAILS(adreno_buffer_cpu_view(b, &data, &size), ADRENO_INVALID_ARGUMENT, why);
     FAILS(adreno_buffer_flush_for_gpu(b, 0, 4), ADRENO_INVALID_ARGUMENT, why);
     FAILS(adreno_buffer_invalidate_for_cpu(b, 0, 4), ADRENO_INVALID_ARGUMENT, why);
-    FAILS(adreno_program_from_ir3_assembly(d, "end\n", 4, &program_out), ADRENO_INVALID_ARGUMENT, why);
+    FAILS(adreno_program_from_ir3_assembly(d, "end\n", 4, NULL, &program_out), ADRENO_INVALID_ARGUMENT, why);
     FAILS(adreno_program_from_ir3(d, code, 2, &metadata, &program_out), ADRENO_INVALID_ARGUMENT, why);
     FAILS(adreno_program_from_ir3_json(d, code, 2, "x.json", &program_out), ADRENO_INVALID_ARGUMENT, why);
     FAILS(adreno_program_from_ir3_fixture(d, "x.json", &program_out), ADRENO_INVALID_ARGUMENT, why);
@@ -254,6 +272,7 @@ static void bad_handles(void) {
     FAILS(adreno_queue_create(d, ADRENO_PRIORITY_DEFAULT, &queue_out), ADRENO_INVALID_ARGUMENT, why);
     FAILS(adreno_queue_release(q), ADRENO_INVALID_ARGUMENT, why);
     FAILS(adreno_queue_dispatch(q, p, a, &kVectorAddLaunch), ADRENO_INVALID_ARGUMENT, why);
+    FAILS(adreno_queue_dispatch_indirect(q, p, a, b, &kVectorAddIndirect), ADRENO_INVALID_ARGUMENT, why);
     FAILS(adreno_queue_barrier(q), ADRENO_INVALID_ARGUMENT, why);
     FAILS(adreno_queue_signal(q, s, 1), ADRENO_INVALID_ARGUMENT, why);
     FAILS(adreno_queue_wait(q, s, 1), ADRENO_INVALID_ARGUMENT, why);
@@ -274,6 +293,7 @@ static void bad_handles(void) {
     FAILS(adreno_graph_set_texture(g, 0, 0, &bad_image), ADRENO_INVALID_ARGUMENT, why);
     FAILS(adreno_graph_set_storage_image(g, 0, 0, &bad_image), ADRENO_INVALID_ARGUMENT, why);
     FAILS(adreno_graph_set_value(g, 0, 1), ADRENO_INVALID_ARGUMENT, why);
+    FAILS(adreno_graph_set_launch(g, 0, &kVectorAddLaunch), ADRENO_INVALID_ARGUMENT, why);
     FAILS(adreno_graph_replay(g, q), ADRENO_INVALID_ARGUMENT, why);
   }
   /* The out-parameters are as they were. */
@@ -597,7 +617,14 @@ static void dispatch_misuse(void) {
   FAILS(adreno_arguments_set_bytes(arguments, 0, &raw, 0), ADRENO_INVALID_ARGUMENT, "holds 8 bytes; got 0");
   FAILS(adreno_arguments_set_bytes(arguments, 0, NULL, 4), ADRENO_INVALID_ARGUMENT, "data is NULL");
   FAILS(adreno_arguments_set_buffer(arguments, 0, NULL), ADRENO_INVALID_ARGUMENT, "buffer is NULL");
-  (void)small;
+  /* Writes that do not fit their destination are refused before anything is recorded. */
+  uint32_t values[17] = {0};
+  FAILS(adreno_queue_write(queue, small, values, 17), ADRENO_INVALID_ARGUMENT, "17 dwords do not fit in 64 bytes");
+  adreno_buffer four;
+  OK(adreno_buffer_view(small, 0, 4, &four));
+  FAILS(adreno_queue_write_timestamp(queue, four), ADRENO_INVALID_ARGUMENT, "smaller than 8 bytes");
+  FAILS(adreno_queue_write(queue, small, NULL, 1), ADRENO_INVALID_ARGUMENT, "values is NULL");
+  OK(adreno_buffer_release(four));
   adreno_arguments untouched = (adreno_arguments)(uintptr_t)99;
   FAILS(adreno_arguments_create(program, NULL), ADRENO_INVALID_ARGUMENT, "arguments is NULL");
   FAILS(adreno_arguments_create((adreno_program)c, &untouched), ADRENO_INVALID_ARGUMENT, "not an adreno_program");
@@ -753,8 +780,8 @@ static void ir3_programs_and_scalars(void) {
         ADRENO_MALFORMED, "scalar.disasm.txt");
   FAILS(adreno_program_from_ir3_fixture(device, ADRENO_IR3_FIXTURES_DIR "missing.json", &untouched), ADRENO_NOT_FOUND,
         "missing.json");
-  FAILS(adreno_program_from_ir3_assembly(device, "  bogus.op r0.x\n", 16, &untouched), ADRENO_MALFORMED, "1:");
-  FAILS(adreno_program_from_ir3_assembly(device, NULL, 0, &untouched), ADRENO_INVALID_ARGUMENT, "source is NULL");
+  FAILS(adreno_program_from_ir3_assembly(device, "  bogus.op r0.x\n", 16, NULL, &untouched), ADRENO_MALFORMED, "1:");
+  FAILS(adreno_program_from_ir3_assembly(device, NULL, 0, NULL, &untouched), ADRENO_INVALID_ARGUMENT, "source is NULL");
   EXPECT(untouched == (adreno_program)(uintptr_t)99);
 
   free(code);
@@ -940,19 +967,132 @@ static void queues_and_signals(void) {
   OK(adreno_device_release(device));
 }
 
-/* A GPU write to read-only memory loses the queue: ADRENO_DEVICE_LOST, and it stays lost. */
+/* A shader fault loses the queue: ADRENO_DEVICE_LOST, and it stays lost; other queues go on.
+ * The fault is a timing hazard (vector add without its (sy)), which the virtual GPU faults on
+ * (ADRENO_VIRTUAL_HAZARDS unset: on) where hardware would add stale registers. */
 static void device_lost(void) {
   adreno_device device = open_device();
-  adreno_buffer readonly = allocate(device, 4096, ADRENO_MEMORY_WRITE_COMBINED, ADRENO_BUFFER_GPU_READ_ONLY);
+  char unsynced[4096];
+  vector_add_without_sync(unsynced, sizeof unsynced);
+  adreno_program program;
+  OK(adreno_program_from_ir3_assembly(device, unsynced, strlen(unsynced), NULL, &program));
+  adreno_buffer buffer = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
+  adreno_arguments arguments;
+  OK(adreno_arguments_create(program, &arguments));
+  for (uint32_t i = 0; i < 3; ++i) OK(adreno_arguments_set_buffer(arguments, i, buffer));
+  adreno_queue queue, other;
+  OK(adreno_queue_create(device, ADRENO_PRIORITY_DEFAULT, &queue));
+  OK(adreno_queue_dispatch(queue, program, arguments, &kVectorAddLaunch));
+  FAILS(adreno_queue_finish(queue, ADRENO_WAIT_FOREVER), ADRENO_DEVICE_LOST, "lost");
+  FAILS(adreno_queue_finish(queue, ADRENO_WAIT_FOREVER), ADRENO_DEVICE_LOST, "lost");
+  FAILS(adreno_queue_submit(queue, NULL), ADRENO_DEVICE_LOST, "lost");
+  OK(adreno_queue_create(device, ADRENO_PRIORITY_DEFAULT, &other));
+  const uint32_t value = random_u32();
+  OK(adreno_queue_write(other, buffer, &value, 1));
+  OK(adreno_queue_finish(other, ADRENO_WAIT_FOREVER));
+  EXPECT(words_of(buffer)[0] == value);
+  OK(adreno_queue_release(queue)); /* a lost queue is not an error here */
+  OK(adreno_queue_release(other));
+  OK(adreno_arguments_release(arguments));
+  OK(adreno_program_release(program));
+  OK(adreno_buffer_release(buffer));
+  OK(adreno_device_release(device));
+}
+
+/* Allocates objects of `size` bytes (no CPU view) until the kernel refuses one; returns the
+ * status of the refusal, and releases everything again. */
+static adreno_status allocate_until_refused(adreno_device device, uint64_t size, size_t* made) {
+  enum { kMost = 1024 };
+  static adreno_buffer buffers[kMost];
+  const adreno_buffer_desc desc = {.size = size, .flags = ADRENO_BUFFER_NO_CPU_VIEW};
+  adreno_status status = ADRENO_SUCCESS;
+  *made = 0;
+  while (*made < kMost && (status = adreno_buffer_allocate(device, &desc, &buffers[*made])) == ADRENO_SUCCESS) ++*made;
+  for (size_t i = 0; i < *made; ++i) OK(adreno_buffer_release(buffers[i]));
+  return status;
+}
+
+/* ADRENO_OUT_OF_MEMORY and ADRENO_KERNEL_ERROR are the kernel's refusals as the drivers make them,
+ * with the errno kept; after them the device goes on. (ADRENO_BUSY is what an EBUSY from the
+ * kernel becomes; nothing the library asks of the drivers answers it.) */
+static void kernel_refusals(void) {
+  adreno_device device = open_device();
+  /* Objects past what the GPU address space holds: KGSL's kgsl_mmu_get_gpuaddr finds no room
+   * (ENOMEM: out of memory); MSM's drm_mm, asked for the object's iova
+   * (msm_gem_get_and_pin_iova), has no space left (ENOSPC: the kernel's refusal). */
+  size_t made = 0;
+  const adreno_status full = allocate_until_refused(device, 1ull << 31, &made);
+  EXPECT(made >= 1);
+  if (on_kgsl()) {
+    EXPECT(full == ADRENO_OUT_OF_MEMORY);
+    EXPECT(adreno_last_error_errno() == ENOMEM);
+    EXPECT(strstr(adreno_last_error_message(), "IOCTL_KGSL_GPUOBJ_ALLOC") != NULL);
+  } else {
+    EXPECT(full == ADRENO_KERNEL_ERROR);
+    EXPECT(adreno_last_error_errno() == ENOSPC);
+    EXPECT(strstr(adreno_last_error_message(), "MSM_INFO_GET_IOVA") != NULL);
+  }
+  EXPECT(adreno_last_error_status() == full);
+  /* Everything went back: the same objects fit again. */
+  size_t again = 0;
+  EXPECT(allocate_until_refused(device, 1ull << 31, &again) == full);
+  EXPECT(again == made);
+
+  if (on_kgsl()) {
+    /* More contexts than KGSL gives a process (kgsl_context_init: KGSL_MAX_CONTEXTS_PER_PROC,
+     * ENOSPC): the kernel's refusal. */
+    enum { kMost = 400 };
+    static adreno_queue queues[kMost];
+    size_t count = 0;
+    adreno_status status = ADRENO_SUCCESS;
+    while (count < kMost && (status = adreno_queue_create(device, ADRENO_PRIORITY_DEFAULT, &queues[count])) == ADRENO_SUCCESS)
+      ++count;
+    EXPECT(status == ADRENO_KERNEL_ERROR);
+    EXPECT(adreno_last_error_errno() == ENOSPC);
+    EXPECT(strstr(adreno_last_error_message(), "IOCTL_KGSL_DRAWCTXT_CREATE") != NULL);
+    EXPECT(count == 201);
+    for (size_t i = 0; i < count; ++i) OK(adreno_queue_release(queues[i]));
+  } else {
+    /* An object larger than memory can back: GEM_NEW's shmem allocation fails (ENOMEM). */
+    adreno_buffer untouched = (adreno_buffer)(uintptr_t)99;
+    const adreno_buffer_desc huge = {.size = 1ull << 48, .flags = ADRENO_BUFFER_NO_CPU_VIEW};
+    FAILS(adreno_buffer_allocate(device, &huge, &untouched), ADRENO_OUT_OF_MEMORY, "DRM_IOCTL_MSM_GEM_NEW");
+    EXPECT(adreno_last_error_errno() == ENOMEM);
+    EXPECT(untouched == (adreno_buffer)(uintptr_t)99);
+  }
+  /* The device goes on. */
   adreno_queue queue;
+  adreno_buffer buffer = allocate(device, 4096, ADRENO_MEMORY_WRITE_COMBINED, 0);
   OK(adreno_queue_create(device, ADRENO_PRIORITY_DEFAULT, &queue));
   const uint32_t value = random_u32();
-  OK(adreno_queue_write(queue, readonly, &value, 1));
-  FAILS(adreno_queue_finish(queue, ADRENO_WAIT_FOREVER), ADRENO_DEVICE_LOST, NULL);
-  FAILS(adreno_queue_finish(queue, ADRENO_WAIT_FOREVER), ADRENO_DEVICE_LOST, NULL);
-  OK(adreno_queue_release(queue)); /* a lost queue is not an error here */
-  OK(adreno_buffer_release(readonly));
+  OK(adreno_queue_write(queue, buffer, &value, 1));
+  OK(adreno_queue_finish(queue, ADRENO_WAIT_FOREVER));
+  EXPECT(words_of(buffer)[0] == value);
+  OK(adreno_queue_release(queue));
+  OK(adreno_buffer_release(buffer));
   OK(adreno_device_release(device));
+}
+
+/* The count of live handles, which the suite checks is 0 after every case, follows every
+ * creation and release, views and released-twice handles included. */
+static void live_handles(void) {
+  EXPECT(adreno_live_handle_count() == 0);
+  adreno_device device = open_device();
+  EXPECT(adreno_live_handle_count() == 1);
+  adreno_buffer buffer = allocate(device, 4096, ADRENO_MEMORY_WRITE_COMBINED, 0);
+  adreno_buffer view;
+  OK(adreno_buffer_view(buffer, 0, 64, &view));
+  adreno_signal signal;
+  OK(adreno_signal_create(device, 0, &signal));
+  EXPECT(adreno_live_handle_count() == 4);
+  OK(adreno_device_release(device)); /* the buffer keeps what it needs, but the handle is gone */
+  FAILS(adreno_device_release(device), ADRENO_INVALID_ARGUMENT, "not a live handle");
+  EXPECT(adreno_live_handle_count() == 3);
+  OK(adreno_buffer_release(buffer));
+  OK(adreno_signal_release(signal));
+  EXPECT(adreno_live_handle_count() == 1);
+  OK(adreno_buffer_release(view));
+  EXPECT(adreno_live_handle_count() == 0);
 }
 
 /* The done criterion: a graph of two dependent vector adds (e = (a + b) + b) replayed with new
@@ -1055,6 +1195,130 @@ static void graph_replay(void) {
   OK(adreno_device_release(device));
 }
 
+/* Indirect dispatch (the GPU reads the group counts), a graph's new launch, the base group, and
+ * the assembler's legalize and register-mode options, from C. */
+static void launches(void) {
+  adreno_device device = open_device();
+  adreno_program program = vector_add_program(device);
+  adreno_buffer a = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
+  adreno_buffer b = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
+  adreno_buffer c = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
+  adreno_buffer counts = allocate(device, 64, ADRENO_MEMORY_WRITE_COMBINED, 0);
+  adreno_arguments arguments;
+  OK(adreno_arguments_create(program, &arguments));
+  OK(adreno_arguments_set_buffer(arguments, 0, c));
+  OK(adreno_arguments_set_buffer(arguments, 1, a));
+  OK(adreno_arguments_set_buffer(arguments, 2, b));
+  adreno_queue queue;
+  OK(adreno_queue_create(device, ADRENO_PRIORITY_DEFAULT, &queue));
+
+  /* Indirect: 5 of the 16 work groups, the count read from memory. */
+  fill_random(a, kCount);
+  fill_random(b, kCount);
+  memset(words_of(c), 0, kCount * 4);
+  uint32_t* groups = words_of(counts);
+  groups[0] = 5, groups[1] = 1, groups[2] = 1;
+  OK(adreno_queue_dispatch_indirect(queue, program, arguments, counts, &kVectorAddIndirect));
+  OK(adreno_queue_finish(queue, ADRENO_WAIT_FOREVER));
+  EXPECT(wrong_partial_sums(c, a, b, 5 * 64) == 0);
+  /* The counts may come from a window; one smaller than three counts, or misaligned, is refused. */
+  adreno_buffer window;
+  OK(adreno_buffer_view(counts, 16, 12, &window));
+  groups[4] = 11, groups[5] = 1, groups[6] = 1;
+  memset(words_of(c), 0, kCount * 4);
+  OK(adreno_queue_dispatch_indirect(queue, program, arguments, window, &kVectorAddIndirect));
+  OK(adreno_queue_finish(queue, ADRENO_WAIT_FOREVER));
+  EXPECT(wrong_partial_sums(c, a, b, 11 * 64) == 0);
+  adreno_buffer short_window, odd_window;
+  OK(adreno_buffer_view(counts, 0, 8, &short_window));
+  OK(adreno_buffer_view(counts, 2, 12, &odd_window));
+  FAILS(adreno_queue_dispatch_indirect(queue, program, arguments, short_window, &kVectorAddIndirect),
+        ADRENO_INVALID_ARGUMENT, "groups");
+  FAILS(adreno_queue_dispatch_indirect(queue, program, arguments, odd_window, &kVectorAddIndirect),
+        ADRENO_INVALID_ARGUMENT, "groups");
+  FAILS(adreno_queue_dispatch_indirect(queue, program, arguments, counts, NULL), ADRENO_INVALID_ARGUMENT,
+        "launch is NULL");
+  adreno_indirect_launch bad_indirect = kVectorAddIndirect;
+  bad_indirect.local_size[0] = 0;
+  FAILS(adreno_queue_dispatch_indirect(queue, program, arguments, counts, &bad_indirect), ADRENO_INVALID_ARGUMENT,
+        "local_size.x is 0");
+  memcpy(&bad_indirect, &kVectorAddIndirect, sizeof bad_indirect);
+  memcpy(&bad_indirect.wave_size, &(int){32}, sizeof(int));
+  FAILS(adreno_queue_dispatch_indirect(queue, program, arguments, counts, &bad_indirect), ADRENO_INVALID_ARGUMENT,
+        "wave size 32");
+  FAILS(adreno_queue_dispatch_indirect(queue, program, arguments, (adreno_buffer)queue, &kVectorAddIndirect),
+        ADRENO_INVALID_ARGUMENT, "is an adreno_queue handle, not an adreno_buffer");
+
+  /* The base group reaches the launch checks: base + groups past 32 bits is refused by axis. */
+  adreno_launch based = kVectorAddLaunch;
+  based.base_group[1] = UINT32_MAX - 1;
+  based.groups[1] = 2;
+  FAILS(adreno_queue_dispatch(queue, program, arguments, &based), ADRENO_INVALID_ARGUMENT, "base_group.y");
+
+  /* A graph's launch changes between replays: 3 groups, then all 16. */
+  adreno_graph graph;
+  OK(adreno_graph_create(device, &graph));
+  adreno_launch three = kVectorAddLaunch;
+  three.groups[0] = 3;
+  uint32_t dispatch = 99;
+  OK(adreno_graph_dispatch(graph, program, arguments, &three, NULL, 0, &dispatch));
+  FAILS(adreno_graph_set_launch(graph, dispatch, &kVectorAddLaunch), ADRENO_INVALID_ARGUMENT, NULL); /* not built */
+  OK(adreno_graph_build(graph, 0));
+  memset(words_of(c), 0, kCount * 4);
+  OK(adreno_graph_replay(graph, queue));
+  OK(adreno_queue_finish(queue, ADRENO_WAIT_FOREVER));
+  EXPECT(wrong_partial_sums(c, a, b, 3 * 64) == 0);
+  OK(adreno_graph_set_launch(graph, dispatch, &kVectorAddLaunch));
+  fill_random(a, kCount);
+  memset(words_of(c), 0, kCount * 4);
+  OK(adreno_graph_replay(graph, queue));
+  OK(adreno_queue_finish(queue, ADRENO_WAIT_FOREVER));
+  EXPECT(wrong_sums(c, a, b, kCount) == 0);
+  adreno_launch zero = kVectorAddLaunch;
+  zero.local_size[0] = 0;
+  FAILS(adreno_graph_set_launch(graph, dispatch, &zero), ADRENO_INVALID_ARGUMENT, "local_size.x is 0");
+  FAILS(adreno_graph_set_launch(graph, dispatch, NULL), ADRENO_INVALID_ARGUMENT, "launch is NULL");
+  FAILS(adreno_graph_set_launch(graph, dispatch + 1, &kVectorAddLaunch), ADRENO_INVALID_ARGUMENT, NULL);
+
+  /* Assembly options: the kernel without its (sy) is a timing hazard — a shader fault on the
+   * virtual GPU — unless legalized; split registers assemble it too. */
+  char unsynced[4096];
+  vector_add_without_sync(unsynced, sizeof unsynced);
+  const adreno_assembly_options legalized = {.legalize = true, .registers = ADRENO_REGISTERS_MERGED};
+  const adreno_assembly_options split = {.legalize = false, .registers = ADRENO_REGISTERS_SPLIT};
+  adreno_program programs[2];
+  OK(adreno_program_from_ir3_assembly(device, unsynced, strlen(unsynced), &legalized, &programs[0]));
+  OK(adreno_program_from_ir3_assembly(device, kernels_vector_add, strlen(kernels_vector_add), &split, &programs[1]));
+  for (size_t i = 0; i < 2; ++i) {
+    adreno_arguments bound;
+    OK(adreno_arguments_create(programs[i], &bound));
+    OK(adreno_arguments_set_buffer(bound, 0, c));
+    OK(adreno_arguments_set_buffer(bound, 1, a));
+    OK(adreno_arguments_set_buffer(bound, 2, b));
+    fill_random(b, kCount);
+    memset(words_of(c), 0, kCount * 4);
+    OK(adreno_queue_dispatch(queue, programs[i], bound, &kVectorAddLaunch));
+    OK(adreno_queue_finish(queue, ADRENO_WAIT_FOREVER));
+    EXPECT(wrong_sums(c, a, b, kCount) == 0);
+    OK(adreno_arguments_release(bound));
+    OK(adreno_program_release(programs[i]));
+  }
+  adreno_program untouched = (adreno_program)(uintptr_t)99;
+  adreno_assembly_options unknown = split;
+  memcpy(&unknown.registers, &(int){7}, sizeof(int));
+  FAILS(adreno_program_from_ir3_assembly(device, kernels_vector_add, strlen(kernels_vector_add), &unknown, &untouched),
+        ADRENO_INVALID_ARGUMENT, "register mode 7");
+  EXPECT(untouched == (adreno_program)(uintptr_t)99);
+
+  OK(adreno_graph_release(graph));
+  OK(adreno_queue_release(queue));
+  OK(adreno_arguments_release(arguments));
+  adreno_buffer handles[] = {short_window, odd_window, window, counts, a, b, c};
+  for (size_t i = 0; i < sizeof handles / sizeof handles[0]; ++i) OK(adreno_buffer_release(handles[i]));
+  OK(adreno_program_release(program));
+  OK(adreno_device_release(device));
+}
+
 /* Levels, barriers and the build options, against hand-worked counts. */
 static void graph_options(void) {
   adreno_device device = open_device();
@@ -1145,7 +1409,7 @@ static void release_in_any_order(void) {
         "program is not a live handle");
   OK(adreno_buffer_release(a)); /* the arguments hold what they bind */
   adreno_program again;
-  FAILS(adreno_program_from_ir3_assembly(device, kernels_vector_add, strlen(kernels_vector_add), &again),
+  FAILS(adreno_program_from_ir3_assembly(device, kernels_vector_add, strlen(kernels_vector_add), NULL, &again),
         ADRENO_INVALID_ARGUMENT, "device is not a live handle");
   OK(adreno_queue_signal(queue, signal, 3));
   OK(adreno_queue_finish(queue, ADRENO_WAIT_FOREVER));
@@ -1224,12 +1488,15 @@ static const struct test_case cases[] = {
   TEST_ENTRY(buffers_and_views, "buffers and views report size, addresses, CPU views and flags, and refuse bad windows [virtual-kernel]"),
   TEST_ENTRY(dmabuf_and_host_memory, "dma-bufs export and import, host memory imports, as each kernel allows [virtual-kernel]"),
   TEST_ENTRY(vector_add, "vector add from assembly over random inputs is right in every element [virtual-kernel]"),
-  TEST_ENTRY(dispatch_misuse, "unset arguments, bad launches and wrong handles in a dispatch are refused [virtual-kernel]"),
+  TEST_ENTRY(dispatch_misuse, "unset arguments, bad launches, wrong handles and writes that do not fit are refused [virtual-kernel]"),
   TEST_ENTRY(ir3_programs_and_scalars, "ir3 programs load from fixture, JSON and metadata, scalars of each width reach the kernel [virtual-kernel]"),
   TEST_ENTRY(qualcomm_binary_and_images, "a Qualcomm binary takes samplers, textures and storage images, truncations are malformed [virtual-kernel]"),
   TEST_ENTRY(queues_and_signals, "queues wait for signals, write, timestamp, signal, and time out [virtual-kernel]"),
-  TEST_ENTRY(device_lost, "a GPU write to read-only memory loses the queue for good [virtual-kernel]"),
+  TEST_ENTRY(device_lost, "a shader fault loses the queue for good and other queues go on [virtual-kernel]"),
+  TEST_ENTRY(kernel_refusals, "an exhausted GPU address space, memory or context table is the kernel's status and errno, and the device goes on [virtual-kernel]"),
+  TEST_ENTRY(live_handles, "the count of live handles follows every creation and release [virtual-kernel]"),
   TEST_ENTRY(graph_replay, "a graph replays with new buffers and inputs, right in every element [virtual-kernel]"),
+  TEST_ENTRY(launches, "indirect dispatch, a graph's new launch, the base group and assembly options work from C [virtual-kernel]"),
   TEST_ENTRY(graph_options, "graph levels, barriers and build options match hand-worked counts [virtual-kernel]"),
   TEST_ENTRY(concurrent_release, "handles released on one thread while used on another are refused, never crash [virtual-kernel]"),
   TEST_ENTRY(release_in_any_order, "handles release in any order, released and wrong-type handles are refused [virtual-kernel]"),
@@ -1243,6 +1510,13 @@ int main(int argc, char** argv) {
     found = true;
     printf("== %s\n", cases[i].function);
     cases[i].run();
+    /* Every case releases what it made: a handle left is a leak (its objects, GPU memory and
+     * device would stay until exit). */
+    const size_t live = adreno_live_handle_count();
+    if (live != 0) {
+      fprintf(stderr, "%s: %zu handle(s) never released\n", cases[i].function, live);
+      ++failures;
+    }
   }
   if (!found) {
     fprintf(stderr, "no case named %s\n", argv[1]);

@@ -16,7 +16,12 @@ TEST_CASE("each kernel errno maps to its error kind", "[pure][errors]") {
       {EDEADLK, "EDEADLK", Errc::device_lost}, {EIO, "EIO", Errc::device_lost},
       {ENOENT, "ENOENT", Errc::not_found},     {EINVAL, "EINVAL", Errc::invalid_argument},
       {ENOTTY, "ENOTTY", Errc::unsupported},   {EBUSY, "EBUSY", Errc::busy},
-      {EPERM, "EPERM", Errc::kernel_error},
+      {EPERM, "EPERM", Errc::kernel_error},    {ENODEV, "ENODEV", Errc::device_lost},
+      {EFAULT, "EFAULT", Errc::invalid_argument}, {E2BIG, "E2BIG", Errc::invalid_argument},
+      {ERANGE, "ERANGE", Errc::invalid_argument}, {EOPNOTSUPP, "EOPNOTSUPP", Errc::unsupported},
+      {524, "524", Errc::unsupported},  // the kernel's ENOTSUPP (include/linux/errno.h), no libc name
+      {EINTR, "EINTR", Errc::kernel_error},   {EAGAIN, "EAGAIN", Errc::kernel_error},
+      {ENOSPC, "ENOSPC", Errc::kernel_error}, {EBADF, "EBADF", Errc::kernel_error},
   };
   for (auto [error, name, code] : table) {
     INFO(error);

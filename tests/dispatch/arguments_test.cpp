@@ -114,19 +114,62 @@ TEST_CASE("image descriptors carry format, size, pitch and base address in Mesa'
       // A6XX_TEX_CONST: 0 FMT [29:22], SWIZ_X..W [6:4] [9:7] [12:10] [15:13]; 1 WIDTH [14:0],
       // HEIGHT [29:15]; 2 PITCHALIGN [3:0], PITCH [28:7], TYPE [31:29] (A6XX_TEX_2D = 1);
       // 4 BASE_LO [31:5]; 5 BASE_HI [16:0], DEPTH [29:17].
-      const std::uint32_t dword2 = static_cast<std::uint32_t>(std::countr_zero(pitch) - 6) | pitch << 7 | 1u << 29;
+      const auto texture = descriptor(arguments.impl().textures(), 0, 16);
+      // PITCHALIGN is checked by what it means (a6xx_descriptors.xml: log2(alignment / 64)):
+      // the pitch is a multiple of 64 << PITCHALIGN and of no larger power of two. The literal
+      // cases of the next test pin the exact words.
+      const std::uint32_t pitchalign = texture[2] & 0xf;
+      CHECK(pitch % (64u << pitchalign) == 0);
+      CHECK(pitch % (128u << pitchalign) != 0);
       const std::uint32_t expected[16] = {f.fmt6 << 22 | 0u << 4 | 1u << 7 | 2u << 10 | 3u << 13,
                                           width | height << 15,
-                                          dword2,
+                                          pitchalign | pitch << 7 | 1u << 29,
                                           0,
                                           base.lo(),
                                           base.hi() | 1u << 17};
-      const auto texture = descriptor(arguments.impl().textures(), 0, 16);
       for (unsigned i = 0; i < 16; ++i) CHECK(texture[i] == expected[i]);
       // IBOs carry the same fields without a swizzle (tinygrad _tex(ibo=True), Mesa fd6 IBOs).
       const auto ibo = descriptor(arguments.impl().storage_images(), 0, 16);
       CHECK(ibo[0] == f.fmt6 << 22);
       for (unsigned i = 1; i < 16; ++i) CHECK(ibo[i] == expected[i]);
+    }
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("an image's pitch word holds its pitch, its alignment and TYPE 2D, worked by hand for chosen pitches",
+          "[virtual-kernel][arguments]") {
+  // TEX_CONST_2 = PITCHALIGN [3:0] | PITCH [28:7] | TYPE [31:29] (A6XX_TEX_2D = 1), with
+  // PITCHALIGN = log2(the pitch's power-of-two alignment / 64) as tinygrad's QCOMArgsState._tex
+  // writes it (ctz(pitch) - 6). Each word below was worked out by hand. Mesa's fdl6_layout takes
+  // a smaller PITCHALIGN for an explicit linear layout (0 up to 4-byte texels, fd6_layout.c), the
+  // alignment it requires rather than the one the pitch has; both only bound the pitch of
+  // smaller mipmap levels ("minimum pitch (for mipmap levels)", a6xx_descriptors.xml), which a
+  // one-level image does not have.
+  struct Case {
+    ImageFormat format;
+    std::uint32_t width, pitch, dword2;
+  };
+  const Case cases[] = {
+      {ImageFormat::r32_float, 16, 64, 0x20002000},          // 64 = 64 × 1: PITCHALIGN 0
+      {ImageFormat::rgba16_float, 40, 320, 0x2000a000},      // 320 = 64 × 5: 0
+      {ImageFormat::rgba8_unorm, 100, 448, 0x2000e000},      // 448 = 64 × 7: 0
+      {ImageFormat::rgba32_uint, 100, 1664, 0x20034001},     // 1664 = 128 × 13: 1
+      {ImageFormat::rgba32_float, 64, 1024, 0x20020004},     // 1024 = 64 × 16: 4
+      {ImageFormat::r32_uint, 1000, 4096, 0x20080006},       // 4096 = 64 × 64: 6
+      {ImageFormat::rgba32_float, 4096, 65536, 0x2080000a},  // 65536 = 64 × 1024: 10
+      {ImageFormat::r32_uint, 1, 2097152, 0x3000000f},       // 2^21 = 64 × 2^15: 15, the field's top
+      {ImageFormat::r32_uint, 1, 4194240, 0x3fffe000},       // 64 × 65535, the largest 64-multiple PITCH holds
+  };
+  VirtualDevice device("virtual-kgsl");
+  {
+    Program program = Program::from_qualcomm_binary(*device, image_kernel_binary().build());
+    Buffer memory = device->allocate({.size = 8 << 20});
+    for (const Case& c : cases) {
+      INFO("pitch " << c.pitch);
+      Arguments arguments(program);
+      arguments.set_texture(2, ImageDesc{memory.view(0, 2 * std::uint64_t{c.pitch}), c.format, c.width, 2, c.pitch});
+      CHECK(descriptor(arguments.impl().textures(), 0, 16)[2] == c.dword2);
     }
   }
   device.close_and_check_ledger();

@@ -4,7 +4,8 @@
 #   cmake       a consumer built through the CMake package
 #   pkg-config  the same consumer built through pkg-config
 #   no-std      a consumer that sets no C++ standard and links the test kit component
-#   tool        an installed tool runs with no loader path set, also after the tree moved
+#   tool        every installed tool links the installed libadreno.so.0 and runs with no loader
+#               path set, also after the tree moved
 set -euo pipefail
 build=$1 source=$2 scratch=$3 case=$4
 rm -rf "$scratch" && mkdir -p "$scratch"
@@ -34,11 +35,34 @@ case $case in
     LD_LIBRARY_PATH=$prefix/lib "$scratch/kit/kit_consumer"
     ;;
   tool)
-    "$prefix/bin/adreno-info" --virtual
-    # The run path is relative: the moved tree still works.
+    # Every installed tool is a user of the installed library: libadreno.so.0 is NEEDED, and the
+    # loader finds it in this prefix through the relative run path, with no LD_LIBRARY_PATH —
+    # before and after the whole tree moved.
+    kernel=$source/../../examples/kernels/vector_add.s
+    run_tools() {
+      local bin=$1 root=$2 count=0
+      for tool in "$bin"/adreno-*; do
+        readelf -d "$tool" | grep -q 'NEEDED.*\[libadreno\.so\.0\]' ||
+          { echo "$tool does not link libadreno.so.0"; exit 1; }
+        resolved=$(ldd "$tool" | awk '$1 == "libadreno.so.0" {print $3}')
+        [[ $resolved == "$root"/* ]] ||
+          { echo "$tool loads libadreno.so.0 from '$resolved', not from $root"; exit 1; }
+        "$tool" --help >/dev/null
+        count=$((count + 1))
+      done
+      [ "$count" -ge 5 ] || { echo "only $count tools installed in $bin"; exit 1; }
+      "$bin/adreno-info" --virtual --json >/dev/null
+      # The tool that dispatches: vector add of iota and iota, element i is 2i.
+      "$bin/adreno-run" --virtual "$kernel" -a buf:1024xu32 -a buf:1024xu32:iota -a buf:1024xu32:iota -g 16 \
+        --print 0 -n 4 | grep -q '0 2 4 6' || { echo "adreno-run from $bin printed the wrong sums"; exit 1; }
+      "$bin/adreno-asm" "$kernel" -o "$scratch/vector_add.bin" >/dev/null
+      "$bin/adreno-disasm" "$scratch/vector_add.bin" | grep -q 'add.u' ||
+        { echo "adreno-disasm from $bin did not disassemble what adreno-asm assembled"; exit 1; }
+      echo "$count tools in $bin link and load $root's libadreno.so.0"
+    }
+    run_tools "$prefix/bin" "$prefix"
     mv "$prefix" "$scratch/moved"
-    "$scratch/moved/bin/adreno-info" --virtual --json >/dev/null
-    echo "adreno-info runs from the moved tree"
+    run_tools "$scratch/moved/bin" "$scratch/moved"
     ;;
   *)
     echo "unknown case $case" >&2

@@ -5,7 +5,7 @@
 // them cleanly like any other failure.
 #include "kgsl_test_support.h"
 
-#include "kernel/kernel_error.h"
+#include "../injected_errnos.h"
 #include "kgsl/kgsl_abi.h"
 
 #include <catch2/catch.hpp>
@@ -20,8 +20,6 @@ using namespace kgsl_test;
 using namespace std::chrono_literals;
 
 namespace {
-
-constexpr int kInjectedErrnos[] = {ENOMEM, EINTR, EAGAIN, EINVAL, EDEADLK, ETIMEDOUT, EIO};
 
 /// A kernel with one context, a mapped command buffer with a retired submission, a spare
 /// buffer, a dma-buf and a page of user memory: everything any operation below needs.
@@ -97,11 +95,11 @@ const std::vector<Operation>& operations() {
   return table;
 }
 
-void check_reported(const Error& error, const char* operation, int injected) {
+void check_reported(const Error& error, const char* operation, injected::ErrnoKind injected) {
   CHECK(error.operation() == operation);
-  CHECK(error.sys_errno() == injected);
-  CHECK(error.code() == errc_for_errno(injected));
-  CHECK(std::string(error.what()).find(::strerrorname_np(injected)) != std::string::npos);
+  CHECK(error.sys_errno() == injected.error);
+  CHECK(error.code() == injected.code);
+  CHECK(std::string(error.what()).find(::strerrorname_np(injected.error)) != std::string::npos);
 }
 
 }  // namespace
@@ -109,7 +107,8 @@ void check_reported(const Error& error, const char* operation, int injected) {
 TEST_CASE("every backend ioctl failing with each errno is a typed error naming it, and leaks nothing",
           "[virtual-kernel][kgsl]") {
   for (const Operation& operation : operations()) {
-    for (int injected : kInjectedErrnos) {
+    for (const injected::ErrnoKind& kind : injected::kErrnoKinds) {
+      const int injected = kind.error;
       CAPTURE(operation.name, ::strerrorname_np(injected));
       Scene scene;
       scene.v.sys.fail_ioctl(operation.request, operation.nth, injected);
@@ -131,7 +130,7 @@ TEST_CASE("every backend ioctl failing with each errno is a typed error naming i
           operation.run(scene);
           FAIL("the operation succeeded although its ioctl failed");
         } catch (const Error& error) {
-          check_reported(error, operation.reported_as, injected);
+          check_reported(error, operation.reported_as, kind);
         }
       }
       CHECK(scene.tear_down().empty());
@@ -140,16 +139,16 @@ TEST_CASE("every backend ioctl failing with each errno is a typed error naming i
 }
 
 TEST_CASE("opening fails cleanly when the DEVICE_INFO query fails with each errno", "[virtual-kernel][kgsl]") {
-  for (int injected : kInjectedErrnos) {
-    CAPTURE(::strerrorname_np(injected));
+  for (const injected::ErrnoKind& kind : injected::kErrnoKinds) {
+    CAPTURE(::strerrorname_np(kind.error));
     virt::VirtualSyscalls sys;
     sys.add_node(virt::kVirtualKgslNode, virt::make_virtual_kgsl_node({}));
-    sys.fail_ioctl(IOCTL_KGSL_DEVICE_GETPROPERTY, 1, injected);
+    sys.fail_ioctl(IOCTL_KGSL_DEVICE_GETPROPERTY, 1, kind.error);
     try {
       open_kgsl_kernel(sys, virt::kVirtualKgslNode, true);
       FAIL("the kernel opened although DEVICE_INFO failed");
     } catch (const Error& error) {
-      check_reported(error, "KGSL IOCTL_KGSL_DEVICE_GETPROPERTY", injected);
+      check_reported(error, "KGSL IOCTL_KGSL_DEVICE_GETPROPERTY", kind);
       CHECK(error.detail() == "KGSL_PROP_DEVICE_INFO of /dev/kgsl-3d0");
     }
     CHECK(sys.leaks().empty());  // the descriptor was closed

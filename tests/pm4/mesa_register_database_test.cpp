@@ -4,6 +4,7 @@
 // must agree on offset, bit range and type. The facts are read at test time from
 // $ADRENO_SHARED_DIR/reference (default: the shared folder beside the repository); without
 // them the tests report SKIP.
+#include "pm4/a6xx_descriptors.h"
 #include "pm4/enums.h"
 #include "pm4/packet_layouts.h"
 #include "pm4/register_database.h"
@@ -209,17 +210,21 @@ TEST_CASE("every register and field of the database matches Mesa's a6xx.xml", "[
 
 namespace {
 
-/// Every enum type the database declares: those its registers' and packets' fields use, and the
-/// packet opcodes.
+/// Every enum type the database declares: those its registers', packets' and descriptors'
+/// fields use, and the packet opcodes.
 std::set<const EnumType*> declared_enums() {
   std::set<const EnumType*> types{&enums::kOpcode};
-  for (const Register* reg : all_registers())
-    for (const Field& field : reg->fields)
+  auto add_fields_of = [&](const Register& reg) {
+    for (const Field& field : reg.fields)
       if (field.enum_type != nullptr) types.insert(field.enum_type);
+  };
+  for (const Register* reg : all_registers()) add_fields_of(*reg);
   for (const PacketLayout& layout : kPacketLayouts)
-    for (const Register& dword : layout.payload)
-      for (const Field& field : dword.fields)
-        if (field.enum_type != nullptr) types.insert(field.enum_type);
+    for (const Register& dword : layout.payload) add_fields_of(dword);
+  namespace d = a6xx_descriptors;
+  for (const Register* dword : {&d::TEX_CONST_0, &d::TEX_CONST_1, &d::TEX_CONST_2, &d::TEX_CONST_3, &d::TEX_CONST_BASE,
+                                &d::TEX_SAMP_0, &d::TEX_SAMP_1, &d::TEX_SAMP_2})
+    add_fields_of(*dword);
   return types;
 }
 
@@ -245,4 +250,9 @@ TEST_CASE("every enum value of the database matches Mesa's on a6xx", "[pure][pm4
     }
   }
   CHECK(values_checked > 50);
+  // The descriptor enums are among them (their fields name them).
+  for (const EnumType* type : {&a6xx_descriptors::enums::kFormat, &a6xx_descriptors::enums::kTexType,
+                               &a6xx_descriptors::enums::kSwizzle, &a6xx_descriptors::enums::kClamp,
+                               &a6xx_descriptors::enums::kFilter})
+    CHECK(declared_enums().count(type) == 1);
 }

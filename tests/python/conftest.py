@@ -1,6 +1,7 @@
 """[virtual-kernel] Fixtures for the Python package's tests: each test that takes `device` runs
 once per virtual kernel, and fails when the library reports a virtual device closed with live
-objects (a leak)."""
+objects (a leak) or when it leaves library objects open (adreno.live_handles); the session fails
+when any are open at its end."""
 import gc
 import os
 import pathlib
@@ -14,6 +15,22 @@ sys.path.insert(0, str(ROOT / "python"))  # the package from the source tree
 import adreno  # noqa: E402
 
 LEAK_REPORT = "virtual device closed with a live object"
+
+
+@pytest.fixture(autouse=True)
+def no_object_left_open():
+    gc.collect()
+    before = adreno.live_handles()
+    yield
+    gc.collect()  # objects the test dropped without close() are closed by their finalizers
+    assert adreno.live_handles() == before, "the test left library objects open"
+
+
+def pytest_sessionfinish(session, exitstatus):
+    gc.collect()
+    if adreno.live_handles() != 0:
+        print(f"\nadreno: {adreno.live_handles()} library object(s) still open at the end of the session")
+        session.exitstatus = 1
 
 
 @pytest.fixture(params=["virtual-kgsl", "virtual-msm"])

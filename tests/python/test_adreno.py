@@ -117,6 +117,98 @@ def test_a_graph_replays_with_new_buffers_and_inputs(device, vector_add_source):
         item.close()
 
 
+def partial_sums_wrong(c, a, b, count):
+    """Elements below `count` that are not a + b, and above it that are not 0."""
+    cv = c.view().cast("I")
+    return wrong_sums(c, a, b, count) + sum(cv[i] != 0 for i in range(count, COUNT))
+
+
+def zero(buffer):
+    buffer.view()[:] = bytes(buffer.size)
+
+
+def test_indirect_dispatch_base_group_and_a_graphs_new_launch(device, vector_add_source):
+    rng = random.Random(8080)
+    a, b, c = (device.allocate(COUNT * 4) for _ in range(3))
+    counts = device.allocate(64)
+    random_fill(a, rng)
+    random_fill(b, rng)
+    with device.program_from_assembly(vector_add_source) as program, \
+            program.arguments() as arguments, device.queue() as queue, device.graph() as graph:
+        arguments.set_buffer(0, c).set_buffer(1, a).set_buffer(2, b)
+        # Indirect: 7 of the 16 groups, counted by the GPU from memory.
+        zero(c)
+        words = counts.view().cast("I")
+        words[0], words[1], words[2] = 7, 1, 1
+        queue.dispatch_indirect(program, arguments, counts, local_size=64)
+        queue.finish()
+        assert partial_sums_wrong(c, a, b, 7 * 64) == 0
+        with pytest.raises(adreno.InvalidArgument, match="groups"):
+            queue.dispatch_indirect(program, arguments, counts.window(0, 8), local_size=64)
+        with pytest.raises(adreno.InvalidArgument, match="local_size.x is 0"):
+            queue.dispatch_indirect(program, arguments, counts, local_size=0)
+        # The base group reaches the launch checks.
+        with pytest.raises(adreno.InvalidArgument, match="base_group.y"):
+            queue.dispatch(program, arguments, (16, 2), 64, base_group=(0, 2**32 - 2))
+        # A graph's launch: 4 groups, then all 16.
+        dispatch = graph.dispatch(program, arguments, 4, 64)
+        graph.build()
+        zero(c)
+        graph.replay(queue)
+        queue.finish()
+        assert partial_sums_wrong(c, a, b, 4 * 64) == 0
+        graph.set_launch(dispatch, COUNT // 64, 64)
+        random_fill(a, rng)
+        zero(c)
+        graph.replay(queue)
+        queue.finish()
+        assert wrong_sums(c, a, b) == 0
+        with pytest.raises(adreno.InvalidArgument, match="local_size.x is 0"):
+            graph.set_launch(dispatch, 16, 0)
+    for buffer in (a, b, c, counts):
+        buffer.close()
+
+
+def test_assembly_is_legalized_on_request_and_takes_a_register_mode(device, vector_add_source):
+    rng = random.Random(9090)
+    unsynced = vector_add_source.replace("(sy)add.u", "add.u", 1)
+    assert unsynced != vector_add_source
+    a, b, c = (device.allocate(COUNT * 4) for _ in range(3))
+    for source, options in ((unsynced, {"legalize": True}), (vector_add_source, {"registers": adreno.RegisterMode.SPLIT})):
+        random_fill(a, rng)
+        random_fill(b, rng)
+        zero(c)
+        with device.program_from_assembly(source, **options) as program, program.arguments() as arguments, \
+                device.queue() as queue:
+            arguments.set_buffer(0, c).set_buffer(1, a).set_buffer(2, b)
+            queue.dispatch(program, arguments, COUNT // 64, 64)
+            queue.finish()
+            assert wrong_sums(c, a, b) == 0
+    # Not legalized, the missing (sy) is a timing hazard: a shader fault on the virtual GPU.
+    with device.program_from_assembly(unsynced) as program, program.arguments() as arguments, \
+            device.queue() as queue:
+        arguments.set_buffer(0, c).set_buffer(1, a).set_buffer(2, b)
+        queue.dispatch(program, arguments, COUNT // 64, 64)
+        with pytest.raises(adreno.DeviceLost):
+            queue.finish()
+    with pytest.raises(ValueError):
+        device.program_from_assembly(vector_add_source, registers=7)
+    for buffer in (a, b, c):
+        buffer.close()
+
+
+def test_live_handles_count_what_is_open(device):
+    before = adreno.live_handles()
+    buffer = device.allocate(4096)
+    window = buffer.window(0, 64)
+    assert adreno.live_handles() == before + 2
+    buffer.close()
+    buffer.close()  # harmless twice
+    assert adreno.live_handles() == before + 1
+    window.close()
+    assert adreno.live_handles() == before
+
+
 def test_buffers_and_windows_report_what_they_are(device):
     with device.allocate(8192, memory=adreno.MemoryType.CACHED) as buffer:
         assert (buffer.size, buffer.offset, buffer.is_window) == (8192, 0, False)

@@ -1,14 +1,84 @@
 // [virtual-kernel] The kit opens the virtual device a test asks for: driver, GPU model, priority
-// levels and memory limit are what the library then sees through the kernel; options it cannot
-// honour are refused by name.
+// levels, memory limit and the timing-hazard check's mode are what the library then sees through
+// the kernel; options it cannot honour are refused by name.
 #include "kit_support.h"
 
 #include <adreno/error.hpp>
+#include <adreno/program.hpp>
 
 #include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <set>
+#include <sstream>
 
 using namespace adreno;
 using namespace adreno::testing;
+
+namespace {
+
+/// examples/kernels/vector_add.s without the (sy) its add needs: the add reads the loaded values
+/// before the loads deliver them (a timing hazard; hardware would add stale registers).
+std::string vector_add_without_sync() {
+  std::ifstream in(ADRENO_SOURCE_DIR "/examples/kernels/vector_add.s");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto at = text.find("(sy)add.u");
+  REQUIRE(at != std::string::npos);
+  return text.erase(at, 4);
+}
+
+struct HazardRun {
+  bool lost = false;        // the queue was lost (the hazard was a shader fault)
+  std::size_t wrong = 0;    // elements of c that are not a + b
+  std::string log;          // stderr meanwhile
+  std::vector<GpuFault> faults;
+};
+
+/// Runs the hazardous vector add over random inputs on a fresh test device.
+HazardRun run_vector_add_without_sync(const VirtualDeviceOptions& options) {
+  VirtualDevice test(options);
+  HazardRun run;
+  {
+    Device& device = test.device();
+    CapturedStderr err;
+    const Program program = Program::from_ir3_assembly(device, vector_add_without_sync());
+    Buffer a = device.allocate({.size = 4096}), b = device.allocate({.size = 4096}), c = device.allocate({.size = 4096});
+    std::mt19937 rng(630);
+    auto* aw = reinterpret_cast<std::uint32_t*>(a.cpu_view().data());
+    auto* bw = reinterpret_cast<std::uint32_t*>(b.cpu_view().data());
+    auto* cw = reinterpret_cast<std::uint32_t*>(c.cpu_view().data());
+    for (int i = 0; i < 1024; ++i) aw[i] = rng(), bw[i] = rng(), cw[i] = 0;
+    Arguments arguments(program);
+    arguments.set_buffer(0, c).set_buffer(1, a).set_buffer(2, b);
+    Queue queue(device);
+    Launch launch;
+    launch.groups[0] = 16;
+    launch.local_size[0] = 64;
+    queue.dispatch(program, arguments, launch);
+    try {
+      queue.finish();
+    } catch (const Error& error) {
+      CHECK(error.code() == Errc::device_lost);
+      run.lost = true;
+    }
+    for (int i = 0; i < 1024; ++i) run.wrong += cw[i] != aw[i] + bw[i];
+    run.log = err.text();
+  }
+  run.faults = test.faults();
+  close_without_leaks(test);
+  return run;
+}
+
+/// Sets an environment variable for one scope.
+struct ScopedEnvironment {
+  ScopedEnvironment(const char* name, const char* value) : name(name) { ::setenv(name, value, 1); }
+  ~ScopedEnvironment() { ::unsetenv(name); }
+  const char* name;
+};
+
+}  // namespace
 
 TEST_CASE("a test device is the driver and GPU model the options name", "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
@@ -60,15 +130,55 @@ TEST_CASE("priority levels the driver cannot report are refused", "[virtual-kern
   CHECK_THROWS_AS(VirtualDevice({.driver = Driver::msm, .priority_levels = 0}), Error);
 }
 
-TEST_CASE("the hazard-check slot accepts only the environment's setting until the check is selectable",
+TEST_CASE("the hazard check is chosen per device: on faults the hazardous kernel, warn logs it and runs, off runs",
           "[virtual-kernel][testing]") {
-  CHECK_NOTHROW(VirtualDevice({.hazards = HazardCheck::from_environment}));
-  try {
-    VirtualDevice test({.hazards = HazardCheck::off});
-    FAIL("a per-device hazard mode was accepted");
-  } catch (const Error& error) {
-    CHECK(error.code() == Errc::unsupported);
+  const Driver driver = EACH_DRIVER();
+  CAPTURE(driver_name(driver));
+  const HazardRun on = run_vector_add_without_sync({.driver = driver, .hazards = HazardCheck::on});
+  CHECK(on.lost);
+  REQUIRE(on.faults.size() == 1);
+  CHECK(on.faults[0].kind == GpuFault::Kind::shader_error);
+  CHECK_THAT(on.faults[0].message, Catch::Contains("timing hazard"));
+
+  // warn: each hazard (the add reads both loaded registers early) logged once, not once per
+  // fiber or work group; the virtual GPU, which runs each instruction to completion, still
+  // computes the sums.
+  const HazardRun warn = run_vector_add_without_sync({.driver = driver, .hazards = HazardCheck::warn});
+  CHECK_FALSE(warn.lost);
+  CHECK(warn.wrong == 0);
+  CHECK(warn.faults.empty());
+  std::vector<std::string> warnings;
+  std::istringstream lines(warn.log);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("adreno: warning: timing hazard") != std::string::npos) warnings.push_back(line);
   }
+  REQUIRE_FALSE(warnings.empty());
+  CHECK_THAT(warnings[0], Catch::Contains("fix: add (sy)"));
+  CHECK(std::set<std::string>(warnings.begin(), warnings.end()).size() == warnings.size());
+  CHECK(warnings.size() <= 2);
+
+  const HazardRun off = run_vector_add_without_sync({.driver = driver, .hazards = HazardCheck::off});
+  CHECK_FALSE(off.lost);
+  CHECK(off.wrong == 0);
+  CHECK(off.faults.empty());
+  CHECK(off.log.find("timing hazard") == std::string::npos);
+}
+
+TEST_CASE("the hazard check follows ADRENO_VIRTUAL_HAZARDS by default, and a device's own mode overrides it",
+          "[virtual-kernel][testing]") {
+  const Driver driver = EACH_DRIVER();
+  CAPTURE(driver_name(driver));
+  CHECK(run_vector_add_without_sync({.driver = driver}).lost);  // unset: on
+  {
+    const ScopedEnvironment off("ADRENO_VIRTUAL_HAZARDS", "off");
+    CHECK_FALSE(run_vector_add_without_sync({.driver = driver}).lost);
+    CHECK(run_vector_add_without_sync({.driver = driver, .hazards = HazardCheck::on}).lost);
+  }
+  const ScopedEnvironment warn("ADRENO_VIRTUAL_HAZARDS", "warn");
+  const HazardRun from_environment = run_vector_add_without_sync({.driver = driver});
+  CHECK_FALSE(from_environment.lost);
+  CHECK_THAT(from_environment.log, Catch::Contains("timing hazard"));
+  CHECK(run_vector_add_without_sync({.driver = driver, .hazards = HazardCheck::on}).lost);
 }
 
 TEST_CASE("allocations past the memory limit fail with ENOMEM and succeed again once memory is freed",

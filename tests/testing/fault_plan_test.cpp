@@ -325,3 +325,255 @@ TEST_CASE("failing KGSL dma-buf imports leaves user-memory imports of the same i
   close_without_leaks(test);
   std::free(memory);
 }
+
+namespace {
+
+/// A queue that writes `values` and waits for them, on a device whose plan is spent or clear.
+void write_and_check(Device& device, const std::vector<std::uint32_t>& values) {
+  Buffer out = own_object(device, 4096);
+  Queue queue(device);
+  CHECK(queue.wait_fence(submit_write(queue, out, values), 5s));
+  CHECK(read_back(out, values.size()) == values);
+}
+
+std::size_t live(const VirtualDevice& test, KernelObject::Kind kind) {
+  const auto ledger = test.ledger();
+  return static_cast<std::size_t>(
+      std::count_if(ledger.begin(), ledger.end(), [&](const KernelObject& object) { return object.kind == kind; }));
+}
+
+std::size_t injected_count(const std::vector<Call>& calls) {
+  return static_cast<std::size_t>(std::count_if(calls.begin(), calls.end(), [](const Call& call) { return call.injected; }));
+}
+
+// EACCES is no errno the library gives a meaning: it must come through as the kernel's refusal.
+constexpr int kRefused = EACCES;
+
+}  // namespace
+
+TEST_CASE("a query plan fails every ioctl of the operation: MSM's GET_PARAM after open, not only DRM VERSION",
+          "[virtual-kernel][testing]") {
+  VirtualDevice test({.driver = Driver::msm});
+  const std::size_t contexts = live(test, KernelObject::Kind::context);
+  test.fail_call(Operation::query, kRefused);
+  // A new queue asks for the address space's fault counter (MSM_PARAM_FAULTS).
+  try {
+    Queue queue(test.device());
+    FAIL("the queue was made although its GET_PARAM failed");
+  } catch (const Error& error) {
+    CHECK(error.code() == Errc::kernel_error);
+    CHECK(error.sys_errno() == kRefused);
+    CHECK_THAT(error.what(), Catch::Contains("DRM_IOCTL_MSM_GET_PARAM"));
+  }
+  const auto queries = test.calls(Operation::query);
+  REQUIRE_FALSE(queries.empty());
+  CHECK(queries.back().injected);
+  CHECK(queries.back().name == "DRM_IOCTL_MSM_GET_PARAM");
+  CHECK(live(test, KernelObject::Kind::context) == contexts);  // the half-made submitqueue went back
+  write_and_check(test.device(), {11, 12});
+  close_without_leaks(test);
+}
+
+TEST_CASE("a KGSL query plan leaves the reset-status property of the same ioctl alone", "[virtual-kernel][testing]") {
+  VirtualDevice test({.driver = Driver::kgsl, .hang_timeout = 50ms});
+  test.fail_every_call(Operation::query, kRefused);
+  {
+    Buffer out = own_object(test.device(), 4096);
+    Queue queue(test.device());
+    test.hang_submission(1);
+    const std::uint64_t fence = submit_write(queue, out, {1});
+    try {
+      queue.wait_fence(fence, 5s);
+      FAIL("the hung submission completed");
+    } catch (const Error& error) {
+      CHECK(error.code() == Errc::device_lost);
+      CHECK_THAT(error.what(), Catch::Contains("guilty"));  // KGSL_PROP_GPU_RESET_STAT answered
+    }
+  }
+  CHECK(injected_count(test.calls(Operation::query)) == 0);
+  CHECK(injected_count(test.calls(Operation::reset_status)) == 0);
+  CHECK(test.calls(Operation::reset_status).size() >= 1);
+  test.clear_faults();
+  close_without_leaks(test);
+}
+
+TEST_CASE("a refused kernel wait is a kernel error naming the wait and its errno, and the work and the queue are intact",
+          "[virtual-kernel][testing]") {
+  const Driver driver = EACH_DRIVER();
+  CAPTURE(driver_name(driver));
+  VirtualDevice test({.driver = driver});
+  {
+    Buffer out = own_object(test.device(), 4096);
+    Queue queue(test.device());
+    const std::uint64_t fence = submit_write(queue, out, {21, 22, 23});
+    test.fail_call(Operation::wait, kRefused);
+    try {
+      queue.wait_fence(fence, 5s);
+      FAIL("the wait succeeded although its ioctl failed");
+    } catch (const Error& error) {
+      CHECK(error.code() == Errc::kernel_error);
+      CHECK(error.sys_errno() == kRefused);
+      CHECK_THAT(error.what(), Catch::Contains(driver == Driver::kgsl ? "IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID"
+                                                                      : "DRM_IOCTL_MSM_WAIT_FENCE"));
+    }
+    CHECK(injected_count(test.calls(Operation::wait)) == 1);
+    // Not a loss: the next wait sees the work done.
+    CHECK(queue.wait_fence(fence, 5s));
+    CHECK(read_back(out, 3) == std::vector<std::uint32_t>{21, 22, 23});
+    const std::uint64_t next = submit_write(queue, out, {24});
+    CHECK(queue.wait_fence(next, 5s));
+    CHECK(read_back(out, 1) == std::vector<std::uint32_t>{24});
+  }
+  close_without_leaks(test);
+}
+
+TEST_CASE("a refused reset-status query after a hang still reports the loss, and the device keeps working",
+          "[virtual-kernel][testing]") {
+  const Driver driver = EACH_DRIVER();
+  CAPTURE(driver_name(driver));
+  VirtualDevice test({.driver = driver, .hang_timeout = 50ms});
+  {
+    Buffer out = own_object(test.device(), 4096);
+    Queue queue(test.device());
+    test.hang_submission(1);
+    test.fail_call(Operation::reset_status, kRefused);
+    const std::uint64_t fence = submit_write(queue, out, {31});
+    bool reported_lost = false;
+    try {
+      queue.wait_fence(fence, 5s);
+      FAIL("the hung submission completed");
+    } catch (const Error& error) {
+      if (driver == Driver::kgsl) {
+        // KGSL's wait says the context was invalidated (EDEADLK); the status query behind the
+        // message was refused, so the status is unknown.
+        CHECK(error.code() == Errc::device_lost);
+        CHECK_THAT(error.what(), Catch::Contains("cause unknown"));
+        reported_lost = true;
+      } else {
+        // MSM's fence signals after recovery; whether the queue faulted is the submitqueue's
+        // fault counter, which the refused query did not give.
+        CHECK(error.code() == Errc::kernel_error);
+        CHECK(error.sys_errno() == kRefused);
+        CHECK_THAT(error.what(), Catch::Contains("DRM_IOCTL_MSM_SUBMITQUEUE_QUERY"));
+      }
+    }
+    CHECK(injected_count(test.calls(Operation::reset_status)) == 1);
+    // Asked again, the kernel tells: the queue is lost, guilty, for good.
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      try {
+        queue.wait_fence(fence, 5s);
+        FAIL("a hung queue waited successfully");
+      } catch (const Error& error) {
+        CHECK(error.code() == Errc::device_lost);
+        if (!reported_lost) CHECK_THAT(error.what(), Catch::Contains("guilty"));
+      }
+    }
+    CHECK(read_back(out, 1) == std::vector<std::uint32_t>{0});
+  }
+  write_and_check(test.device(), {32, 33});
+  close_without_leaks(test);
+}
+
+TEST_CASE("a refused context destroy is logged with its errno, and the kernel keeps the context until the node closes",
+          "[virtual-kernel][testing]") {
+  const Driver driver = EACH_DRIVER();
+  CAPTURE(driver_name(driver));
+  VirtualDevice test({.driver = driver});
+  const std::size_t contexts = live(test, KernelObject::Kind::context);
+  std::uint64_t context = 0;
+  std::string log;
+  {
+    CapturedStderr err;
+    {
+      Buffer out = own_object(test.device(), 4096);
+      Queue queue(test.device());
+      CHECK(queue.wait_fence(submit_write(queue, out, {41}), 5s));
+      context = test.submissions().back().context;
+      test.fail_call(Operation::destroy_context, kRefused);
+    }  // the queue's destructor cannot throw: it logs
+    log = err.text();
+  }
+  CHECK_THAT(log, Catch::Contains("destroying queue context " + std::to_string(context)));
+  CHECK_THAT(log, Catch::Contains(driver == Driver::kgsl ? "IOCTL_KGSL_DRAWCTXT_DESTROY" : "DRM_IOCTL_MSM_SUBMITQUEUE_CLOSE"));
+  CHECK_THAT(log, Catch::Contains("EACCES"));
+  const auto destroys = test.calls(Operation::destroy_context);
+  REQUIRE(destroys.size() == 1);
+  CHECK(destroys[0].injected);
+  CHECK(destroys[0].object == context);
+  CHECK(live(test, KernelObject::Kind::context) == contexts + 1);
+  write_and_check(test.device(), {42, 43});  // other queues are unaffected
+  // Closing the node is what frees it, as the drivers do: the close reports that one context.
+  const auto leaks = test.close();
+  REQUIRE(leaks.size() == 1);
+  CHECK_THAT(leaks[0], Catch::Contains(std::to_string(context)));
+}
+
+TEST_CASE("a refused free is logged with its errno, and the kernel keeps the object until the node closes",
+          "[virtual-kernel][testing]") {
+  const Driver driver = EACH_DRIVER();
+  CAPTURE(driver_name(driver));
+  VirtualDevice test({.driver = driver});
+  std::uint64_t object = 0;
+  std::string log;
+  {
+    CapturedStderr err;
+    {
+      Buffer doomed = own_object(test.device(), 64 * 1024);
+      object = kernel_object_of(doomed).object;
+      test.fail_call(Operation::free, kRefused);
+    }
+    log = err.text();
+  }
+  CHECK_THAT(log, Catch::Contains("returning a 65536-byte buffer object to the kernel failed"));
+  CHECK_THAT(log, Catch::Contains(driver == Driver::kgsl ? "IOCTL_KGSL_GPUOBJ_FREE" : "DRM_IOCTL_GEM_CLOSE"));
+  CHECK_THAT(log, Catch::Contains("EACCES"));
+  const auto frees = test.calls(Operation::free);
+  REQUIRE(frees.size() == 1);
+  CHECK(frees[0].injected);
+  CHECK(frees[0].object == object);
+  const auto ledger = test.ledger();
+  CHECK(std::count_if(ledger.begin(), ledger.end(), [&](const KernelObject& o) {
+          return o.kind == KernelObject::Kind::buffer && o.id == object;
+        }) == 1);
+  // The CPU mapping went before the free was asked, and the library forgot the object.
+  CHECK(std::none_of(ledger.begin(), ledger.end(), [&](const KernelObject& o) {
+    return o.kind == KernelObject::Kind::mapping && o.size == 64 * 1024;
+  }));
+  write_and_check(test.device(), {51});
+  const auto leaks = test.close();
+  REQUIRE(leaks.size() == 1);
+  CHECK_THAT(leaks[0], Catch::Contains(std::to_string(object)));
+}
+
+TEST_CASE("a seeded random fraction of queue creations fails with the errno, the rest work, nothing leaks",
+          "[virtual-kernel][testing]") {
+  const Driver driver = EACH_DRIVER();
+  CAPTURE(driver_name(driver));
+  constexpr int kQueues = 24;
+  VirtualDevice test({.driver = driver});
+  test.fail_random_calls(Operation::create_context, 0.5, 99, ENOSPC);
+  std::vector<bool> failed;
+  {
+    Buffer out = own_object(test.device(), 4096);
+    for (int i = 0; i < kQueues; ++i) {
+      try {
+        Queue queue(test.device());
+        const std::uint32_t value = 100 + static_cast<std::uint32_t>(i);
+        CHECK(queue.wait_fence(submit_write(queue, out, {value}), 5s));
+        CHECK(read_back(out, 1) == std::vector<std::uint32_t>{value});
+        failed.push_back(false);
+      } catch (const Error& error) {
+        CHECK(error.sys_errno() == ENOSPC);
+        CHECK_THAT(error.what(), Catch::Contains(driver == Driver::kgsl ? "IOCTL_KGSL_DRAWCTXT_CREATE"
+                                                                        : "DRM_IOCTL_MSM_SUBMITQUEUE_NEW"));
+        failed.push_back(true);
+      }
+    }
+  }
+  std::mt19937_64 random(99);
+  std::vector<bool> expected;
+  for (int i = 0; i < kQueues; ++i) expected.push_back(static_cast<double>(random() >> 11) * 0x1.0p-53 < 0.5);
+  CHECK(failed == expected);
+  CHECK(injected(test.calls(Operation::create_context)) == expected);
+  close_without_leaks(test);
+}

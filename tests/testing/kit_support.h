@@ -6,7 +6,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -32,6 +35,45 @@ inline std::vector<std::uint32_t> read_back(const adreno::Buffer& buffer, std::s
   const auto* words = reinterpret_cast<const std::uint32_t*>(buffer.cpu_view().data());
   return std::vector<std::uint32_t>(words, words + count);
 }
+
+/// What the process writes to stderr while it lives — the library's log, the virtual drivers'
+/// kernel log — instead of the terminal.
+class CapturedStderr {
+ public:
+  CapturedStderr() : file_(std::tmpfile()) {
+    REQUIRE(file_ != nullptr);
+    std::fflush(stderr);
+    saved_ = ::dup(STDERR_FILENO);
+    REQUIRE(::dup2(::fileno(file_), STDERR_FILENO) >= 0);
+  }
+  CapturedStderr(const CapturedStderr&) = delete;
+  CapturedStderr& operator=(const CapturedStderr&) = delete;
+  ~CapturedStderr() {
+    restore();
+    std::fclose(file_);
+  }
+
+  /// Everything written so far; stderr is the terminal again from here on.
+  std::string text() {
+    restore();
+    std::string all;
+    std::rewind(file_);
+    for (int c; (c = std::fgetc(file_)) != EOF;) all.push_back(static_cast<char>(c));
+    std::fputs(all.c_str(), stderr);  // still in the test's output, for whoever reads it
+    return all;
+  }
+
+ private:
+  void restore() {
+    if (saved_ < 0) return;
+    std::fflush(stderr);
+    ::dup2(saved_, STDERR_FILENO);
+    ::close(saved_);
+    saved_ = -1;
+  }
+  std::FILE* file_;
+  int saved_ = -1;
+};
 
 /// Closes the test device and checks its ledger is empty.
 inline void close_without_leaks(adreno::testing::VirtualDevice& test) {

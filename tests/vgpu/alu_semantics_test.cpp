@@ -4,8 +4,6 @@
 // (Mesa ir3-cat2/3/4.xml, nir_opcodes.py for the ops NIR maps onto them).
 #include "virtual_gpu.h"
 
-#include "ir3/half_float.h"
-
 #include <catch2/catch.hpp>
 
 #include <bit>
@@ -41,42 +39,6 @@ std::vector<std::uint32_t> inputs(std::mt19937& rng, bool floats) {
     }
   }
   return out;
-}
-
-// c[i] = OP(a[i], b[i]) for one wave per 64 fibers; a, b, c are 32-bit buffers at c0.xy, c0.zw, c1.xy.
-// The buffers lie inside one mapping well below 4 GiB of it, so the low address dword does not carry.
-std::vector<std::uint32_t> run_binary(const std::string& op_line, const std::vector<std::uint32_t>& a,
-                                      const std::vector<std::uint32_t>& b) {
-  const ir3::Program program = ir3::assemble(R"(
-    (nop3) shl.b r0.y, r0.x, 2
-    add.u r1.x, c0.x, r0.y
-    mov.u32u32 r1.y, c0.y
-    add.u r1.z, c0.z, r0.y
-    mov.u32u32 r1.w, c0.w
-    add.u r2.x, c1.x, r0.y
-    mov.u32u32 r2.y, c1.y
-    (rpt1)nop
-    ldg.u32 r3.x, g[r1.x], 1
-    (rpt1)nop
-    ldg.u32 r3.y, g[r1.z], 1
-    (sy)nop
-    )" + op_line + R"(
-    (ss)(rpt5)nop
-    stg.u32 g[r2.x], r3.z, 1
-    end
-  )");
-  VirtualGpu gpu;
-  const std::uint64_t at_a = VirtualGpu::kData, at_b = at_a + 0x10000, at_c = at_b + 0x10000;
-  gpu.put(at_a, a);
-  gpu.put(at_b, b);
-  Launch launch = launch_for(program);
-  launch.local_size = {kLanes, 1, 1};
-  launch.local_id_regid = ir3::regid(0, 0);
-  auto split = [](std::uint64_t v) { return std::array{static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v >> 32)}; };
-  launch.constants = {split(gpu.va(at_a))[0], split(gpu.va(at_a))[1], split(gpu.va(at_b))[0], split(gpu.va(at_b))[1],
-                      split(gpu.va(at_c))[0], split(gpu.va(at_c))[1], 0, 0};
-  gpu.run(program.words, launch);
-  return gpu.get<std::uint32_t>(at_c, kLanes);
 }
 
 struct Case {
@@ -156,13 +118,7 @@ TEST_CASE("cat2, cat3 and cat4 instructions match a scalar host reference", "[vi
       {"shlm r3.z, r3.y, r3.x, r3.y", false, [](auto a, auto b) { return (a << (b & 31)) & b; }},
       {"andg r3.z, r3.y, r3.x, r3.x", false, [](auto a, auto b) { return (a & b) | a; }},
       {"madsh.m16 r3.z, r3.x, r3.y, r3.x", false, [](auto a, auto b) { return (((a >> 16) * (b & 0xffff)) << 16) + a; }},
-      // cat4
-      {"rcp r3.z, r3.x", true, [](auto a, auto) { return f2u(1.0f / ff(a)); }},
-      {"rsq r3.z, r3.x", true, [](auto a, auto) { return f2u(1.0f / std::sqrt(ff(a))); }},
-      {"sqrt r3.z, r3.x", true, [](auto a, auto) { return f2u(std::sqrt(ff(a))); }},
-      {"log2 r3.z, r3.x", true, [](auto a, auto) { return f2u(std::log2(ff(a))); }},
-      {"exp2 r3.z, r3.x", true, [](auto a, auto) { return f2u(std::exp2(ff(a))); }},
-      {"sin r3.z, r3.x", true, [](auto a, auto) { return f2u(std::sin(ff(a))); }},
+      // cat4 (the SFU) has its own test with documented precision bounds: sfu_precision_test.cpp.
       // cat1 conversions: float to integer truncates and saturates, NaN gives 0.
       {"cov.f32s32 r3.z, r3.x", true,
        [](auto a, auto) -> std::uint32_t {
@@ -185,36 +141,12 @@ TEST_CASE("cat2, cat3 and cat4 instructions match a scalar host reference", "[vi
   std::mt19937 rng(20261202);
   for (const Case& c : cases) {
     const auto a = inputs(rng, c.floats), b = inputs(rng, c.floats);
-    const auto got = run_binary(c.line, a, b);
+    const auto got = run_per_lane(c.line, a, b);
     for (std::uint32_t i = 0; i < kLanes; ++i) {
       const std::uint32_t want = c.reference(a[i], b[i]);
       INFO(c.line << " lane " << i << std::hex << " a=0x" << a[i] << " b=0x" << b[i] << " got 0x" << got[i] << " want 0x" << want);
       REQUIRE(same_result(got[i], want, c.floats && std::string(c.line).find("cmps") == std::string::npos &&
                                             std::string(c.line).find("cov.f32") == std::string::npos));
     }
-  }
-}
-
-TEST_CASE("half-precision arithmetic rounds to nearest even in f16 and converts exactly to f32", "[virtual-gpu][ir3][alu]") {
-  // f16 operands travel in the low halves of the 32-bit buffers; cov moves them between files.
-  std::mt19937 rng(16);
-  std::vector<std::uint32_t> a(kLanes), b(kLanes);
-  for (std::uint32_t i = 0; i < kLanes; ++i) {
-    a[i] = rng() % 5 == 0 ? std::uint32_t{0x0001} /* f16 denormal */ : rng() & 0xffff;
-    b[i] = rng() % 7 == 0 ? std::uint32_t{0x7c00} /* inf */ : rng() & 0xffff;
-  }
-  const auto got = run_binary(
-      "cov.u32u16 hr4.x, r3.x\ncov.u32u16 hr4.y, r3.y\n(rpt2)nop\nadd.f hr4.z, hr4.x, hr4.y\n(rpt2)nop\n"
-      "mul.f hr4.w, hr4.z, hr4.x\n(rpt2)nop\ncov.f16f32 r3.z, hr4.w",
-      a, b);
-  for (std::uint32_t i = 0; i < kLanes; ++i) {
-    using adreno::ir3::float_to_half;
-    using adreno::ir3::half_to_float;
-    const float x = half_to_float(static_cast<std::uint16_t>(a[i])), y = half_to_float(static_cast<std::uint16_t>(b[i]));
-    const std::uint16_t sum = float_to_half(x + y);
-    const std::uint16_t product = float_to_half(half_to_float(sum) * x);
-    const std::uint32_t want = f2u(half_to_float(product));
-    INFO("lane " << i << std::hex << " a=0x" << a[i] << " b=0x" << b[i] << " got 0x" << got[i] << " want 0x" << want);
-    REQUIRE(same_result(got[i], want, true));
   }
 }

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace vgpu_test {
@@ -177,6 +178,44 @@ inline Launch launch_for(const ir3::Program& program) {
   launch.work_group_id_regid = program.launch.work_group_id_regid;
   launch.instr_size = program.info.instrlen;
   return launch;
+}
+
+/// c[i] = OP(a[i], b[i]) for every lane of one work-group of a.size() fibers (a multiple of 64,
+/// at most 1024): `op_line` reads r3.x (a) and r3.y (b) and writes r3.z (c); a, b, c are 32-bit
+/// buffers at c0.xy, c0.zw, c1.xy. They lie inside one mapping well below 4 GiB of it, so the low
+/// address dword does not carry.
+inline std::vector<std::uint32_t> run_per_lane(const std::string& op_line, const std::vector<std::uint32_t>& a,
+                                               const std::vector<std::uint32_t>& b) {
+  const ir3::Program program = ir3::assemble(R"(
+    (nop3) shl.b r0.y, r0.x, 2
+    add.u r1.x, c0.x, r0.y
+    mov.u32u32 r1.y, c0.y
+    add.u r1.z, c0.z, r0.y
+    mov.u32u32 r1.w, c0.w
+    add.u r2.x, c1.x, r0.y
+    mov.u32u32 r2.y, c1.y
+    (rpt1)nop
+    ldg.u32 r3.x, g[r1.x], 1
+    (rpt1)nop
+    ldg.u32 r3.y, g[r1.z], 1
+    (sy)nop
+    )" + op_line + R"(
+    (ss)(rpt5)nop
+    stg.u32 g[r2.x], r3.z, 1
+    end
+  )");
+  VirtualGpu gpu;
+  const std::uint64_t at_a = VirtualGpu::kData, at_b = at_a + 0x10000, at_c = at_b + 0x10000;
+  gpu.put(at_a, a);
+  gpu.put(at_b, b);
+  Launch launch = launch_for(program);
+  launch.local_size = {static_cast<std::uint32_t>(a.size()), 1, 1};
+  launch.local_id_regid = ir3::regid(0, 0);
+  auto split = [](std::uint64_t v) { return std::array{static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v >> 32)}; };
+  launch.constants = {split(gpu.va(at_a))[0], split(gpu.va(at_a))[1], split(gpu.va(at_b))[0], split(gpu.va(at_b))[1],
+                      split(gpu.va(at_c))[0], split(gpu.va(at_c))[1], 0, 0};
+  gpu.run(program.words, launch);
+  return gpu.get<std::uint32_t>(at_c, a.size());
 }
 
 }  // namespace vgpu_test

@@ -440,6 +440,8 @@ ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::ar
   ComputeDispatch d;
   d.memory = &shader_memory_;
   d.groups = groups;
+  d.hazards = model_.hazards;
+  d.hazard_warnings = &hazard_warnings_;
   if (!value(a6xx::SP_CS_CONFIG, "ENABLED")) refuse("SP_CS_CONFIG ENABLED is 0: the compute stage is off");
 
   // Wave size: SP_CS_CNTL_0 and SP_CS_WGE_CNTL both carry THREADSIZE; Turnip and tinygrad write

@@ -105,6 +105,7 @@ class CommandProcessor {
   GpuView memory_;         // the address space as the submission being executed may reach it
   GpuView shader_memory_;  // the same, through UCHE (when the model has the cache)
   ExecutionModel model_;
+  HazardWarnings hazard_warnings_;
   std::mt19937_64 order_rng_;
   Uche uche_;
   // Issued to the GPU, not yet complete.

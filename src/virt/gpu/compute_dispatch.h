@@ -59,7 +59,8 @@ struct ComputeDispatch {
   std::vector<BoundImage> uavs;      ///< SP_CS_CONFIG NUAV slots loaded with ST6_UAV (ldib/stib)
   std::vector<BoundImage> textures;  ///< SP_CS_CONFIG NTEX slots loaded for SB6_CS_TEX (isam)
 
-  HazardMode hazards = hazard_mode_from_environment();  ///< timing-hazard check (not a register)
+  HazardMode hazards = HazardMode::on;     ///< timing-hazard check (not a register): the model's
+  HazardWarnings* hazard_warnings = nullptr;  ///< what mode warn logged (the command processor's)
   std::chrono::steady_clock::time_point deadline;  ///< the hang detector fires after this
   const std::atomic<bool>* stop = nullptr;         ///< ring teardown
 };

@@ -7,9 +7,11 @@ namespace adreno::virt {
 
 ExecutionModel ExecutionModel::from_environment() {
   const char* order = std::getenv("ADRENO_VIRTUAL_ORDER");
-  if (order != nullptr && std::string_view(order) == "strict") return strict();
-  ExecutionModel model;
-  if (const char* seed = std::getenv("ADRENO_VIRTUAL_SEED")) model.seed = std::strtoull(seed, nullptr, 0);
+  ExecutionModel model = order != nullptr && std::string_view(order) == "strict" ? strict() : ExecutionModel{};
+  if (const char* seed = std::getenv("ADRENO_VIRTUAL_SEED"); seed != nullptr && model.reorder) {
+    model.seed = std::strtoull(seed, nullptr, 0);
+  }
+  model.hazards = hazard_mode_from_environment();
   return model;
 }
 

@@ -3,7 +3,11 @@
 // permutation drawn from `seed`, so a failure reproduces — and shader memory goes through the
 // UCHE model (uche.h). `strict` runs every packet to completion in order with no cache, for
 // diagnosis: ADRENO_VIRTUAL_ORDER=strict. ADRENO_VIRTUAL_SEED=<n> picks another permutation.
+// How strictly shaders are timed is part of it too: the hazard check's mode (hazard_mode.h,
+// ADRENO_VIRTUAL_HAZARDS).
 #pragma once
+
+#include "virt/gpu/hazard_mode.h"
 
 #include <cstdint>
 
@@ -13,9 +17,11 @@ struct ExecutionModel {
   bool reorder = true;  ///< dispatches not ordered by a wait may run in any order
   bool cache = true;    ///< shader loads and stores go through UCHE
   std::uint64_t seed = 0x6a630;
+  HazardMode hazards = HazardMode::on;  ///< the timing-hazard check
 
   static ExecutionModel strict() { return {false, false, 0}; }
-  /// The model ADRENO_VIRTUAL_ORDER and ADRENO_VIRTUAL_SEED ask for (relaxed when unset).
+  /// The model ADRENO_VIRTUAL_ORDER, ADRENO_VIRTUAL_SEED and ADRENO_VIRTUAL_HAZARDS ask for
+  /// (relaxed, hazards faulting, when unset).
   static ExecutionModel from_environment();
 };
 

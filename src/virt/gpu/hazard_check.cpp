@@ -5,10 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
-#include <set>
 #include <string>
-#include <tuple>
 
 namespace adreno::virt {
 namespace {
@@ -42,10 +39,11 @@ HazardMode hazard_mode_from_environment() noexcept {
   return HazardMode::on;
 }
 
-HazardCheck::HazardCheck(const ShaderProgram& program, HazardMode mode, unsigned stride, unsigned lanes,
-                         unsigned full_regids, unsigned half_regids, bool merged)
+HazardCheck::HazardCheck(const ShaderProgram& program, HazardMode mode, HazardWarnings* warnings, unsigned stride,
+                         unsigned lanes, unsigned full_regids, unsigned half_regids, bool merged)
     : program_(program),
       mode_(mode),
+      warnings_(warnings),
       stride_(stride),
       lane_count_(lanes),
       full_regids_(full_regids),
@@ -136,11 +134,9 @@ void HazardCheck::report(const ir3::Hazard& hazard) {
     return std::string(text);
   }() + ": " + ir3::describe(hazard, program_[hazard.pc].instruction, program_[hazard.producer_pc].instruction);
   if (mode_ == HazardMode::on) throw GpuFault(FaultKind::shader_error, program_.address() + std::uint64_t{hazard.pc} * 8, what);
-  // warn: once per program, instruction and register for the life of the process.
-  static std::mutex mutex;
-  static std::set<std::tuple<std::uint64_t, std::uint32_t, std::uint16_t>> seen;
-  std::lock_guard lock(mutex);
-  if (seen.emplace(program_.address(), hazard.pc, hazard.regid).second) std::fprintf(stderr, "adreno: warning: %s\n", what.c_str());
+  if (warnings_ == nullptr || warnings_->first(program_.address(), hazard.pc, hazard.regid)) {
+    std::fprintf(stderr, "adreno: warning: %s\n", what.c_str());
+  }
 }
 
 void HazardCheck::check_read(const Record& r, const Clocks& c, std::uint32_t pc, const ir3::RegisterUse& use, unsigned regid,

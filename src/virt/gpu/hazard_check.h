@@ -24,8 +24,9 @@ namespace adreno::virt {
 class HazardCheck {
  public:
   /// `full_regids`/`half_regids` are the per-fiber register files (half unused when merged).
-  HazardCheck(const ShaderProgram& program, HazardMode mode, unsigned stride, unsigned lanes, unsigned full_regids,
-              unsigned half_regids, bool merged);
+  /// Mode warn logs a hazard the first time `warnings` sees it (every time without one).
+  HazardCheck(const ShaderProgram& program, HazardMode mode, HazardWarnings* warnings, unsigned stride, unsigned lanes,
+              unsigned full_regids, unsigned half_regids, bool merged);
 
   /// Called before `pc` executes for `active` lanes (`converged`: they are all the live lanes).
   /// Throws GpuFault(shader_error) on a hazard in mode on, logs it once in mode warn.
@@ -75,6 +76,7 @@ class HazardCheck {
 
   const ShaderProgram& program_;
   HazardMode mode_;
+  HazardWarnings* warnings_;
   unsigned stride_, lane_count_, full_regids_, half_regids_;
   bool merged_;
   unsigned shared_slot_, special_slot_, const_slot_;

@@ -1,6 +1,11 @@
 // Whether the virtual shader processor stops on a timing hazard (ADRENO_VIRTUAL_HAZARDS).
 #pragma once
 
+#include <cstdint>
+#include <mutex>
+#include <set>
+#include <tuple>
+
 namespace adreno::virt {
 
 /// on: a hazard is a shader fault (the default); warn: each hazard is logged once and the
@@ -10,5 +15,20 @@ enum class HazardMode { on, warn, off };
 
 /// ADRENO_VIRTUAL_HAZARDS=on|warn|off; unset or anything else means on.
 HazardMode hazard_mode_from_environment() noexcept;
+
+/// The hazards mode warn has logged — program address, instruction, register — so that each is
+/// logged once per command processor (one context's ring), not once per fiber and dispatch.
+class HazardWarnings {
+ public:
+  /// True the first time this hazard is seen.
+  bool first(std::uint64_t program, std::uint32_t pc, std::uint16_t regid) {
+    std::lock_guard lock(mutex_);
+    return seen_.emplace(program, pc, regid).second;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::set<std::tuple<std::uint64_t, std::uint32_t, std::uint16_t>> seen_;
+};
 
 }  // namespace adreno::virt

@@ -160,7 +160,7 @@ Wave::Wave(const ComputeDispatch& dispatch, WorkGroup& group, unsigned index, un
       live_(stride_),
       next_pc_(stride_),
       uniform_pc_(dispatch.first_instruction),
-      hazards_(program_, dispatch.hazards, stride_, lanes, full_regids_, dispatch.half_footprint * 4, dispatch.merged_registers) {
+      hazards_(program_, dispatch.hazards, dispatch.hazard_warnings, stride_, lanes, full_regids_, dispatch.half_footprint * 4, dispatch.merged_registers) {
   std::fill(live_.begin(), live_.begin() + lanes_, 1);
   const auto& size = dispatch.local_size;
   // System values, written as the hardware does before the first instruction.

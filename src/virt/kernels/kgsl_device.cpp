@@ -65,7 +65,7 @@ int KgslDevice::create_context(std::uint64_t owner, std::uint32_t flags, std::sh
         report(fault);
         recover_from(fault, id);
       },
-      ringbuffer_for(flags), config_.model.instr_cache_units);
+      ringbuffer_for(flags), config_.model.instr_cache_units, config_.execution);
   contexts_.emplace(id, std::move(context));
   return static_cast<int>(id);
 }

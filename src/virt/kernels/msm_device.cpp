@@ -400,7 +400,7 @@ class MsmFile final : public VirtualFile {
                               std::fprintf(stderr, "virtual msm: submitqueue %u, submission %llu: %s\n", queue_id,
                                            static_cast<unsigned long long>(fault.seqno), fault.message.c_str());
                             }),
-        device_->ringbuffer(priority), device_->config.model.instr_cache_units);
+        device_->ringbuffer(priority), device_->config.model.instr_cache_units, device_->config.execution);
   }
 
   /// MSM_PARAM_PRIORITIES: 3 on a630's single ring.

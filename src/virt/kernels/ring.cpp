@@ -61,11 +61,11 @@ void RingBuffer::worker() {
 // --- Ring ---
 
 Ring::Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLog log,
-           std::shared_ptr<RingBuffer> buffer, std::uint32_t instruction_cache_units)
+           std::shared_ptr<RingBuffer> buffer, std::uint32_t instruction_cache_units, ExecutionModel execution)
     : memory_(std::move(memory)),
       hang_timeout_(hang_timeout),
       log_(std::move(log)),
-      cp_(*memory_, hang_timeout, stop_, instruction_cache_units),
+      cp_(*memory_, hang_timeout, stop_, instruction_cache_units, execution),
       buffer_(buffer ? std::move(buffer) : std::make_shared<RingBuffer>()) {}
 
 std::vector<RingBuffer::Entry> RingBuffer::take_entries_of(const Ring* ring) {

@@ -94,8 +94,10 @@ class Ring {
 
   /// A timeline on `buffer`; without one it gets a ringbuffer of its own.
   /// `instruction_cache_units`: the model's, for the command processor's preload check (0: none).
+  /// `execution`: how the command processor runs streams and times shaders.
   Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLog log = {},
-       std::shared_ptr<RingBuffer> buffer = nullptr, std::uint32_t instruction_cache_units = 0);
+       std::shared_ptr<RingBuffer> buffer = nullptr, std::uint32_t instruction_cache_units = 0,
+       ExecutionModel execution = ExecutionModel::from_environment());
   ~Ring();
   Ring(const Ring&) = delete;
   Ring& operator=(const Ring&) = delete;

@@ -2,6 +2,7 @@
 // what a test made it run out of or fail.
 #pragma once
 
+#include "virt/gpu/execution_model.h"
 #include "virt/gpu/gpu_model.h"
 
 #include <chrono>
@@ -21,6 +22,9 @@ struct VirtualGpuConfig {
   std::shared_ptr<MemoryLimit> memory_limit;
   /// Submissions a test makes fault, and the record of reported faults (fault_injection.h).
   std::shared_ptr<FaultInjection> fault_injection;
+  /// How the rings' command processors run streams and time shaders (the hazard check's mode);
+  /// the environment's (ADRENO_VIRTUAL_ORDER/SEED/HAZARDS) when the device opens.
+  ExecutionModel execution = ExecutionModel::from_environment();
 };
 
 /// Where the virtual nodes live in the virtual file system.

@@ -43,7 +43,7 @@ int VirtualSyscalls::injected_failure(Call::Kind call, unsigned long request, co
     const Failure& failure = it->failure;
     if (failure.call != call) continue;
     if (call == Call::Kind::ioctl && failure.request != 0 && failure.request != request) continue;
-    if (failure.matches && !failure.matches(arg)) continue;
+    if (failure.matches && !failure.matches(request, arg)) continue;
     ++it->seen;
     switch (failure.schedule) {
       case Failure::Schedule::nth:

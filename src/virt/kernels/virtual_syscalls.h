@@ -48,9 +48,10 @@ class VirtualSyscalls final : public sys::Syscalls {
     double fraction = 0;        ///< fraction: each matching call fails with this probability,
     std::uint64_t seed = 0;     ///< drawn from a generator seeded with this
     int error = 0;
-    /// ioctl: only calls whose argument this accepts match (every call when empty). Runs with
-    /// the seam's lock held: it must not call back into the seam.
-    std::function<bool(const void* arg)> matches;
+    /// ioctl: only calls this accepts (by request and argument) match, every call when empty;
+    /// so one failure can stand for several ioctls, counted together. Runs with the seam's lock
+    /// held: it must not call back into the seam.
+    std::function<bool(unsigned long request, const void* arg)> matches;
   };
 
   VirtualSyscalls();

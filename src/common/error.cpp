@@ -1,3 +1,5 @@
+// adreno::Error (<adreno/error.hpp>): the error type of every layer, so it lives beneath them
+// all — nothing that throws it needs core, or anything else, at link time.
 #include <adreno/error.hpp>
 
 #include <cstring>
@@ -23,7 +25,9 @@ namespace {
 std::string compose(Errc code, const std::string& operation, const std::string& detail, int sys_errno) {
   std::string text = operation + ": " + detail + " [" + std::string(to_string(code)) + "]";
   if (sys_errno != 0) {
-    text += " (errno " + std::to_string(sys_errno) + ", " + ::strerrorname_np(sys_errno) + ": " +
+    // Kernel-internal errnos that reach userspace (ENOTSUPP, 524) have no libc name.
+    const char* name = ::strerrorname_np(sys_errno);
+    text += " (errno " + std::to_string(sys_errno) + (name ? std::string(", ") + name : std::string()) + ": " +
             std::strerror(sys_errno) + ")";
   }
   return text;

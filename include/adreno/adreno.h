@@ -199,6 +199,15 @@ typedef struct adreno_ir3_immediate {
   uint32_t const_dword;
   uint32_t value;
 } adreno_ir3_immediate;
+/** A buffer the program reaches as a storage buffer (computerator's `@buf`): the dispatch writes a
+ * buffer descriptor into UAV slot `slot`, and its 64-bit address at `address_const_dword` too
+ * when `has_address_const_dword`. */
+typedef struct adreno_ir3_storage_buffer {
+  const char* name;     /**< may be NULL */
+  uint32_t slot;
+  bool has_address_const_dword;
+  uint32_t address_const_dword;
+} adreno_ir3_storage_buffer;
 typedef struct adreno_ir3_metadata {
   const char* name;
   uint32_t instrlen;          /**< in groups of 16 instructions */
@@ -223,6 +232,15 @@ typedef struct adreno_ir3_metadata {
   bool private_per_wave;
   uint32_t shared_bytes;
   uint32_t fixed_local_size[3]; /**< 0: free */
+  /** Mesa's compute driver params (struct ir3_driver_params_cs in ir3_shader.h: work-group
+   * counts, work_dim, base group, subgroup size, local size, subgroup-id shift, work-group id):
+   * the constant dword where the block starts and how many of its dwords the program reads
+   * (num_driver_params, 1..16); 0 when it reads none. Every dispatch writes them. */
+  uint32_t driver_params_const_dword;
+  uint32_t driver_params_count;
+  /** The storage-buffer arguments, after the scalars in argument order. */
+  const adreno_ir3_storage_buffer* storage_buffers;
+  size_t storage_buffer_count;
 } adreno_ir3_metadata;
 
 /** ir3 machine code (`dwords` little-endian dwords, with the compiler's padding) and the

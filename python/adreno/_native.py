@@ -76,6 +76,11 @@ class Ir3Immediate(ctypes.Structure):
     _fields_ = [("const_dword", c_uint32), ("value", c_uint32)]
 
 
+class Ir3StorageBuffer(ctypes.Structure):
+    _fields_ = [("name", c_char_p), ("slot", c_uint32), ("has_address_const_dword", c_bool),
+                ("address_const_dword", c_uint32)]
+
+
 class Ir3Metadata(ctypes.Structure):
     _fields_ = [("name", c_char_p), ("instrlen", c_uint32), ("constlen_vec4", c_uint32), ("max_reg", c_int32),
                 ("max_half_reg", c_int32), ("merged_regs", c_bool), ("wave_size", c_int),
@@ -85,7 +90,9 @@ class Ir3Metadata(ctypes.Structure):
                 ("scalars", POINTER(Ir3Scalar)), ("scalar_count", c_size_t),
                 ("immediates", POINTER(Ir3Immediate)), ("immediate_count", c_size_t),
                 ("private_bytes_per_fiber", c_uint32), ("private_per_wave", c_bool), ("shared_bytes", c_uint32),
-                ("fixed_local_size", c_uint32 * 3)]
+                ("fixed_local_size", c_uint32 * 3), ("driver_params_const_dword", c_uint32),
+                ("driver_params_count", c_uint32), ("storage_buffers", POINTER(Ir3StorageBuffer)),
+                ("storage_buffer_count", c_size_t)]
 
 
 class ImageDesc(ctypes.Structure):

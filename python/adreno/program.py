@@ -24,7 +24,10 @@ SCALAR_TYPES = tuple(_SCALAR_SETTERS)
 class Ir3Metadata:
     """What Mesa's ir3 compiler reports for one compute variant (adreno::Ir3Metadata).
     `buffers` are (name, const_dword) pairs, `scalars` (name, const_dword, size_bytes),
-    `immediates` (const_dword, value); buffers come before scalars in argument order."""
+    `immediates` (const_dword, value), `storage_buffers` (name, slot, address_const_dword or
+    None); in argument order the buffers come first, then the scalars, then the storage buffers.
+    `driver_params` is (const_dword, count): where Mesa's compute driver params (work-group
+    counts, work_dim, base group, ...) start and how many dwords the program reads."""
     name: str
     instrlen: int
     constlen_vec4: int
@@ -43,6 +46,8 @@ class Ir3Metadata:
     private_per_wave: bool = True
     shared_bytes: int = 0
     fixed_local_size: typing.Sequence[int] = (0, 0, 0)
+    driver_params: typing.Optional[tuple] = None
+    storage_buffers: typing.Sequence[tuple] = ()
 
     def _to_c(self):
         """The C struct, and what must stay referenced while it is used."""
@@ -54,6 +59,10 @@ class Ir3Metadata:
             *[_native.Ir3Scalar(text(n), d, s) for n, d, s in self.scalars])
         immediates = (_native.Ir3Immediate * len(self.immediates))(
             *[_native.Ir3Immediate(d, v) for d, v in self.immediates])
+        storage = (_native.Ir3StorageBuffer * len(self.storage_buffers))(
+            *[_native.Ir3StorageBuffer(text(n), slot, address is not None, address or 0)
+              for n, slot, address in self.storage_buffers])
+        params_dword, params_count = self.driver_params or (0, 0)
         c = _native.Ir3Metadata(
             name=text(self.name), instrlen=self.instrlen, constlen_vec4=self.constlen_vec4, max_reg=self.max_reg,
             max_half_reg=self.max_half_reg, merged_regs=self.merged_regs, wave_size=int(self.wave_size),
@@ -64,8 +73,10 @@ class Ir3Metadata:
             buffers=buffers, buffer_count=len(self.buffers), scalars=scalars, scalar_count=len(self.scalars),
             immediates=immediates, immediate_count=len(self.immediates),
             private_bytes_per_fiber=self.private_bytes_per_fiber, private_per_wave=self.private_per_wave,
-            shared_bytes=self.shared_bytes, fixed_local_size=(ctypes.c_uint32 * 3)(*self.fixed_local_size))
-        return c, (buffers, scalars, immediates)
+            shared_bytes=self.shared_bytes, fixed_local_size=(ctypes.c_uint32 * 3)(*self.fixed_local_size),
+            driver_params_const_dword=params_dword, driver_params_count=params_count,
+            storage_buffers=storage, storage_buffer_count=len(self.storage_buffers))
+        return c, (buffers, scalars, immediates, storage)
 
 
 class Program(NativeObject):

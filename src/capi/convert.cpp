@@ -95,6 +95,7 @@ Ir3Metadata ir3_metadata_of(const adreno_ir3_metadata& in) {
   if (in.buffer_count != 0) require(in.buffers, "metadata buffers");
   if (in.scalar_count != 0) require(in.scalars, "metadata scalars");
   if (in.immediate_count != 0) require(in.immediates, "metadata immediates");
+  if (in.storage_buffer_count != 0) require(in.storage_buffers, "metadata storage buffers");
   const auto text = [](const char* name) { return name != nullptr ? std::string(name) : std::string(); };
   Ir3Metadata out;
   out.name = text(in.name);
@@ -120,6 +121,12 @@ Ir3Metadata ir3_metadata_of(const adreno_ir3_metadata& in) {
   out.private_per_wave = in.private_per_wave;
   out.shared_bytes = in.shared_bytes;
   for (int i = 0; i < 3; ++i) out.fixed_local_size[i] = in.fixed_local_size[i];
+  if (in.driver_params_count != 0) out.driver_params = Ir3Metadata::DriverParams{in.driver_params_const_dword, in.driver_params_count};
+  for (std::size_t i = 0; i < in.storage_buffer_count; ++i) {
+    const adreno_ir3_storage_buffer& buffer = in.storage_buffers[i];
+    out.storage_buffers.push_back({text(buffer.name), buffer.slot,
+                                   buffer.has_address_const_dword ? std::optional(buffer.address_const_dword) : std::nullopt});
+  }
   return out;
 }
 

@@ -161,7 +161,7 @@ void inspect(const Instruction& in, const Footprint& f, const State& s, std::uin
 }
 
 // The state after `in` issued (its waits already applied).
-void step(const Instruction& in, const Footprint& f, State& s, std::uint32_t pc, RegisterFile file) {
+void step(const Instruction& in, const Footprint& f, State& s, std::uint32_t pc, RegisterFile file, Generation gen) {
   if (f.in_flight != InFlightRead::none) {
     for (unsigned k = 0; k < f.read_count; ++k) {
       each_register(in, f.reads[k], file, [&](unsigned slot, std::uint16_t, unsigned) {
@@ -176,7 +176,7 @@ void step(const Instruction& in, const Footprint& f, State& s, std::uint32_t pc,
       slot.need_other = static_cast<std::uint8_t>(slot.need_other > f.cycles ? slot.need_other - f.cycles : 0);
     }
   }
-  const ProducerRule& r = rule(f.producer);
+  const ProducerRule& r = rule(f.producer, gen);
   for (unsigned k = 0; k < f.write_count; ++k) {
     const RegisterUse& use = f.writes[k];
     each_register(in, use, file, [&](unsigned slot, std::uint16_t, unsigned step_index) {
@@ -230,13 +230,13 @@ struct Analysis {
   std::vector<Footprint> footprints;
 };
 
-Analysis analyze_paths(const std::vector<Instruction>& code, RegisterFile file) {
+Analysis analyze_paths(const std::vector<Instruction>& code, RegisterFile file, Generation gen) {
   Analysis a;
   const std::size_t n = code.size();
   a.in.assign(n, State{});
   a.reached.assign(n, false);
   a.footprints.reserve(n);
-  for (const Instruction& in : code) a.footprints.push_back(footprint(in));
+  for (const Instruction& in : code) a.footprints.push_back(footprint(in, gen));
   if (n == 0) return a;
   a.reached[0] = true;
   std::set<std::uint32_t> work{0};
@@ -245,7 +245,7 @@ Analysis analyze_paths(const std::vector<Instruction>& code, RegisterFile file) 
     work.erase(work.begin());
     State out = a.in[pc];
     apply_waits(code[pc], out);
-    step(code[pc], a.footprints[pc], out, pc, file);
+    step(code[pc], a.footprints[pc], out, pc, file, gen);
     for (const std::uint32_t next : successors(code, pc)) {
       if (!a.reached[next]) {
         a.reached[next] = true;
@@ -269,8 +269,8 @@ std::vector<Hazard> hazards_at(const std::vector<Instruction>& code, const Analy
 
 }  // namespace
 
-std::vector<Hazard> check(const std::vector<Instruction>& code, RegisterFile file) {
-  const Analysis a = analyze_paths(code, file);
+std::vector<Hazard> check(const std::vector<Instruction>& code, RegisterFile file, Generation gen) {
+  const Analysis a = analyze_paths(code, file, gen);
   std::vector<Hazard> all;
   for (std::uint32_t pc = 0; pc < code.size(); ++pc) {
     if (!a.reached[pc]) continue;
@@ -280,7 +280,7 @@ std::vector<Hazard> check(const std::vector<Instruction>& code, RegisterFile fil
   return all;
 }
 
-std::vector<Placed> legalize(const std::vector<Instruction>& input, RegisterFile file) {
+std::vector<Placed> legalize(const std::vector<Instruction>& input, RegisterFile file, Generation gen) {
   // Branches refer to instructions by identity while nops go in; offsets are recomputed after.
   struct Node {
     Placed placed;
@@ -321,7 +321,7 @@ std::vector<Placed> legalize(const std::vector<Instruction>& input, RegisterFile
   for (std::size_t round = 0;; ++round) {
     if (round > 8 * input.size() + 64) throw Error(Errc::unsupported, "ir3 legalize", "no schedule found after " + std::to_string(round) + " rounds");
     const std::vector<Instruction> code = current();
-    const Analysis a = analyze_paths(code, file);
+    const Analysis a = analyze_paths(code, file, gen);
     std::size_t pc = 0;
     std::vector<Hazard> found;
     for (; pc < code.size() && found.empty(); ++pc)
@@ -375,7 +375,7 @@ std::vector<Placed> legalize(const std::vector<Instruction>& input, RegisterFile
     for (bool Instruction::*flag : {&Instruction::sy, &Instruction::ss}) {
       if (!(node.placed.instruction.*flag) || was.*flag) continue;
       node.placed.instruction.*flag = false;
-      if (!check(current(), file).empty()) node.placed.instruction.*flag = true;
+      if (!check(current(), file, gen).empty()) node.placed.instruction.*flag = true;
     }
   }
 

@@ -13,9 +13,10 @@
 
 namespace adreno::ir3 {
 
-/// Every hazard some path through `code` reaches, in program order, at most one per
+/// Every hazard some path through `code` (instructions of `gen`) reaches, in program order, at most one per
 /// instruction and register. Words after the last `end` that no path reaches are not looked at.
-std::vector<Hazard> check(const std::vector<Instruction>& code, RegisterFile file = RegisterFile::split);
+std::vector<Hazard> check(const std::vector<Instruction>& code, RegisterFile file = RegisterFile::split,
+                          Generation gen = Generation::a6xx);
 
 /// One instruction of a legalized program and where it came from.
 struct Placed {
@@ -27,6 +28,7 @@ struct Placed {
 /// instruction or (rptN) on a preceding nop where the encoding allows, otherwise inserts
 /// `(rptN)nop` (and `(ss)nop` before cat5/cat6, which have no (ss) bit), and fixes every branch
 /// target for what it inserted. A program without hazards comes back unchanged.
-std::vector<Placed> legalize(const std::vector<Instruction>& code, RegisterFile file = RegisterFile::split);
+std::vector<Placed> legalize(const std::vector<Instruction>& code, RegisterFile file = RegisterFile::split,
+                             Generation gen = Generation::a6xx);
 
 }  // namespace adreno::ir3

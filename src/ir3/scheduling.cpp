@@ -8,36 +8,63 @@
 namespace adreno::ir3 {
 namespace {
 
-// a6xx delay slots: Mesa src/freedreno/ir3/ir3_compiler.c ir3_compiler_create (delay_slots:
-// alu_to_alu 3, non_alu 6, cat3_src2_read 2).
-constexpr std::uint8_t kAluToAlu = 3;
-constexpr std::uint8_t kNonAlu = 6;
-constexpr std::uint8_t kCat3Src2Read = 2;
+// Delay slots per generation: Mesa src/freedreno/ir3/ir3_compiler.c ir3_compiler_create
+// (delay_slots: alu_to_alu 3, non_alu 6, cat3_src2_read 2; "if (compiler->gen == 7)" 2, 5, 1).
+constexpr std::array<DelaySlots, 2> kDelaySlots{{{Generation::a6xx, 3, 6, 2}, {Generation::a7xx, 2, 5, 1}}};
+constexpr const DelaySlots& slots(Generation gen) { return kDelaySlots[static_cast<std::size_t>(gen)]; }
+static_assert(kDelaySlots[0].gen == Generation::a6xx && kDelaySlots[1].gen == Generation::a7xx);
 
-// One row per producer class, in enum order.
-constexpr std::array<ProducerRule, kProducerCount> kRules{{
-    {Producer::none, "nothing to wait for", Wait::none, 0, 0,
+constexpr const DelaySlots& kA6 = slots(Generation::a6xx);
+constexpr const DelaySlots& kA7 = slots(Generation::a7xx);
+
+// One row per producer class and generation, in enum order; a class whose rule is the same on
+// every generation has one row. The (ss)/(sy) classes are those of Mesa's ir3.h, which has no
+// generation test in is_ss_producer/is_sy_producer/is_war_hazard_producer.
+constexpr ProducerRule kRules[] = {
+    {Producer::none, kEveryGeneration, "nothing to wait for", Wait::none, 0, 0,
      "ir3_legalize.c delay_update: non-ALU writes reset the ready cycle"},
-    {Producer::alu, "an ALU result", Wait::delay, kAluToAlu, kNonAlu,
+    {Producer::alu, kA6xxOnly, "an ALU result", Wait::delay, kA6.alu_to_alu, kA6.non_alu,
      "ir3_legalize.c delay_update and ir3_delay.c ir3_delayslots: 3 slots ALU to ALU, 6 to other consumers or "
      "across a half/full size mismatch"},
-    {Producer::address_or_predicate, "an a0.x/a1.x/p0 write", Wait::delay, kNonAlu, kNonAlu,
+    {Producer::alu, kA7xxOnly, "an ALU result", Wait::delay, kA7.alu_to_alu, kA7.non_alu,
+     "ir3_legalize.c delay_update and ir3_delay.c ir3_delayslots with ir3_compiler.c's a7xx delay_slots: 2 slots "
+     "ALU to ALU, 5 to other consumers or across a half/full size mismatch"},
+    {Producer::address_or_predicate, kA6xxOnly, "an a0.x/a1.x/p0 write", Wait::delay, kA6.non_alu, kA6.non_alu,
      "ir3_delay.c ir3_delayslots (writes_addr0/writes_addr1) and ir3_legalize.c delay_update (predicates)"},
-    {Producer::shared_write, "a shared-register write", Wait::ss, 0, 0, "ir3.h is_ss_producer (IR3_REG_SHARED dst)"},
-    {Producer::sfu, "an SFU result", Wait::ss, 0, 0, "ir3.h is_ss_producer / is_sfu"},
-    {Producer::local_load, "a local-memory load", Wait::ss, 0, 0, "ir3.h is_ss_producer / is_local_mem_load"},
-    {Producer::shuffle, "a shfl result", Wait::ss, 0, 0, "ir3.h is_ss_producer (OPC_SHFL)"},
-    {Producer::local_atomic, "a local atomic", Wait::ss, 0, 0, "ir3_legalize.c sync_update (local atomics)"},
-    {Producer::resource_info, "a resinfo result", Wait::ss, 0, 0, "ir3_legalize.c sync_update (OPC_RESINFO)"},
-    {Producer::texture, "a texture fetch", Wait::sy, 0, 0, "ir3.h is_sy_producer / is_tex_or_prefetch"},
-    {Producer::global_load, "a load from memory", Wait::sy, 0, 0, "ir3.h is_sy_producer (is_load, not local)"},
-    {Producer::global_atomic, "a global atomic", Wait::sy, 0, 0, "ir3.h is_sy_producer / is_atomic"},
-}};
-static_assert([] {
-  for (std::size_t i = 0; i < kRules.size(); ++i)
-    if (static_cast<std::size_t>(kRules[i].producer) != i) return false;
-  return true;
-}());
+    {Producer::address_or_predicate, kA7xxOnly, "an a0.x/a1.x/p0 write", Wait::delay, kA7.non_alu, kA7.non_alu,
+     "ir3_delay.c ir3_delayslots (writes_addr0/writes_addr1) and ir3_legalize.c delay_update (predicates), with "
+     "ir3_compiler.c's a7xx non_alu 5"},
+    {Producer::shared_write, kEveryGeneration, "a shared-register write", Wait::ss, 0, 0, "ir3.h is_ss_producer (IR3_REG_SHARED dst)"},
+    {Producer::sfu, kEveryGeneration, "an SFU result", Wait::ss, 0, 0, "ir3.h is_ss_producer / is_sfu"},
+    {Producer::local_load, kEveryGeneration, "a local-memory load", Wait::ss, 0, 0, "ir3.h is_ss_producer / is_local_mem_load"},
+    {Producer::shuffle, kEveryGeneration, "a shfl result", Wait::ss, 0, 0, "ir3.h is_ss_producer (OPC_SHFL)"},
+    {Producer::local_atomic, kEveryGeneration, "a local atomic", Wait::ss, 0, 0, "ir3_legalize.c sync_update (local atomics)"},
+    {Producer::resource_info, kEveryGeneration, "a resinfo result", Wait::ss, 0, 0, "ir3_legalize.c sync_update (OPC_RESINFO)"},
+    {Producer::texture, kEveryGeneration, "a texture fetch", Wait::sy, 0, 0, "ir3.h is_sy_producer / is_tex_or_prefetch"},
+    {Producer::global_load, kEveryGeneration, "a load from memory", Wait::sy, 0, 0, "ir3.h is_sy_producer (is_load, not local)"},
+    {Producer::global_atomic, kEveryGeneration, "a global atomic", Wait::sy, 0, 0, "ir3.h is_sy_producer / is_atomic"},
+};
+
+// The row of each producer class on each generation.
+struct RuleIndex {
+  std::array<std::array<std::uint8_t, kProducerCount>, 2> row{};
+};
+constexpr RuleIndex kRuleIndex = [] {
+  RuleIndex index;
+  for (auto& per_gen : index.row) per_gen.fill(0xff);
+  for (std::size_t i = 0; i < std::size(kRules); ++i) {
+    for (Generation gen : {Generation::a6xx, Generation::a7xx}) {
+      if (!exists_on(kRules[i].gens, gen)) continue;
+      std::uint8_t& slot = index.row[static_cast<std::size_t>(gen)][static_cast<std::size_t>(kRules[i].producer)];
+      if (slot != 0xff) throw "two rules for one producer class on one generation";
+      slot = static_cast<std::uint8_t>(i);
+    }
+  }
+  for (const auto& per_gen : index.row)
+    for (std::uint8_t slot : per_gen)
+      if (slot == 0xff) throw "a producer class without a rule";
+  return index;
+}();
 
 constexpr std::uint16_t kFirstSpecialRegid = regid(kAddressReg, 0);
 constexpr std::uint16_t kFirstSharedRegid = regid(kFirstSharedReg, 0);
@@ -95,8 +122,8 @@ class Builder {
 
 bool is_local_load(Opcode op) { return op == Opcode::ldl || op == Opcode::ldlw || op == Opcode::ldlv; }
 bool is_store(Opcode op) {  // Mesa ir3.h is_store
-  return op == Opcode::stg || op == Opcode::stg_a || op == Opcode::stib_b || op == Opcode::stp || op == Opcode::stl ||
-         op == Opcode::stlw;
+  return op == Opcode::stg || op == Opcode::stg_a || op == Opcode::stg_a_a7xx || op == Opcode::stib_b ||
+         op == Opcode::stp || op == Opcode::stl || op == Opcode::stlw;
 }
 
 Producer memory_producer(const Instruction& in) {
@@ -106,7 +133,10 @@ Producer memory_producer(const Instruction& in) {
     case Form::shfl: return Producer::shuffle;
     case Form::atomic_local: return Producer::local_atomic;
     case Form::atomic_global: case Form::ibo_atomic: return Producer::global_atomic;
-    case Form::ldg: case Form::ldg_a: case Form::ldc: return Producer::global_load;
+    // ray_intersection is a load too (ir3.h is_load); its sources stay in use until (sy), which
+    // the (ss)-or-(sy) class below only approximates (ir3_legalize.c sync_update needs_sy).
+    case Form::ldg: case Form::ldg_a: case Form::ldg_a_a7xx: case Form::ldc: case Form::ray_intersection:
+      return Producer::global_load;
     default: break;
   }
   if (in.opcode == Opcode::ldp || in.opcode == Opcode::ldib_b) return Producer::global_load;
@@ -120,10 +150,14 @@ void memory_footprint(const Instruction& in, Builder& b) {
   const unsigned size = in.mem.size;
   switch (info(in.opcode).form) {
     case Form::ldg: b.write(in.dst, size, half, false); b.read_with(in.src[0], 0, false, 2); break;
-    case Form::ldg_a: b.write(in.dst, size, half, false); b.read_with(in.src[0], 0, false, 2); b.read(in.src[1], 1); break;
+    case Form::ldg_a: case Form::ldg_a_a7xx:
+      b.write(in.dst, size, half, false);
+      b.read_with(in.src[0], 0, false, 2);
+      b.read(in.src[1], 1);
+      break;
     case Form::ldg_k: b.read_with(in.src[0], 0, false, 2); b.read(in.src[1], 1); break;
     case Form::stg: b.read_with(in.src[0], 0, false, 2); b.read_with(in.src[1], 1, half, size); break;
-    case Form::stg_a:
+    case Form::stg_a: case Form::stg_a_a7xx:
       b.read_with(in.src[0], 0, false, 2);
       b.read(in.src[1], 1);
       b.read_with(in.src[2], 2, half, size);
@@ -131,6 +165,7 @@ void memory_footprint(const Instruction& in, Builder& b) {
     case Form::ld_local: case Form::ldc: b.write(in.dst, size, half, false); b.read(in.src[0], 0); b.read(in.src[1], 1); break;
     case Form::st_local: b.read(in.src[0], 0); b.read_with(in.src[1], 1, half, size); break;
     case Form::ldlv: b.write(in.dst, size, half, false); break;
+    case Form::stsc: break;  // immediates in, constants out
     case Form::atomic_local: b.write(in.dst, 1, false, false); b.read(in.src[0], 0); b.read(in.src[1], 1); break;
     case Form::atomic_global:
       b.write(in.dst, 1, false, false);
@@ -158,15 +193,19 @@ void memory_footprint(const Instruction& in, Builder& b) {
 
 }  // namespace
 
-const ProducerRule& rule(Producer producer) noexcept { return kRules[static_cast<std::size_t>(producer)]; }
+const DelaySlots& delay_slots(Generation gen) noexcept { return slots(gen); }
 
-unsigned required_delay(Producer producer, bool alu_consumer, bool size_matches) noexcept {
-  const ProducerRule& r = rule(producer);
+const ProducerRule& rule(Producer producer, Generation gen) noexcept {
+  return kRules[kRuleIndex.row[static_cast<std::size_t>(gen)][static_cast<std::size_t>(producer)]];
+}
+
+unsigned required_delay(Producer producer, bool alu_consumer, bool size_matches, Generation gen) noexcept {
+  const ProducerRule& r = rule(producer, gen);
   if (r.wait != Wait::delay) return 0;
   return alu_consumer && size_matches ? r.alu_delay : r.other_delay;
 }
 
-Footprint footprint(const Instruction& in) {
+Footprint footprint(const Instruction& in, Generation gen) {
   Footprint f;
   Builder b(f);
   const OpcodeInfo& row = info(in.opcode);
@@ -194,7 +233,7 @@ Footprint footprint(const Instruction& in) {
       const bool scalar_sources = in.opcode == Opcode::gat || in.opcode == Opcode::swz;
       for (unsigned i = 0; i < in.src.size(); ++i) {
         // ir3_delay.c ir3_src_read_delay: mad/madsh read src2 late, gat/swz read source n in cycle n.
-        const unsigned late = mad && i == 2 ? kCat3Src2Read : scalar_sources ? i : 0;
+        const unsigned late = mad && i == 2 ? slots(gen).cat3_src2_read : scalar_sources ? i : 0;
         b.read(in.src[i], i, 1, static_cast<std::uint8_t>(late));
       }
       const unsigned count = in.opcode == Opcode::movmsk ? in.repeat + 1u : 1u;
@@ -230,10 +269,13 @@ Footprint footprint(const Instruction& in) {
       memory_footprint(in, b);
       f.producer = memory_producer(in);
       if (in.opcode == Opcode::ldg_k || in.opcode == Opcode::ldc_k) f.constants_written = Wait::sy;
-      if (in.opcode == Opcode::stc) f.constants_written = Wait::ss;
+      // stsc stands for Mesa's push-consts load macro, which needs (ss) like stc (ir3_legalize.c
+      // sync_update: OPC_PUSH_CONSTS_LOAD_MACRO, OPC_STC).
+      if (in.opcode == Opcode::stc || in.opcode == Opcode::stsc) f.constants_written = Wait::ss;
       if (in.opcode != Opcode::getfiberid) {
         // ir3.h is_war_hazard_producer / ir3_legalize.c sync_update.
-        const bool ss = is_store(in.opcode) || in.opcode == Opcode::stc || f.producer == Producer::local_load ||
+        const bool ss = is_store(in.opcode) || in.opcode == Opcode::stc || in.opcode == Opcode::stsc ||
+                        f.producer == Producer::local_load ||
                         f.producer == Producer::shuffle || f.producer == Producer::sfu;
         f.in_flight = ss ? InFlightRead::until_ss : InFlightRead::until_ss_or_sy;
       } else {
@@ -247,13 +289,13 @@ Footprint footprint(const Instruction& in) {
   return f;
 }
 
-std::string describe(const Hazard& h, const Instruction& consumer, const Instruction& producer) {
+std::string describe(const Hazard& h, const Instruction& consumer, const Instruction& producer, Generation gen) {
   const std::string reg = (h.half ? "h" : "") + register_name(h.regid);
-  const std::string at = "`" + to_text(consumer) + "` (instruction " + std::to_string(h.pc) + ")";
-  const std::string by = "`" + to_text(producer) + "` (instruction " + std::to_string(h.producer_pc) + ")";
+  const std::string at = "`" + to_text(consumer, gen) + "` (instruction " + std::to_string(h.pc) + ")";
+  const std::string by = "`" + to_text(producer, gen) + "` (instruction " + std::to_string(h.producer_pc) + ")";
   const std::string fix = h.fix == Wait::ss ? "add (ss)" : h.fix == Wait::sy ? "add (sy)"
                           : "needs " + std::to_string(h.missing_slots) + " more delay slot" + (h.missing_slots == 1 ? "" : "s");
-  const ProducerRule& r = rule(h.producer);
+  const ProducerRule& r = rule(h.producer, gen);
   switch (h.kind) {
     case Hazard::Kind::not_ready:
       if (r.wait == Wait::delay) {

@@ -1,6 +1,7 @@
-// The a6xx scheduling rules: when a value an instruction writes becomes readable, and when a
-// register an instruction reads may be overwritten. One table, one row per producer class, beside
-// the instruction table (opcodes.h); the virtual GPU's hazard check, the static checker and the
+// The scheduling rules: when a value an instruction writes becomes readable, and when a register
+// an instruction reads may be overwritten. One table, one row per producer class and generation
+// where the generations differ (a7xx's ALU delays are shorter: ir3_compiler.c), beside the
+// instruction table (opcodes.h); the virtual GPU's hazard check, the static checker and the
 // legalizer all read it and describe a hazard in the same words (describe()).
 //
 // The model is Mesa's (src/freedreno/ir3/ir3_legalize.c, ir3_delay.c, ir3.h), the compiler that
@@ -22,6 +23,7 @@
 #include <cstdint>
 #include <string>
 
+#include "ir3/generation.h"
 #include "ir3/instruction.h"
 
 namespace adreno::ir3 {
@@ -46,8 +48,18 @@ enum class Producer : std::uint8_t {
 };
 inline constexpr std::size_t kProducerCount = 12;
 
+/// Mesa's compiler->delay_slots for one generation (ir3_compiler.c ir3_compiler_create).
+struct DelaySlots {
+  Generation gen;
+  std::uint8_t alu_to_alu;      ///< an ALU result to an ALU reader of the same size
+  std::uint8_t non_alu;         ///< to any other reader (and the a0.x/a1.x writes)
+  std::uint8_t cat3_src2_read;  ///< cycles after issue mad/madsh read their third source
+};
+const DelaySlots& delay_slots(Generation gen) noexcept;
+
 struct ProducerRule {
   Producer producer;
+  GenerationMask gens;           ///< the generations the row holds for
   const char* what;              ///< "an ALU result", in the hazard message
   Wait wait;
   std::uint8_t alu_delay;        ///< delay slots before a cat1-3 consumer reading the same size
@@ -55,7 +67,7 @@ struct ProducerRule {
   const char* mesa;              ///< where Mesa states the rule
 };
 
-const ProducerRule& rule(Producer producer) noexcept;
+const ProducerRule& rule(Producer producer, Generation gen) noexcept;
 
 /// How long an instruction may keep reading its register sources after it issued.
 enum class InFlightRead : std::uint8_t { none, until_ss, until_ss_or_sy };
@@ -87,7 +99,7 @@ struct Footprint {
   std::uint8_t cycles = 0;              ///< 1 + (rptN) + (nopN) when counted, else 0
 };
 
-Footprint footprint(const Instruction& in);
+Footprint footprint(const Instruction& in, Generation gen = Generation::a6xx);
 
 /// Visits every register `use` touches in `in`, as fn(regid, half, step, use_regid): regid in the
 /// encoding's numbering (4 * register + component) of the half or full file, step the (rptN)
@@ -115,7 +127,7 @@ void each_touched_register(const Instruction& in, const RegisterUse& use, bool m
 }
 
 /// Delay slots a value from `producer` needs before this read (0 for the sync classes).
-unsigned required_delay(Producer producer, bool alu_consumer, bool size_matches) noexcept;
+unsigned required_delay(Producer producer, bool alu_consumer, bool size_matches, Generation gen) noexcept;
 
 /// A hazard, as the checker and the virtual GPU report it.
 struct Hazard {
@@ -131,6 +143,7 @@ struct Hazard {
 };
 
 /// One sentence naming the instruction, register, producer, rule (with its Mesa source) and fix.
-std::string describe(const Hazard& hazard, const Instruction& consumer, const Instruction& producer);
+std::string describe(const Hazard& hazard, const Instruction& consumer, const Instruction& producer,
+                     Generation gen = Generation::a6xx);
 
 }  // namespace adreno::ir3

@@ -123,6 +123,16 @@ static adreno_program vector_add_program(adreno_device device) {
   return program;
 }
 
+/* Arguments of a vector add program: c = a + b. */
+static adreno_arguments vector_add_arguments(adreno_program program, adreno_buffer c, adreno_buffer a, adreno_buffer b) {
+  adreno_arguments arguments;
+  MUST(adreno_arguments_create(program, &arguments));
+  MUST(adreno_arguments_set_buffer(arguments, 0, c));
+  MUST(adreno_arguments_set_buffer(arguments, 1, a));
+  MUST(adreno_arguments_set_buffer(arguments, 2, b));
+  return arguments;
+}
+
 /* How many of the first `count` elements of c are not a + b, and of the rest not zero. */
 static size_t wrong_partial_sums(adreno_buffer c, adreno_buffer a, adreno_buffer b, size_t count) {
   const uint32_t* cw = words_of(c);
@@ -540,11 +550,7 @@ static void vector_add(void) {
   fill_random(b, kCount);
   memset(words_of(c), 0, kCount * 4);
   OK(adreno_buffer_flush_for_gpu(a, 0, UINT64_MAX));
-  adreno_arguments arguments;
-  OK(adreno_arguments_create(program, &arguments));
-  OK(adreno_arguments_set_buffer(arguments, 0, c));
-  OK(adreno_arguments_set_buffer(arguments, 1, a));
-  OK(adreno_arguments_set_buffer(arguments, 2, b));
+  adreno_arguments arguments = vector_add_arguments(program, c, a, b);
   adreno_queue queue;
   OK(adreno_queue_create(device, ADRENO_PRIORITY_DEFAULT, &queue));
   OK(adreno_queue_dispatch(queue, program, arguments, &kVectorAddLaunch));
@@ -977,9 +983,7 @@ static void device_lost(void) {
   adreno_program program;
   OK(adreno_program_from_ir3_assembly(device, unsynced, strlen(unsynced), NULL, &program));
   adreno_buffer buffer = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
-  adreno_arguments arguments;
-  OK(adreno_arguments_create(program, &arguments));
-  for (uint32_t i = 0; i < 3; ++i) OK(adreno_arguments_set_buffer(arguments, i, buffer));
+  adreno_arguments arguments = vector_add_arguments(program, buffer, buffer, buffer);
   adreno_queue queue, other;
   OK(adreno_queue_create(device, ADRENO_PRIORITY_DEFAULT, &queue));
   OK(adreno_queue_dispatch(queue, program, arguments, &kVectorAddLaunch));
@@ -1104,15 +1108,8 @@ static void graph_replay(void) {
   adreno_buffer b = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
   adreno_buffer c = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
   adreno_buffer e = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
-  adreno_arguments first, second;
-  OK(adreno_arguments_create(program, &first));
-  OK(adreno_arguments_create(program, &second));
-  OK(adreno_arguments_set_buffer(first, 0, c));
-  OK(adreno_arguments_set_buffer(first, 1, a));
-  OK(adreno_arguments_set_buffer(first, 2, b));
-  OK(adreno_arguments_set_buffer(second, 0, e));
-  OK(adreno_arguments_set_buffer(second, 1, c));
-  OK(adreno_arguments_set_buffer(second, 2, b));
+  adreno_arguments first = vector_add_arguments(program, c, a, b);
+  adreno_arguments second = vector_add_arguments(program, e, c, b);
   adreno_signal done;
   OK(adreno_signal_create(device, 0, &done));
 
@@ -1204,11 +1201,7 @@ static void launches(void) {
   adreno_buffer b = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
   adreno_buffer c = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
   adreno_buffer counts = allocate(device, 64, ADRENO_MEMORY_WRITE_COMBINED, 0);
-  adreno_arguments arguments;
-  OK(adreno_arguments_create(program, &arguments));
-  OK(adreno_arguments_set_buffer(arguments, 0, c));
-  OK(adreno_arguments_set_buffer(arguments, 1, a));
-  OK(adreno_arguments_set_buffer(arguments, 2, b));
+  adreno_arguments arguments = vector_add_arguments(program, c, a, b);
   adreno_queue queue;
   OK(adreno_queue_create(device, ADRENO_PRIORITY_DEFAULT, &queue));
 
@@ -1290,11 +1283,7 @@ static void launches(void) {
   OK(adreno_program_from_ir3_assembly(device, unsynced, strlen(unsynced), &legalized, &programs[0]));
   OK(adreno_program_from_ir3_assembly(device, kernels_vector_add, strlen(kernels_vector_add), &split, &programs[1]));
   for (size_t i = 0; i < 2; ++i) {
-    adreno_arguments bound;
-    OK(adreno_arguments_create(programs[i], &bound));
-    OK(adreno_arguments_set_buffer(bound, 0, c));
-    OK(adreno_arguments_set_buffer(bound, 1, a));
-    OK(adreno_arguments_set_buffer(bound, 2, b));
+    adreno_arguments bound = vector_add_arguments(programs[i], c, a, b);
     fill_random(b, kCount);
     memset(words_of(c), 0, kCount * 4);
     OK(adreno_queue_dispatch(queue, programs[i], bound, &kVectorAddLaunch));
@@ -1316,6 +1305,125 @@ static void launches(void) {
   adreno_buffer handles[] = {short_window, odd_window, window, counts, a, b, c};
   for (size_t i = 0; i < sizeof handles / sizeof handles[0]; ++i) OK(adreno_buffer_release(handles[i]));
   OK(adreno_program_release(program));
+  OK(adreno_device_release(device));
+}
+
+/* Machine code adreno-asm made at build time, padded with zero words (nops) to whole groups of
+ * 16 instructions, as the compiler pads; `dwords` gets its length. */
+static uint32_t* assembled_code(const char* name, size_t* dwords) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s%s.code.bin", ADRENO_ASSEMBLED_DIR, name);
+  size_t size;
+  uint32_t* code = read_file(path, &size);
+  const size_t padded = (size + 127) / 128 * 128;
+  code = realloc(code, padded);
+  if (code == NULL) exit(1);
+  memset((char*)code + size, 0, padded - size);
+  *dwords = padded / 4;
+  return code;
+}
+
+/* Metadata written from C for code assembled from ir3 source, read off its directives:
+ * storage buffers (@buf lines) and Mesa's driver params, which carry the launch's base group. */
+static void ir3_metadata_from_c(void) {
+  adreno_device device = open_device();
+  adreno_queue queue;
+  OK(adreno_queue_create(device, ADRENO_PRIORITY_DEFAULT, &queue));
+
+  /* vector_add.s: three @buf slots with their addresses at c0.xy, c0.zw, c1.xy; @localsize 64;
+   * @invocationid(r0.x), @wgid(r48.x); r0..r3 used. */
+  size_t dwords;
+  uint32_t* code = assembled_code("vector_add", &dwords);
+  const adreno_ir3_storage_buffer slots[] = {{"c", 0, true, 0}, {"a", 1, true, 2}, {"b", 2, true, 4}};
+  adreno_ir3_metadata metadata = {.name = "vector_add",
+                                  .instrlen = 1,
+                                  .constlen_vec4 = 2,
+                                  .max_reg = 3,
+                                  .max_half_reg = -1,
+                                  .merged_regs = true,
+                                  .wave_size = ADRENO_WAVE_SIZE_64,
+                                  .work_group_id_regid = 48 * 4,
+                                  .local_id_regid = 0,
+                                  .private_per_wave = true,
+                                  .fixed_local_size = {64, 1, 1},
+                                  .storage_buffers = slots,
+                                  .storage_buffer_count = 3};
+  adreno_program program;
+  OK(adreno_program_from_ir3(device, code, dwords, &metadata, &program));
+  uint32_t index = 99;
+  OK(adreno_program_argument_index(program, "b", &index));
+  EXPECT(index == 2);
+  adreno_buffer a = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
+  adreno_buffer b = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
+  adreno_buffer c = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
+  fill_random(a, kCount);
+  fill_random(b, kCount);
+  adreno_arguments arguments = vector_add_arguments(program, c, a, b);
+  OK(adreno_queue_dispatch(queue, program, arguments, &kVectorAddLaunch));
+  OK(adreno_queue_finish(queue, ADRENO_WAIT_FOREVER));
+  EXPECT(wrong_sums(c, a, b, kCount) == 0);
+  adreno_program untouched = (adreno_program)(uintptr_t)99;
+  metadata.storage_buffers = NULL;
+  FAILS(adreno_program_from_ir3(device, code, dwords, &metadata, &untouched), ADRENO_INVALID_ARGUMENT,
+        "metadata storage buffers is NULL");
+  EXPECT(untouched == (adreno_program)(uintptr_t)99);
+  OK(adreno_arguments_release(arguments));
+  OK(adreno_program_release(program));
+  free(code);
+
+  /* base_group.s: out (c0.xy) [wgid] = c2.x + wgid, with the driver params declared at c1.x for
+   * 8 dwords, so base_group.x (dword 4 of struct ir3_driver_params_cs) is c2.x. */
+  code = assembled_code("base_group", &dwords);
+  const adreno_ir3_buffer_pointer out[] = {{"out", 0}};
+  const adreno_ir3_metadata ids = {.name = "base_group",
+                                   .instrlen = 1,
+                                   .constlen_vec4 = 3,
+                                   .max_reg = 1,
+                                   .max_half_reg = -1,
+                                   .merged_regs = true,
+                                   .wave_size = ADRENO_WAVE_SIZE_64,
+                                   .work_group_id_regid = 48 * 4,
+                                   .local_id_regid = ADRENO_UNUSED_REGID,
+                                   .buffers = out,
+                                   .buffer_count = 1,
+                                   .private_per_wave = true,
+                                   .fixed_local_size = {1, 1, 1},
+                                   .driver_params_const_dword = 4,
+                                   .driver_params_count = 8};
+  OK(adreno_program_from_ir3(device, code, dwords, &ids, &program));
+  OK(adreno_arguments_create(program, &arguments));
+  OK(adreno_arguments_set_buffer(arguments, 0, c));
+  const uint32_t base = random_u32() % 100000;
+  adreno_launch launch = {.groups = {16, 1, 1}, .local_size = {1, 1, 1}, .base_group = {base, 0, 0}};
+  memset(words_of(c), 0, kCount * 4);
+  OK(adreno_queue_dispatch(queue, program, arguments, &launch));
+  OK(adreno_queue_finish(queue, ADRENO_WAIT_FOREVER));
+  size_t wrong = 0;
+  for (uint32_t i = 0; i < 16; ++i) wrong += words_of(c)[i] != base + i;
+  EXPECT(wrong == 0);
+  /* A graph's new launch brings a new base group. */
+  adreno_graph graph;
+  OK(adreno_graph_create(device, &graph));
+  uint32_t dispatch;
+  OK(adreno_graph_dispatch(graph, program, arguments, &launch, NULL, 0, &dispatch));
+  OK(adreno_graph_build(graph, 0));
+  launch.base_group[0] = base + 1000;
+  launch.groups[0] = 8;
+  OK(adreno_graph_set_launch(graph, dispatch, &launch));
+  memset(words_of(c), 0, kCount * 4);
+  OK(adreno_graph_replay(graph, queue));
+  OK(adreno_queue_finish(queue, ADRENO_WAIT_FOREVER));
+  wrong = 0;
+  for (uint32_t i = 0; i < 16; ++i) wrong += words_of(c)[i] != (i < 8 ? base + 1000 + i : 0);
+  EXPECT(wrong == 0);
+  OK(adreno_graph_release(graph));
+  OK(adreno_arguments_release(arguments));
+  OK(adreno_program_release(program));
+  free(code);
+
+  adreno_buffer handles[] = {a, b, c};
+  for (size_t i = 0; i < 3; ++i) OK(adreno_buffer_release(handles[i]));
+  OK(adreno_queue_release(queue));
   OK(adreno_device_release(device));
 }
 
@@ -1497,6 +1605,7 @@ static const struct test_case cases[] = {
   TEST_ENTRY(live_handles, "the count of live handles follows every creation and release [virtual-kernel]"),
   TEST_ENTRY(graph_replay, "a graph replays with new buffers and inputs, right in every element [virtual-kernel]"),
   TEST_ENTRY(launches, "indirect dispatch, a graph's new launch, the base group and assembly options work from C [virtual-kernel]"),
+  TEST_ENTRY(ir3_metadata_from_c, "storage buffers and driver params in C metadata: vector add right, the base group reaches the program [virtual-kernel]"),
   TEST_ENTRY(graph_options, "graph levels, barriers and build options match hand-worked counts [virtual-kernel]"),
   TEST_ENTRY(concurrent_release, "handles released on one thread while used on another are refused, never crash [virtual-kernel]"),
   TEST_ENTRY(release_in_any_order, "handles release in any order, released and wrong-type handles are refused [virtual-kernel]"),

@@ -296,6 +296,48 @@ def test_a_write_to_read_only_memory_loses_the_queue(device):
                 queue.finish()
 
 
+def assembled_code(name):
+    """Machine code adreno-asm made for the C tests, zero-padded (nops) to whole 16-instruction groups."""
+    directory = os.environ.get("ADRENO_ASSEMBLED_DIR")
+    if not directory:
+        pytest.skip("ADRENO_ASSEMBLED_DIR (the C tests' assembled kernels) is not set")
+    code = (pathlib.Path(directory) / f"{name}.code.bin").read_bytes()
+    return code + bytes(-len(code) % 128)
+
+
+def test_storage_buffers_and_driver_params_in_metadata(device):
+    # vector_add.s's @buf slots (addresses at c0.xy, c0.zw, c1.xy), @localsize 64, @wgid(r48.x).
+    rng = random.Random(31)
+    c, a, b = (device.allocate(COUNT * 4) for _ in range(3))
+    random_fill(a, rng)
+    random_fill(b, rng)
+    metadata = adreno.Ir3Metadata(name="vector_add", instrlen=1, constlen_vec4=2, max_reg=3, merged_regs=True,
+                                  work_group_id_regid=48 * 4, local_id_regid=0, fixed_local_size=(64, 1, 1),
+                                  storage_buffers=[("c", 0, 0), ("a", 1, 2), ("b", 2, 4)])
+    with device.program_from_ir3(assembled_code("vector_add"), metadata) as program, \
+            program.arguments() as arguments, device.queue() as queue:
+        assert program.argument_index("b") == 2
+        arguments.set_buffer(0, c).set_buffer(1, a).set_buffer(2, b)
+        queue.dispatch(program, arguments, COUNT // 64, 64)
+        queue.finish()
+        assert wrong_sums(c, a, b) == 0
+    # base_group.s: out[wgid] = c2.x + wgid, the driver params declared at c1.x (base_group.x is
+    # dword 4 of Mesa's struct ir3_driver_params_cs).
+    metadata = adreno.Ir3Metadata(name="base_group", instrlen=1, constlen_vec4=3, max_reg=1, merged_regs=True,
+                                  work_group_id_regid=48 * 4, fixed_local_size=(1, 1, 1), buffers=[("out", 0)],
+                                  driver_params=(4, 8))
+    base = rng.randrange(1 << 20)
+    with device.program_from_ir3(assembled_code("base_group"), metadata) as program, \
+            program.arguments() as arguments, device.queue() as queue:
+        arguments.set_buffer(0, c)
+        zero(c)
+        queue.dispatch(program, arguments, 12, 1, base_group=base)
+        queue.finish()
+        assert list(c.view().cast("I")[:13]) == [base + i for i in range(12)] + [0]
+    for buffer in (a, b, c):
+        buffer.close()
+
+
 def test_scalars_of_each_width_reach_the_kernel(device, fixtures_dir):
     # scalar.code.bin computes c[0] = a[0] + b[0] reading b's address from c1.xy; its metadata
     # (scalar.json: instrlen 1, constlen 4, max_reg 1) with b's address declared as scalars.

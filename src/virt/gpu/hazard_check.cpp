@@ -132,7 +132,8 @@ void HazardCheck::report(const ir3::Hazard& hazard) {
     char text[32];
     std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(program_.address()));
     return std::string(text);
-  }() + ": " + ir3::describe(hazard, program_[hazard.pc].instruction, program_[hazard.producer_pc].instruction);
+  }() + ": " + ir3::describe(hazard, program_[hazard.pc].instruction, program_[hazard.producer_pc].instruction,
+                             program_.generation());
   if (mode_ == HazardMode::on) throw GpuFault(FaultKind::shader_error, program_.address() + std::uint64_t{hazard.pc} * 8, what);
   if (warnings_ == nullptr || warnings_->first(program_.address(), hazard.pc, hazard.regid)) {
     std::fprintf(stderr, "adreno: warning: %s\n", what.c_str());
@@ -191,7 +192,7 @@ void HazardCheck::check_write(const Record& r, const Clocks& c, std::uint32_t pc
 
 void HazardCheck::record_write(Record& r, const Clocks& c, std::uint32_t pc, Producer producer, std::uint32_t cycle,
                                bool half) const {
-  const ir3::ProducerRule& rule = ir3::rule(producer);
+  const ir3::ProducerRule& rule = ir3::rule(producer, program_.generation());
   r.producer = producer;
   r.wait = rule.wait;
   r.alu_delay = rule.alu_delay;

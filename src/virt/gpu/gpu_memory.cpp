@@ -1,6 +1,7 @@
 #include "virt/gpu/gpu_memory.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <mutex>
 
@@ -32,6 +33,37 @@ std::byte* fault_scratch(std::size_t size, bool write) {
   std::vector<std::byte>& scratch = write ? sink : zeros;
   if (scratch.size() < size) scratch.resize(size);
   return scratch.data();
+}
+
+// A dword or qword at its natural alignment moves in one bus transaction, which the CPU observes
+// whole: the timeline values the CP writes (CACHE_FLUSH_TS, CP_MEM_WRITE of a signal's high
+// dword) and the host-set signals it polls (CP_WAIT_REG_MEM, CP_WAIT_MEM_GTE). Such accesses are
+// release stores and acquire loads, which pair with the host's std::atomic_ref accesses to the
+// same value (src/core/signal.cpp) and order what the GPU wrote before; anything else is a copy.
+template <typename Word>
+bool whole_word(const std::byte* host, std::size_t length) {
+  return length == sizeof(Word) && reinterpret_cast<std::uintptr_t>(host) % sizeof(Word) == 0;
+}
+template <typename Word>
+void store_release(std::byte* host, const std::byte* from) {
+  Word value;
+  std::memcpy(&value, from, sizeof value);
+  std::atomic_ref<Word>(*reinterpret_cast<Word*>(host)).store(value, std::memory_order_release);
+}
+template <typename Word>
+void load_acquire(std::byte* to, std::byte* host) {
+  const Word value = std::atomic_ref<Word>(*reinterpret_cast<Word*>(host)).load(std::memory_order_acquire);
+  std::memcpy(to, &value, sizeof value);
+}
+void copy_to_memory(std::byte* host, const std::byte* from, std::size_t length) {
+  if (whole_word<std::uint64_t>(host, length)) return store_release<std::uint64_t>(host, from);
+  if (whole_word<std::uint32_t>(host, length)) return store_release<std::uint32_t>(host, from);
+  std::memcpy(host, from, length);
+}
+void copy_from_memory(std::byte* to, std::byte* host, std::size_t length) {
+  if (whole_word<std::uint64_t>(host, length)) return load_acquire<std::uint64_t>(to, host);
+  if (whole_word<std::uint32_t>(host, length)) return load_acquire<std::uint32_t>(to, host);
+  std::memcpy(to, host, length);
 }
 }  // namespace
 
@@ -181,7 +213,7 @@ void GpuView::read(std::uint64_t va, void* dst, std::size_t size) const {
   }
   memory_->walk(va, size, false, allowed_, faults_, [&](std::byte* host, std::size_t length) {
     if (host != nullptr) {
-      std::memcpy(out, host, length);
+      copy_from_memory(out, host, length);
     } else {
       std::memset(out, 0, length);
     }
@@ -199,7 +231,7 @@ void GpuView::write(std::uint64_t va, const void* src, std::size_t size) const {
     return;
   }
   memory_->walk(va, size, true, allowed_, faults_, [&](std::byte* host, std::size_t length) {
-    if (host != nullptr) std::memcpy(host, in, length);
+    if (host != nullptr) copy_to_memory(host, in, length);
     in += length;
   });
 }

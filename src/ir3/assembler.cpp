@@ -326,22 +326,28 @@ Program assemble(std::string_view source, RegisterFile file, Scheduling scheduli
 std::string legalize_source(std::string_view source, RegisterFile file, Generation gen) {
   const Parsed parsed = parse(source, gen);
   const std::vector<Placed> placed = legalize(decoded(parsed, gen), file, gen);
-  // What goes in front of each original instruction, and the flags each gained.
+  // What goes in front of each original instruction (before its label, and after it), and the
+  // flags each gained.
   const std::vector<Instruction> original = decoded(parsed, gen);
-  std::vector<std::string> before(original.size()), prefix(original.size()), rewritten(original.size());
-  std::string nops;
+  std::vector<std::string> outside(original.size()), inside(original.size()), prefix(original.size()),
+      rewritten(original.size());
+  std::string outside_nops, inside_nops;
   for (const Placed& p : placed) {
     if (p.origin < 0) {
-      nops += "    " + to_text(p.instruction, gen) + "\n";
+      (p.before_label ? outside_nops : inside_nops) += "    " + to_text(p.instruction, gen) + "\n";
       continue;
     }
     const auto index = static_cast<std::size_t>(p.origin);
-    before[index] = std::exchange(nops, {});
+    outside[index] = std::exchange(outside_nops, {});
+    inside[index] = std::exchange(inside_nops, {});
     const Instruction& was = original[index];
     if (p.instruction.sy && !was.sy) prefix[index] += "(sy)";
     if (p.instruction.ss && !was.ss) prefix[index] += "(ss)";
-    // More slots on the instruction itself: it is written out again whole (it is no branch).
-    if (p.instruction.nop != was.nop || p.instruction.repeat != was.repeat) rewritten[index] = to_text(p.instruction, gen);
+    // More slots on the instruction itself, or its (jp) handed to a nop before it: it is written
+    // out again whole (it is no branch).
+    if (p.instruction.nop != was.nop || p.instruction.repeat != was.repeat || p.instruction.jp != was.jp) {
+      rewritten[index] = to_text(p.instruction, gen);
+    }
   }
   std::string out;
   std::size_t index = 0;
@@ -350,12 +356,17 @@ std::string legalize_source(std::string_view source, RegisterFile file, Generati
     if (end == std::string_view::npos) end = source.size();
     const std::string_view raw = source.substr(begin, end - begin);
     begin = end + 1;
+    const bool labelled = label_length(strip_comment(raw).substr(skip_space(strip_comment(raw), 0))) > 0;
+    // The nops only the fall-through path runs go before the first label of the instruction.
+    if (index < parsed.pending.size() && (labelled || parsed.pending[index].line.raw.data() == raw.data())) {
+      out += std::exchange(outside[index], {});
+    }
     if (index < parsed.pending.size() && parsed.pending[index].line.raw.data() == raw.data()) {
-      // Labels stay in front of the inserted nops, so branches to them wait too.
+      // Labels stay in front of the other inserted nops, so branches to them wait too.
       const std::size_t at = parsed.pending[index].start;
       if (raw.substr(0, at).find_first_not_of(" \t") != std::string_view::npos) out += std::string(raw.substr(0, at)) + "\n";
       const std::string text = rewritten[index].empty() ? prefix[index] + std::string(raw.substr(at)) : rewritten[index];
-      out += before[index] + std::string(at, ' ') + text + "\n";
+      out += inside[index] + std::string(at, ' ') + text + "\n";
       ++index;
     } else {
       out += std::string(raw) + "\n";

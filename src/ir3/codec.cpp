@@ -1577,6 +1577,51 @@ void check_flags(const Instruction& in, const OpcodeInfo& row, const Word& w) {
   }
 }
 
+// What of `in` the word does not hold, found by reading it back (`back`, as the decoder, which
+// follows Mesa's disassembler, sees it): the first flag or operand modifier that differs, named
+// as it is written, or the instruction as it would read back.
+std::string lost(const Instruction& in, const Instruction& back, Generation gen) {
+  const OpcodeInfo& row = info(in.opcode);
+  const std::string in_what = " in a cat" + std::to_string(row.category) + " " + row.name;
+  const std::string reads_back = "; it would read back as `" + to_text(back, gen) + "`";
+  auto flag = [&](bool a, bool b, const std::string& token) -> std::string {
+    if (a == b) return {};
+    return a ? token + " cannot be encoded" + in_what + reads_back : token + " would appear" + in_what + reads_back;
+  };
+  for (const std::string& why : {flag(in.sy, back.sy, "(sy)"), flag(in.ss, back.ss, "(ss)"), flag(in.jp, back.jp, "(jp)"),
+                                 flag(in.ul, back.ul, "(ul)"), flag(in.sat, back.sat, "(sat)"), flag(in.eq, back.eq, "(eq)"),
+                                 flag(in.ei, back.ei, "(ei)"), flag(in.flow.eolm, back.flow.eolm, "(eolm)"),
+                                 flag(in.flow.eogm, back.flow.eogm, "(eogm)"),
+                                 flag(in.repeat != back.repeat, false, "(rpt" + std::to_string(in.repeat) + ")"),
+                                 flag(in.nop != back.nop && in.nop != 0, false, "(nop" + std::to_string(in.nop) + ")")}) {
+    if (!why.empty()) return why;
+  }
+  auto operand = [&](const Operand& a, const Operand& b, std::size_t index) -> std::string {
+    const std::string where = index == 0 ? "the destination" : "source " + std::to_string(index);
+    auto cannot = [&](const char* token, const std::string& why = {}) {
+      return std::string(token) + " on " + where + " cannot be encoded" + in_what + why + reads_back;
+    };
+    if (a.repeat != b.repeat && a.repeat && (row.category == 2 || row.category == 3) && in.repeat == 0) {
+      // ir3-cat2.xml, ir3-cat3.xml #cat2-cat3-nop-encoding: without (rptN) the (r) bits of src1
+      // and src2 are (nopN)'s, and Mesa shows no (r) on src3 of that form.
+      return cannot("(r)", index <= 2 ? " without (rptN): its bit is a (nopN) bit there (Mesa ir3-cat2.xml/ir3-cat3.xml "
+                                        "#cat2-cat3-nop-encoding); write (nopN) for delay slots"
+                                      : " beside (nopN): Mesa's (nopN) form of cat3 shows no (r) on source 3");
+    }
+    if (a.repeat != b.repeat) return a.repeat ? cannot("(r)") : "(r) on " + where + " would appear" + in_what + reads_back;
+    if (a.neg != b.neg) return cannot("(neg)");
+    if (a.abs != b.abs) return cannot("(abs)");
+    if (a.last != b.last) return cannot("(last)");
+    return a == b ? std::string() : where + " cannot be encoded as written" + in_what + reads_back;
+  };
+  if (std::string why = operand(in.dst, back.dst, 0); !why.empty()) return why;
+  for (std::size_t i = 0; i < in.src.size(); ++i) {
+    if (std::string why = operand(in.src[i], back.src[i], i + 1); !why.empty()) return why;
+  }
+  if (in.nop != back.nop) return "the word would carry (nop" + std::to_string(back.nop) + ")" + in_what + reads_back;
+  return "the encoding cannot hold `" + to_text(in, gen) + "`" + reads_back;
+}
+
 }  // namespace
 
 std::uint64_t encode(const Instruction& in, Generation gen) {
@@ -1599,6 +1644,14 @@ std::uint64_t encode(const Instruction& in, Generation gen) {
     case 6: encode_cat6(in, row, w); break;
     default: encode_cat7(in, row, w); break;
   }
+  // Nothing written may be lost or changed: what the word reads back as must be the instruction.
+  Instruction back;
+  try {
+    back = decode(w.value(), gen);
+  } catch (const Error&) {
+    w.reject("the encoding of `" + to_text(in, gen) + "` does not decode");
+  }
+  if (!(back == in)) w.reject(lost(in, back, gen));
   return w.value();
 }
 

@@ -14,8 +14,10 @@ namespace adreno::ir3 {
 Instruction decode(std::uint64_t word, Generation gen = Generation::a6xx);
 
 /// Encodes an instruction for `gen`. Throws adreno::Error(invalid_argument) naming the field when
-/// a value does not fit its bits or an operand kind is not encodable in that position, and
-/// naming the form when it does not exist on `gen`.
+/// a value does not fit its bits or an operand kind is not encodable in that position, naming
+/// the form when it does not exist on `gen`, and naming the flag or modifier (`(r)`, `(abs)`,
+/// `(rpt2)` ...) when the word would not hold it: the word always decodes back to the
+/// instruction given, never to a different one.
 std::uint64_t encode(const Instruction& instruction, Generation gen = Generation::a6xx);
 
 }  // namespace adreno::ir3

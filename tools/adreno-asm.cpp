@@ -1,4 +1,4 @@
-// adreno-asm: assemble a6xx ir3 source into a program binary and its launch metadata.
+// adreno-asm: assemble a6xx or a7xx ir3 source into a program binary and its launch metadata.
 #include <CLI/CLI.hpp>
 #include <adreno/error.hpp>
 #include <cstdio>
@@ -11,6 +11,7 @@
 
 #include "ir3/assembler.h"
 #include "ir3/codec.h"
+#include "ir3/generation.h"
 #include "ir3/legalize.h"
 
 namespace {
@@ -50,6 +51,7 @@ nlohmann::json metadata(const adreno::ir3::Program& program) {
   }
   return {
       {"format", "adreno-ir3-program/1"},
+      {"generation", adreno::ir3::generation_name(program.generation)},
       {"code_bytes", program.words.size() * 8},
       {"instructions", info.instruction_count},
       {"instrlen", info.instrlen},
@@ -83,7 +85,7 @@ nlohmann::json metadata(const adreno::ir3::Program& program) {
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "Assemble Adreno a6xx ir3 shader source into a program binary.\n\n"
+      "Assemble Adreno a6xx or a7xx ir3 shader source into a program binary.\n\n"
       "The syntax is the one Mesa's ir3 disassembler prints, e.g.\n"
       "  (sy)(rpt3)add.u r6.x, (r)r3.w, (r)r5.x\n"
       "  ldg.u32 r0.z, g[r0.x], 1\n"
@@ -108,6 +110,10 @@ int main(int argc, char** argv) {
   app.add_option("-j,--json", json_path,
                  "also write metadata (register footprints, instrlen, barrier/local memory use, "
                  "launch facts) as JSON; - for standard output");
+  std::string gen_text = "a6xx";
+  app.add_option("-g,--gen", gen_text,
+                 "instruction set: a6xx (default) or a7xx, or a GPU such as a630, a740; an instruction or "
+                 "form of the other generation only is an error naming it");
   bool split = false;
   app.add_flag("-s,--split-registers", split,
                "keep a separate half-register file and footprint (SP_CS_CNTL_0 MERGEDREGS clear), "
@@ -116,7 +122,7 @@ int main(int argc, char** argv) {
   bool legalize = false, check = false;
   std::string legalized_source;
   app.add_flag("--legalize", legalize,
-               "place the (sy)/(ss) flags and delay slots the code lacks (Mesa's a6xx rules); code "
+               "place the (sy)/(ss) flags and delay slots the code lacks (Mesa's rules for the generation); code "
                "that already has them comes out unchanged");
   app.add_flag("--check", check,
                "report every timing hazard some path through the program reaches, in the words the "
@@ -136,14 +142,15 @@ int main(int argc, char** argv) {
     }
     const std::string source = read_source(input);
     const auto file = split ? adreno::ir3::RegisterFile::split : adreno::ir3::RegisterFile::merged;
+    const adreno::ir3::Generation gen = adreno::ir3::generation_named(gen_text, "--gen");
     adreno::ir3::Program program;
     try {
       program = adreno::ir3::assemble(
-          source, file, legalize ? adreno::ir3::Scheduling::legalize : adreno::ir3::Scheduling::as_written);
+          source, file, legalize ? adreno::ir3::Scheduling::legalize : adreno::ir3::Scheduling::as_written, gen);
       if (!legalized_source.empty()) {
         std::ofstream out(legalized_source);
         if (!out) throw adreno::Error(adreno::Errc::invalid_argument, "write source", "cannot create " + legalized_source);
-        out << adreno::ir3::legalize_source(source, file);
+        out << adreno::ir3::legalize_source(source, file, gen);
       }
     } catch (const adreno::Error& e) {
       std::fprintf(stderr, "adreno-asm: %s:%s\n", input.c_str(), e.detail().c_str());
@@ -151,11 +158,11 @@ int main(int argc, char** argv) {
     }
     if (check) {
       std::vector<adreno::ir3::Instruction> code;
-      for (std::uint64_t word : program.words) code.push_back(adreno::ir3::decode(word));
-      const auto hazards = adreno::ir3::check(code, file);
+      for (std::uint64_t word : program.words) code.push_back(adreno::ir3::decode(word, gen));
+      const auto hazards = adreno::ir3::check(code, file, gen);
       for (const auto& hazard : hazards) {
         std::fprintf(stderr, "adreno-asm: %s: timing hazard: %s\n", input.c_str(),
-                     adreno::ir3::describe(hazard, code[hazard.pc], code[hazard.producer_pc]).c_str());
+                     adreno::ir3::describe(hazard, code[hazard.pc], code[hazard.producer_pc], gen).c_str());
       }
       if (!hazards.empty()) return 1;
     }

@@ -1,4 +1,4 @@
-// adreno-disasm: print a6xx ir3 machine code in Mesa's disassembler syntax.
+// adreno-disasm: print a6xx or a7xx ir3 machine code in Mesa's disassembler syntax.
 #include <CLI/CLI.hpp>
 #include <adreno/error.hpp>
 #include <charconv>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir3/disassembler.h"
+#include "ir3/generation.h"
 
 namespace {
 
@@ -53,16 +54,19 @@ std::uint64_t parse_word(std::string text) {
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "Disassemble Adreno a6xx ir3 machine code into Mesa's ir3 syntax.\n\n"
+      "Disassemble Adreno a6xx or a7xx ir3 machine code into Mesa's ir3 syntax.\n\n"
       "Input is either a binary file of little-endian 64-bit instruction words (what\n"
       "SP_CS_BASE points at, e.g. a compiler's .code.bin) or words given on the command\n"
-      "line. Words that match no a6xx instruction print as `raw 0x...`; the output can be\n"
-      "fed back to adreno-asm unchanged.",
+      "line. Words that match no instruction of the generation print as `raw 0x...`; the\n"
+      "output can be fed back to adreno-asm (with the same --gen) unchanged.",
       "adreno-disasm"};
   std::string path;
   std::vector<std::string> words_text;
   bool indexed = false;
+  std::string gen_text = "a6xx";
   app.add_option("binary", path, "binary file of 64-bit instruction words");
+  app.add_option("-g,--gen", gen_text,
+                 "instruction set: a6xx (default) or a7xx, or a GPU such as a630, a740 (FD740 as in Mesa's ir3-disasm)");
   app.add_option("-w,--word", words_text,
                  "instruction words in hex (c0060002_01800001 or 0xc006000201800001); repeatable");
   app.add_flag("-i,--indexed", indexed,
@@ -71,7 +75,8 @@ int main(int argc, char** argv) {
   app.footer(
       "Examples:\n"
       "  adreno-disasm kernel.bin\n"
-      "  adreno-disasm -w 52180b18_0014000f      prints (sy)(rpt3)add.u r6.x, (r)r3.w, (r)r5.x");
+      "  adreno-disasm -w 52180b18_0014000f      prints (sy)(rpt3)add.u r6.x, (r)r3.w, (r)r5.x\n"
+      "  adreno-disasm -g a7xx -w e2d20000_00000000   prints ccinv");
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -87,7 +92,7 @@ int main(int argc, char** argv) {
     }
     const auto style =
         indexed ? adreno::ir3::ListingStyle::indexed : adreno::ir3::ListingStyle::plain;
-    std::fputs(adreno::ir3::disassemble(words, style).c_str(), stdout);
+    std::fputs(adreno::ir3::disassemble(words, style, adreno::ir3::generation_named(gen_text, "--gen")).c_str(), stdout);
   } catch (const adreno::Error& e) {
     std::fprintf(stderr, "adreno-disasm: %s: %s\n", e.operation().c_str(), e.detail().c_str());
     return 1;

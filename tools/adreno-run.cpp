@@ -39,57 +39,54 @@ std::vector<std::byte> read_file(const std::string& path) {
 void fill_buffer(const ArgumentSpec& spec, adreno::CpuView view) {
   std::byte* data = view.data();
   const std::size_t count = spec.count;
-  if (spec.fill == "zeros") {
-    std::memset(data, 0, view.size());
-  } else if (spec.fill == "iota") {
-    for (std::size_t i = 0; i < count; ++i) {
-      switch (spec.type->type) {
-        case ElementType::f32: {
+  switch (spec.fill.kind) {
+    case FillKind::zeros: std::memset(data, 0, view.size()); break;
+    case FillKind::iota:
+      for (std::size_t i = 0; i < count; ++i) {
+        if (spec.type->type == ElementType::f32) {
           const float v = static_cast<float>(i);
           std::memcpy(data + 4 * i, &v, 4);
-          break;
-        }
-        case ElementType::f16:
-          usage_error("iota is not defined for f16 buffers; use random or a file");
-        default: {
+        } else {
           const std::uint32_t v = static_cast<std::uint32_t>(i);
           std::memcpy(data + spec.type->bytes * i, &v, spec.type->bytes);  // little-endian truncation
         }
       }
+      break;
+    case FillKind::random: {
+      std::mt19937 rng(spec.fill.seed);
+      for (std::size_t i = 0; i < view.size(); i += 4) {
+        const std::uint32_t v = spec.type->type == ElementType::f32
+                                    ? std::bit_cast<std::uint32_t>(std::uniform_real_distribution<float>(-1, 1)(rng))
+                                    : rng();
+        std::memcpy(data + i, &v, std::min<std::size_t>(4, view.size() - i));
+      }
+      break;
     }
-  } else if (spec.fill.rfind("random", 0) == 0) {
-    const auto seed = spec.fill.size() > 7 ? std::stoul(spec.fill.substr(7)) : 1u;
-    std::mt19937 rng(static_cast<std::uint32_t>(seed));
-    for (std::size_t i = 0; i < view.size(); i += 4) {
-      const std::uint32_t v = spec.type->type == ElementType::f32
-                                  ? std::bit_cast<std::uint32_t>(std::uniform_real_distribution<float>(-1, 1)(rng))
-                                  : rng();
-      std::memcpy(data + i, &v, std::min<std::size_t>(4, view.size() - i));
+    case FillKind::initial:
+      // computerator (main.cc) copies a @buf's listed values to the start of the buffer; the rest
+      // stays zero.
+      std::memset(data, 0, view.size());
+      std::memcpy(data, spec.initial.data(), std::min(view.size(), spec.initial.size() * 4));
+      break;
+    case FillKind::file: {
+      const auto bytes = read_file(spec.fill.path);
+      if (bytes.size() != view.size()) {
+        usage_error("'" + spec.fill.path + "' has " + std::to_string(bytes.size()) + " bytes; the buffer has " +
+                    std::to_string(view.size()));
+      }
+      std::memcpy(data, bytes.data(), bytes.size());
+      break;
     }
-  } else if (spec.fill == "initial") {
-    // computerator (main.cc) copies a @buf's listed values to the start of the buffer; the rest
-    // stays zero.
-    std::memset(data, 0, view.size());
-    std::memcpy(data, spec.initial.data(), std::min(view.size(), spec.initial.size() * 4));
-  } else if (spec.fill.rfind("file:", 0) == 0) {
-    const auto bytes = read_file(spec.fill.substr(5));
-    if (bytes.size() != view.size()) {
-      usage_error("'" + spec.fill.substr(5) + "' has " + std::to_string(bytes.size()) + " bytes; the buffer has " +
-                  std::to_string(view.size()));
-    }
-    std::memcpy(data, bytes.data(), bytes.size());
-  } else {
-    usage_error("unknown fill '" + spec.fill + "' (zeros, iota, random[:SEED], file:PATH)");
   }
 }
 
-std::string format_element(const std::byte* at, const ElementInfo& type, const std::string& format) {
+std::string format_element(const std::byte* at, const ElementInfo& type, PrintFormat format) {
   std::uint32_t bits = 0;
   std::memcpy(&bits, at, type.bytes);
   char text[32];
-  if (format == "hex") {
+  if (format == PrintFormat::hex) {
     std::snprintf(text, sizeof text, "0x%0*x", static_cast<int>(type.bytes * 2), bits);
-  } else if (format == "float" || (format.empty() && type.type == ElementType::f32)) {
+  } else if (format == PrintFormat::floating || (format == PrintFormat::natural && type.type == ElementType::f32)) {
     float f;
     std::memcpy(&f, &bits, 4);
     std::snprintf(text, sizeof text, "%g", static_cast<double>(f));
@@ -128,7 +125,7 @@ LoadedKernel load_program(adreno::Device& device, const std::string& path, std::
     spec.is_buffer = true;
     spec.count = std::max<std::size_t>(slot.size_dwords, slot.initial.size());
     spec.type = &kElements[0];
-    spec.fill = "initial";
+    spec.fill.kind = FillKind::initial;
     spec.initial = slot.initial;
     defaults.push_back(spec);
   }
@@ -195,6 +192,11 @@ int main(int argc, char** argv) {
       specs.clear();
       for (const auto& text : argument_texts) specs.push_back(parse_argument(text));
     }
+    // The output options are checked before anything runs.
+    std::vector<PrintSpec> print_specs;
+    std::vector<SaveSpec> save_specs;
+    for (const auto& text : prints) buffer_argument(specs, print_specs.emplace_back(parse_print(text)).index, "--print " + text);
+    for (const auto& text : saves) buffer_argument(specs, save_specs.emplace_back(parse_save(text)).index, "--save " + text);
     if (specs.size() != program.argument_count()) {
       usage_error("the kernel takes " + std::to_string(program.argument_count()) + " arguments; " +
                   std::to_string(specs.size()) + " given");
@@ -210,13 +212,7 @@ int main(int argc, char** argv) {
         fill_buffer(spec, buffers[i].cpu_view());
         arguments.set_buffer(i, buffers[i]);
       } else {
-        std::uint32_t bits = 0;
-        if (spec.type->type == ElementType::f32) {
-          bits = std::bit_cast<std::uint32_t>(std::stof(spec.value));
-        } else {
-          bits = static_cast<std::uint32_t>(std::stoll(spec.value, nullptr, 0));
-        }
-        arguments.set_bytes(i, std::as_bytes(std::span(&bits, 1)).first(spec.type->bytes));
+        arguments.set_bytes(i, std::as_bytes(std::span(&spec.bits, 1)).first(spec.type->bytes));
       }
     }
 
@@ -263,27 +259,19 @@ int main(int argc, char** argv) {
                 launch.local_size[0], launch.local_size[1], launch.local_size[2], total / repeat, best);
 
     step = "show the results";
-    for (const auto& text : prints) {
-      const auto parts = split(text, ':');
-      const std::size_t index = std::stoul(parts[0]);
-      if (index >= specs.size() || !specs[index].is_buffer) usage_error("--print " + text + ": argument " + parts[0] + " is not a buffer");
-      const ArgumentSpec& spec = specs[index];
-      const std::string format = parts.size() > 1 ? parts[1] : "";
-      std::printf("arg %zu (%zu x %s):", index, spec.count, spec.type->name);
-      const auto view = buffers[index].cpu_view();
+    for (const PrintSpec& print : print_specs) {
+      const ArgumentSpec& spec = specs[print.index];
+      std::printf("arg %zu (%zu x %s):", print.index, spec.count, spec.type->name);
+      const auto view = buffers[print.index].cpu_view();
       for (std::size_t e = 0; e < std::min<std::size_t>(spec.count, print_count); ++e)
-        std::printf(" %s", format_element(view.data() + e * spec.type->bytes, *spec.type, format).c_str());
+        std::printf(" %s", format_element(view.data() + e * spec.type->bytes, *spec.type, print.format).c_str());
       std::printf(spec.count > print_count ? " ...\n" : "\n");
     }
-    for (const auto& text : saves) {
-      const auto colon = text.find(':');
-      if (colon == std::string::npos) usage_error("--save " + text + ": expected N:PATH");
-      const std::size_t index = std::stoul(text.substr(0, colon));
-      if (index >= specs.size() || !specs[index].is_buffer) usage_error("--save " + text + ": argument is not a buffer");
-      std::ofstream out(text.substr(colon + 1), std::ios::binary);
-      const auto view = buffers[index].cpu_view();
+    for (const SaveSpec& save : save_specs) {
+      std::ofstream out(save.path, std::ios::binary);
+      const auto view = buffers[save.index].cpu_view();
       out.write(reinterpret_cast<const char*>(view.data()), static_cast<std::streamsize>(view.size()));
-      if (!out) throw Error(Errc::kernel_error, "adreno-run", "cannot write '" + text.substr(colon + 1) + "'");
+      if (!out) throw Error(Errc::kernel_error, "adreno-run", "cannot write '" + save.path + "'");
     }
   } catch (const Error& error) {
     std::fprintf(stderr, "adreno-run: %s failed: %s\n", step, error.what());

@@ -229,7 +229,7 @@ struct Parsed {
   std::vector<bool> is_raw;
 };
 
-Parsed parse(std::string_view source) {
+Parsed parse(std::string_view source, Generation gen) {
   Parsed parsed;
   Program& program = parsed.program;
   std::vector<Pending>& pending = parsed.pending;
@@ -279,8 +279,8 @@ Parsed parse(std::string_view source) {
       return found->second - static_cast<std::int32_t>(index);
     };
     try {
-      const Instruction in = parse_instruction(text, resolve);
-      encode(in);  // an instruction the encoding cannot hold is refused here, on its line
+      const Instruction in = parse_instruction(text, resolve, gen);
+      encode(in, gen);  // an instruction the encoding cannot hold is refused here, on its line
       parsed.code.push_back(in);
       parsed.raw.push_back(0);
       parsed.is_raw.push_back(false);
@@ -294,12 +294,12 @@ Parsed parse(std::string_view source) {
 }
 
 // The instructions to schedule: parsed ones as they are, raw words decoded.
-std::vector<Instruction> decoded(const Parsed& parsed) {
+std::vector<Instruction> decoded(const Parsed& parsed, Generation gen) {
   std::vector<Instruction> code = parsed.code;
   for (std::size_t i = 0; i < code.size(); ++i) {
     if (!parsed.is_raw[i]) continue;
     try {
-      code[i] = decode(parsed.raw[i]);
+      code[i] = decode(parsed.raw[i], gen);
     } catch (const Error& e) {
       error_at(parsed.pending[i].line.number, parsed.pending[i].start + 1, "the legalizer needs every word decodable: " + e.detail());
     }
@@ -309,38 +309,45 @@ std::vector<Instruction> decoded(const Parsed& parsed) {
 
 }  // namespace
 
-Program assemble(std::string_view source, RegisterFile file, Scheduling scheduling) {
-  Parsed parsed = parse(source);
+Program assemble(std::string_view source, RegisterFile file, Scheduling scheduling, Generation gen) {
+  Parsed parsed = parse(source, gen);
   Program program = std::move(parsed.program);
+  program.generation = gen;
   if (scheduling == Scheduling::legalize) {
-    for (const Placed& placed : legalize(decoded(parsed), file)) program.words.push_back(encode(placed.instruction));
+    for (const Placed& placed : legalize(decoded(parsed, gen), file, gen)) program.words.push_back(encode(placed.instruction, gen));
   } else {
     for (std::size_t i = 0; i < parsed.code.size(); ++i)
-      program.words.push_back(parsed.is_raw[i] ? parsed.raw[i] : encode(parsed.code[i]));
+      program.words.push_back(parsed.is_raw[i] ? parsed.raw[i] : encode(parsed.code[i], gen));
   }
-  program.info = analyze(program.words, file);
+  program.info = analyze(program.words, file, gen);
   return program;
 }
 
-std::string legalize_source(std::string_view source, RegisterFile file) {
-  const Parsed parsed = parse(source);
-  const std::vector<Placed> placed = legalize(decoded(parsed), file);
-  // What goes in front of each original instruction, and the flags each gained.
-  const std::vector<Instruction> original = decoded(parsed);
-  std::vector<std::string> before(original.size()), prefix(original.size()), rewritten(original.size());
-  std::string nops;
+std::string legalize_source(std::string_view source, RegisterFile file, Generation gen) {
+  const Parsed parsed = parse(source, gen);
+  const std::vector<Placed> placed = legalize(decoded(parsed, gen), file, gen);
+  // What goes in front of each original instruction (before its label, and after it), and the
+  // flags each gained.
+  const std::vector<Instruction> original = decoded(parsed, gen);
+  std::vector<std::string> outside(original.size()), inside(original.size()), prefix(original.size()),
+      rewritten(original.size());
+  std::string outside_nops, inside_nops;
   for (const Placed& p : placed) {
     if (p.origin < 0) {
-      nops += "    " + to_text(p.instruction) + "\n";
+      (p.before_label ? outside_nops : inside_nops) += "    " + to_text(p.instruction, gen) + "\n";
       continue;
     }
     const auto index = static_cast<std::size_t>(p.origin);
-    before[index] = std::exchange(nops, {});
+    outside[index] = std::exchange(outside_nops, {});
+    inside[index] = std::exchange(inside_nops, {});
     const Instruction& was = original[index];
     if (p.instruction.sy && !was.sy) prefix[index] += "(sy)";
     if (p.instruction.ss && !was.ss) prefix[index] += "(ss)";
-    // More slots on the instruction itself: it is written out again whole (it is no branch).
-    if (p.instruction.nop != was.nop || p.instruction.repeat != was.repeat) rewritten[index] = to_text(p.instruction);
+    // More slots on the instruction itself, or its (jp) handed to a nop before it: it is written
+    // out again whole (it is no branch).
+    if (p.instruction.nop != was.nop || p.instruction.repeat != was.repeat || p.instruction.jp != was.jp) {
+      rewritten[index] = to_text(p.instruction, gen);
+    }
   }
   std::string out;
   std::size_t index = 0;
@@ -349,12 +356,17 @@ std::string legalize_source(std::string_view source, RegisterFile file) {
     if (end == std::string_view::npos) end = source.size();
     const std::string_view raw = source.substr(begin, end - begin);
     begin = end + 1;
+    const bool labelled = label_length(strip_comment(raw).substr(skip_space(strip_comment(raw), 0))) > 0;
+    // The nops only the fall-through path runs go before the first label of the instruction.
+    if (index < parsed.pending.size() && (labelled || parsed.pending[index].line.raw.data() == raw.data())) {
+      out += std::exchange(outside[index], {});
+    }
     if (index < parsed.pending.size() && parsed.pending[index].line.raw.data() == raw.data()) {
-      // Labels stay in front of the inserted nops, so branches to them wait too.
+      // Labels stay in front of the other inserted nops, so branches to them wait too.
       const std::size_t at = parsed.pending[index].start;
       if (raw.substr(0, at).find_first_not_of(" \t") != std::string_view::npos) out += std::string(raw.substr(0, at)) + "\n";
       const std::string text = rewritten[index].empty() ? prefix[index] + std::string(raw.substr(at)) : rewritten[index];
-      out += before[index] + std::string(at, ' ') + text + "\n";
+      out += inside[index] + std::string(at, ' ') + text + "\n";
       ++index;
     } else {
       out += std::string(raw) + "\n";

@@ -46,6 +46,7 @@ struct Program {
   std::vector<std::uint64_t> words;
   ProgramInfo info;  ///< analyze(words)
   LaunchInfo launch;
+  Generation generation = Generation::a6xx;  ///< the instruction set the words are in
 };
 
 /// How assemble() schedules the code: exactly as written, or through the legalizer
@@ -59,12 +60,14 @@ enum class Scheduling { as_written, legalize };
 /// Mesa's parser does. Directives compute kernels cannot use (@in, @out, @tex, @ubo,
 /// @earlypreamble) are refused saying so. Branch targets are
 /// `#offset` or `#label`. Throws adreno::Error(malformed) whose detail starts with
-/// "line:column:" and names the offending token.
+/// "line:column:" and names the offending token. The source is in the instruction set of `gen`:
+/// an instruction or form of the other generation only is refused, naming it.
 Program assemble(std::string_view source, RegisterFile file = RegisterFile::split,
-                 Scheduling scheduling = Scheduling::as_written);
+                 Scheduling scheduling = Scheduling::as_written, Generation gen = Generation::a6xx);
 
 /// `source` with the waits the legalizer adds written into it: flags prefixed to the lines that
 /// need them, `(rptN)nop` lines inserted (after any label on the line), comments kept.
-std::string legalize_source(std::string_view source, RegisterFile file = RegisterFile::split);
+std::string legalize_source(std::string_view source, RegisterFile file = RegisterFile::split,
+                            Generation gen = Generation::a6xx);
 
 }  // namespace adreno::ir3

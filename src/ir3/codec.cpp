@@ -17,17 +17,17 @@ namespace {
 using bits::Field;
 
 // ---------------------------------------------------------------------------------------------
-// Opcode lookup: (form, opcode value, sub-opcode) -> table row, built once from opcodes.h.
-
-constexpr std::size_t kFormCount = static_cast<std::size_t>(Form::cache) + 1;
+// Opcode lookup: (form, opcode value, sub-opcode) -> table row, built once per generation from
+// the rows of opcodes.h that exist on it.
 
 struct Lookup {
   std::array<std::int16_t, kFormCount * 64 * 8> by_form{};
   std::array<std::int16_t, 8 * 64 * 8> by_category{};
-  Lookup() {
+  explicit Lookup(Generation gen) {
     by_form.fill(-1);
     by_category.fill(-1);
     for (const OpcodeInfo* row = opcode_table_begin(); row != opcode_table_end(); ++row) {
+      if (!exists_on(row->gens, gen)) continue;
       auto index = static_cast<std::int16_t>(row - opcode_table_begin());
       by_form[(static_cast<std::size_t>(row->form) * 64 + row->value) * 8 + row->sub] = index;
       std::int16_t& slot = by_category[(row->category * 64u + row->value) * 8 + row->sub];
@@ -35,30 +35,37 @@ struct Lookup {
     }
   }
 };
-const Lookup& lookup() {
-  static const Lookup table;
-  return table;
+const Lookup& lookup(Generation gen) {
+  static const Lookup a6xx(Generation::a6xx), a7xx(Generation::a7xx);
+  return gen == Generation::a6xx ? a6xx : a7xx;
 }
 
-[[noreturn]] void no_match(std::uint64_t word) {
-  char text[64];
-  std::snprintf(text, sizeof text, "word 0x%016llx matches no a6xx instruction",
-                static_cast<unsigned long long>(word));
+// One word being decoded for one generation.
+struct Decoding {
+  std::uint64_t word;
+  Generation gen;
+  const Lookup& table;
+};
+
+[[noreturn]] void no_match(const Decoding& d) {
+  char text[80];
+  std::snprintf(text, sizeof text, "word 0x%016llx matches no %s instruction", static_cast<unsigned long long>(d.word),
+                generation_name(d.gen));
   throw Error(Errc::malformed, "ir3 decode", text);
 }
 
-Opcode by_form(Form form, unsigned value, unsigned sub, std::uint64_t word) {
-  if (value >= 64 || sub >= 8) no_match(word);
-  std::int16_t index = lookup().by_form[(static_cast<std::size_t>(form) * 64 + value) * 8 + sub];
-  if (index < 0) no_match(word);
+Opcode by_form(const Decoding& d, Form form, unsigned value, unsigned sub) {
+  if (value >= 64 || sub >= 8) no_match(d);
+  std::int16_t index = d.table.by_form[(static_cast<std::size_t>(form) * 64 + value) * 8 + sub];
+  if (index < 0) no_match(d);
   return opcode_table_begin()[index].opcode;
 }
-bool has_form(Form form, unsigned value) {
-  return value < 64 && lookup().by_form[(static_cast<std::size_t>(form) * 64 + value) * 8] >= 0;
+bool has_form(const Decoding& d, Form form, unsigned value, unsigned sub = 0) {
+  return value < 64 && sub < 8 && d.table.by_form[(static_cast<std::size_t>(form) * 64 + value) * 8 + sub] >= 0;
 }
-Opcode by_category(unsigned category, unsigned value, unsigned sub, std::uint64_t word) {
-  std::int16_t index = lookup().by_category[(category * 64u + value) * 8 + sub];
-  if (index < 0) no_match(word);
+Opcode by_category(const Decoding& d, unsigned category, unsigned value, unsigned sub) {
+  std::int16_t index = d.table.by_category[(category * 64u + value) * 8 + sub];
+  if (index < 0) no_match(d);
   return opcode_table_begin()[index].opcode;
 }
 
@@ -73,7 +80,7 @@ std::int32_t sign_extend(std::uint64_t value, unsigned width) {
 
 class Word {
  public:
-  explicit Word(const char* name) : name_(name) {}
+  Word(const char* name, Generation gen) : name_(name), gen_(gen) {}
   void put(Field f, std::uint64_t value, const char* field) {
     if (value > f.mask()) fail(field, std::to_string(value), f);
     word_ |= value << f.low;
@@ -89,6 +96,7 @@ class Word {
   }
   std::uint64_t value() const { return word_; }
   const char* name() const { return name_; }
+  Generation gen() const { return gen_; }
 
  private:
   [[noreturn]] void fail(const char* field, const std::string& value, Field f) const {
@@ -96,6 +104,7 @@ class Word {
            ".." + std::to_string(f.high));
   }
   const char* name_;
+  Generation gen_;
   std::uint64_t word_ = 0;
 };
 
@@ -120,9 +129,23 @@ void put_gpr(Word& w, Field f, const Operand& op, const char* field) {
   need_gpr(w, op, field);
   w.put(f, op.reg, field);
 }
+// #cat6-src-const-or-gpr: an 8-bit register or const, chosen by a separate flag.
+Operand const_or_gpr(std::uint64_t value, bool constant) {
+  Operand op = gpr(value);
+  if (constant) op.kind = OperandKind::constant;
+  return op;
+}
 // #cat6-src: an 8-bit register or an immediate, chosen by a separate flag.
 Operand cat6_src(std::uint64_t value, bool immediate_form) {
   return immediate_form ? immediate(static_cast<std::int64_t>(value)) : gpr(value);
+}
+void put_const_or_gpr(Word& w, Field f, const Operand& op, const char* field) {
+  if (op.kind == OperandKind::constant) {
+    w.put(f, op.reg, field);
+    w.flag(bits::cat6::kSrc1Const, true);
+  } else {
+    put_gpr(w, f, op, field);
+  }
 }
 void put_cat6_src(Word& w, Field f, const Operand& op, const char* field) {
   if (op.kind == OperandKind::immediate) {
@@ -155,14 +178,14 @@ std::uint64_t abs_neg(const Operand& op) { return (op.neg ? 1u : 0u) | (op.abs ?
 constexpr std::size_t kConditionCount = syntax::kConditions.size();
 constexpr std::size_t kFlutEntries = syntax::kFloatTable.size();
 
-Operand decode_multisrc(std::uint64_t s, bool full, std::uint64_t word) {
+Operand decode_multisrc(std::uint64_t s, bool full, const Decoding& d) {
   namespace m = bits::multisrc;
   Operand op;
   const std::uint64_t kind = m::kKind.get(s);
   if (kind == 0) {
     op = gpr(m::kReg.get(s), !full);
     op.last = m::kLast.get(s) != 0;
-    if ((s & 0x300) != 0) no_match(word);
+    if ((s & 0x300) != 0) no_match(d);
   } else if ((kind & 3) == 2) {
     op.kind = OperandKind::constant;
     op.reg = static_cast<std::uint16_t>(m::kConst.get(s));
@@ -171,7 +194,7 @@ Operand decode_multisrc(std::uint64_t s, bool full, std::uint64_t word) {
     op = immediate(sign_extend(m::kImmed.get(s), m::kImmed.width()));
     op.half = !full;
   } else if (kind == 5) {
-    if (m::kFlut.get(s) >= kFlutEntries) no_match(word);
+    if (m::kFlut.get(s) >= kFlutEntries) no_match(d);
     op = immediate(static_cast<std::int64_t>(m::kFlut.get(s)));
     op.flut = true;
     op.half = m::kFlutHalf.get(s) != 0;
@@ -180,7 +203,7 @@ Operand decode_multisrc(std::uint64_t s, bool full, std::uint64_t word) {
     op.value = sign_extend(m::kRelOffset.get(s), m::kRelOffset.width());
     op.half = !full;
   } else {
-    no_match(word);
+    no_match(d);
   }
   decode_abs_neg(op, m::kAbsNeg.get(s));
   return op;
@@ -188,7 +211,7 @@ Operand decode_multisrc(std::uint64_t s, bool full, std::uint64_t word) {
 
 std::uint64_t encode_multisrc(Word& w, const Operand& op, const char* field) {
   namespace m = bits::multisrc;
-  Word s(w.name());  // the source field, built apart
+  Word s(w.name(), w.gen());  // the source field, built apart
   switch (op.kind) {
     case OperandKind::gpr:
       s.put(m::kReg, op.reg, field);
@@ -232,21 +255,24 @@ bool sources_full(const Instruction& in, std::size_t count) {
 // ---------------------------------------------------------------------------------------------
 // cat3 source (13 bits).
 
-Operand decode_cat3_src(std::uint64_t s, bool full, bool immed_form, std::uint64_t word) {
+// The sub-opcode of the plain three-source rows that set the AL bit (mad.f32.mul2 ...).
+constexpr unsigned kTriWithAlBit = 1;
+
+Operand decode_cat3_src(std::uint64_t s, bool full, bool immed_form, const Decoding& d) {
   namespace c = bits::cat3src;
   Operand op;
   if (c::kConstOrImmed.get(s)) {
     if (immed_form) {
       return immediate(static_cast<std::int64_t>(c::kImmed.get(s)));
     }
-    if (c::kRel.get(s)) no_match(word);
+    if (c::kRel.get(s)) no_match(d);
     op.kind = OperandKind::constant;
     op.reg = static_cast<std::uint16_t>(c::kConst.get(s));
   } else if (c::kRel.get(s)) {
     op.kind = c::kRelConst.get(s) ? OperandKind::relative_const : OperandKind::relative_gpr;
     op.value = sign_extend(c::kRelOffset.get(s), c::kRelOffset.width());
   } else {
-    if ((s & 0x300) != 0) no_match(word);
+    if ((s & 0x300) != 0) no_match(d);
     op = gpr(c::kReg.get(s));
     op.last = c::kLast.get(s) != 0;
   }
@@ -256,7 +282,7 @@ Operand decode_cat3_src(std::uint64_t s, bool full, bool immed_form, std::uint64
 
 std::uint64_t encode_cat3_src(Word& w, const Operand& op, bool immed_form, const char* field) {
   namespace c = bits::cat3src;
-  Word s(w.name());  // the source field, built apart
+  Word s(w.name(), w.gen());  // the source field, built apart
   switch (op.kind) {
     case OperandKind::gpr:
       s.put(c::kReg, op.reg, field);
@@ -286,12 +312,13 @@ std::uint64_t encode_cat3_src(Word& w, const Operand& op, bool immed_form, const
 // ---------------------------------------------------------------------------------------------
 // Per-category decoders.
 
-void decode_cat0(std::uint64_t word, Instruction& in) {
+void decode_cat0(const Decoding& d, Instruction& in) {
+  const std::uint64_t word = d.word;
   namespace c = bits::cat0;
   const unsigned value = static_cast<unsigned>(c::kOpc.get(word) | c::kOpcHi.get(word) << 4);
   const bool branch = value == info(Opcode::br).value;  // brtype picks br/brao/braa/...
   const unsigned sub = branch ? static_cast<unsigned>(c::kBrType.get(word)) : 0;
-  in.opcode = by_category(0, value, sub, word);
+  in.opcode = by_category(d, 0, value, sub);
   in.ss = bits::kSs.get(word) != 0;
   const Form form = info(in.opcode).form;
   const bool has_eq = form == Form::flow_bare || form == Form::flow_branch ||
@@ -301,11 +328,17 @@ void decode_cat0(std::uint64_t word, Instruction& in) {
   if (form != Form::flow_bare && form != Form::flow_kill) {
     in.flow.target = sign_extend(c::kImmed.get(word), c::kImmed.width());
   }
+  // Bits the 0- and 1-source forms fix to 0 (ir3-cat0.xml: BRTYPE, src1 and src0 patterns).
+  constexpr Field kSrc1Bits{45, 47}, kSrc0Bits{52, 54}, kIndexBits{32, 36};
+  const bool bare_or_kill = form == Form::flow_bare || form == Form::flow_kill;
+  if (bare_or_kill && (c::kBrType.get(word) || kSrc1Bits.get(word))) no_match(d);
   switch (form) {
     case Form::flow_bare:
+      if (c::kBareZero.get(word) || kSrc0Bits.get(word)) no_match(d);
       in.repeat = static_cast<std::uint8_t>(c::kRepeat.get(word));
       in.flow.eolm = c::kEolm.get(word) != 0;
       in.flow.eogm = c::kEogm.get(word) != 0;
+      in.flow.eostsc = c::kEostsc.get(word) != 0;
       break;
     case Form::flow_branch2:
       in.flow.invert[1] = c::kInv2.get(word) != 0;
@@ -313,6 +346,7 @@ void decode_cat0(std::uint64_t word, Instruction& in) {
       [[fallthrough]];
     case Form::flow_branch:
     case Form::flow_kill:
+      if (form == Form::flow_kill && kIndexBits.get(word)) no_match(d);
       in.flow.invert[0] = c::kInv1.get(word) != 0;
       in.flow.comp[0] = static_cast<std::uint8_t>(c::kComp1.get(word));
       break;
@@ -332,7 +366,8 @@ bool is_mova(const Instruction& in) {
                                               in.src_type == Type::u16 && in.type == Type::u16));
 }
 
-Operand decode_cat1_src(std::uint64_t word, bool half, Type type, bool mova) {
+Operand decode_cat1_src(const Decoding& d, bool half, Type type, bool mova) {
+  const std::uint64_t word = d.word;
   namespace c = bits::cat1;
   const std::uint64_t src = c::kSrc.get(word);
   Operand op;
@@ -342,17 +377,17 @@ Operand decode_cat1_src(std::uint64_t word, bool half, Type type, bool mova) {
         op.kind =
             c::kSrcRelConst.get(src) ? OperandKind::relative_const : OperandKind::relative_gpr;
         op.value = sign_extend(c::kSrcRelOffset.get(src), c::kSrcRelOffset.width());
-        if ((src >> 12) != 0) no_match(word);
+        if ((src >> 12) != 0) no_match(d);
       } else {
         op = gpr(c::kSrcReg.get(src));
         op.last = c::kSrcLast.get(src) != 0;
-        if ((src & ~std::uint64_t{0x4ff}) != 0) no_match(word);
+        if ((src & ~std::uint64_t{0x4ff}) != 0) no_match(d);
       }
       break;
     case 1:
       op.kind = OperandKind::constant;
       op.reg = static_cast<std::uint16_t>(c::kSrcConst.get(src));
-      if ((src >> 11) != 0) no_match(word);
+      if ((src >> 11) != 0) no_match(d);
       break;
     case 2: {
       // Mesa shows only the low half of a 16-bit signed or float immediate.
@@ -361,7 +396,7 @@ Operand decode_cat1_src(std::uint64_t word, bool half, Type type, bool mova) {
           static_cast<std::uint32_t>(low_half_only ? src & 0xffff : src)));
       break;
     }
-    default: no_match(word);
+    default: no_match(d);
   }
   op.half = half;
   // On an immediate, (r) only shows (and only means something) for mova.
@@ -369,12 +404,15 @@ Operand decode_cat1_src(std::uint64_t word, bool half, Type type, bool mova) {
   return op;
 }
 
-void decode_cat1(std::uint64_t word, Instruction& in) {
+void decode_cat1(const Decoding& d, Instruction& in) {
+  const std::uint64_t word = d.word;
   namespace c = bits::cat1;
   const unsigned value = static_cast<unsigned>(c::kOpc.get(word));
   const bool multi = value == info(Opcode::swz).value;  // SUB_OPC picks swz/gat/sct
-  const unsigned sub = multi ? static_cast<unsigned>(c::kRepeat.get(word)) : 0;
-  in.opcode = by_category(1, value, sub, word);
+  // movs: a mov from a register with bit 31 of the source set.
+  const bool movs = value == info(Opcode::movs).value && c::kSrcKind.get(word) == 0 && c::kMovsMarker.get(word);
+  const unsigned sub = multi ? static_cast<unsigned>(c::kRepeat.get(word)) : movs ? info(Opcode::movs).sub : 0;
+  in.opcode = by_category(d, 1, value, sub);
   in.ss = bits::kSs.get(word) != 0;
   in.ul = bits::kUl.get(word) != 0;
   in.type = static_cast<Type>(c::kDstType.get(word));
@@ -385,21 +423,38 @@ void decode_cat1(std::uint64_t word, Instruction& in) {
     Operand op = gpr(reg, dst_half);
     return op;
   };
+  auto mov_fields = [&] {
+    in.repeat = static_cast<std::uint8_t>(c::kRepeat.get(word));
+    in.sat = c::kSat.get(word) != 0;
+    in.round = static_cast<std::uint8_t>(c::kRound.get(word));
+    in.dst = dst(c::kDst.get(word));
+    if (c::kDstRel.get(word)) {
+      in.dst.kind = OperandKind::relative_gpr;
+      in.dst.value = static_cast<std::int32_t>(c::kDst.get(word));
+      in.dst.reg = 0;
+    }
+  };
   switch (info(in.opcode).form) {
     case Form::mov:
-      in.repeat = static_cast<std::uint8_t>(c::kRepeat.get(word));
-      in.sat = c::kSat.get(word) != 0;
-      in.round = static_cast<std::uint8_t>(c::kRound.get(word));
-      in.dst = dst(c::kDst.get(word));
-      if (c::kDstRel.get(word)) {
-        in.dst.kind = OperandKind::relative_gpr;
-        in.dst.value = static_cast<std::int32_t>(c::kDst.get(word));
-        in.dst.reg = 0;
-      }
-      in.src[0] = decode_cat1_src(word, src_half, in.src_type, is_mova(in));
+      mov_fields();
+      in.src[0] = decode_cat1_src(d, src_half, in.src_type, is_mova(in));
       break;
+    case Form::movs: {
+      if ((word & c::kMovsZeroBits) != 0) no_match(d);
+      mov_fields();
+      in.src[0] = gpr(c::kSrcReg.get(word), src_half);
+      in.src[0].last = c::kSrcLast.get(word) != 0;
+      in.src[0].repeat = c::kSrcR.get(word) != 0;
+      if (c::kMovsFromA0.get(word)) {
+        if (c::kMovsFiber.get(word) != 0) no_match(d);
+        in.src[1] = gpr(regid(kAddressReg, 0));
+      } else {
+        in.src[1] = immediate(static_cast<std::int64_t>(c::kMovsFiber.get(word)));
+      }
+      break;
+    }
     case Form::mov_multi: {
-      if (c::kSrcKind.get(word) != 0 || c::kSrcR.get(word) || c::kDstRel.get(word)) no_match(word);
+      if (c::kSrcKind.get(word) != 0 || c::kSrcR.get(word) || c::kDstRel.get(word)) no_match(d);
       in.sat = c::kSat.get(word) != 0;
       in.round = static_cast<std::uint8_t>(c::kRound.get(word));
       in.dst = dst(c::kDst.get(word));
@@ -409,7 +464,7 @@ void decode_cat1(std::uint64_t word, Instruction& in) {
       if (in.opcode == Opcode::swz) {
         in.src[1] = gpr(more[0], src_half);
         in.src[2] = dst(more[1]);
-        if (more[2] != 0) no_match(word);
+        if (more[2] != 0) no_match(d);
       } else {
         const bool extra_are_dsts = in.opcode == Opcode::sct;
         for (std::size_t i = 0; i < 3; ++i) {
@@ -421,23 +476,24 @@ void decode_cat1(std::uint64_t word, Instruction& in) {
     case Form::movmsk:
       if (in.type != Type::u32 || in.src_type != Type::u32 || c::kSrc.get(word) != 0 ||
           c::kSrcR.get(word) || c::kSrcKind.get(word) != 0) {
-        no_match(word);
+        no_match(d);
       }
       in.repeat = static_cast<std::uint8_t>(c::kRepeat.get(word));
       in.dst = dst(c::kDst.get(word));
       in.dst.half = false;
-      if (c::kDstRel.get(word)) no_match(word);
+      if (c::kDstRel.get(word)) no_match(d);
       break;
-    default: no_match(word);
+    default: no_match(d);
   }
 }
 
-void decode_cat2(std::uint64_t word, Instruction& in) {
+void decode_cat2(const Decoding& d, Instruction& in) {
+  const std::uint64_t word = d.word;
   namespace c = bits::cat2;
   const unsigned value = static_cast<unsigned>(c::kOpc.get(word));
   const bool input = value == info(Opcode::bary_f).value;  // bit 50 picks bary.f/flat.b
   const unsigned sub = input ? static_cast<unsigned>(c::kInputSub.get(word)) : 0;
-  in.opcode = by_category(2, value, sub, word);
+  in.opcode = by_category(d, 2, value, sub);
   const Form form = info(in.opcode).form;
   in.ss = bits::kSs.get(word) != 0;
   in.ul = bits::kUl.get(word) != 0;
@@ -449,12 +505,12 @@ void decode_cat2(std::uint64_t word, Instruction& in) {
   in.dst = gpr(dst, dest_half(full, c::kDstConv.get(word) != 0, dst));
   if (form == Form::alu_cmp) {
     in.cond = static_cast<std::uint8_t>(c::kCond.get(word));
-    if (in.cond >= kConditionCount) no_match(word);
+    if (in.cond >= kConditionCount) no_match(d);
   }
   const bool r1 = c::kSrc1R.get(word) != 0, r2 = c::kSrc2R.get(word) != 0;
   const bool nop_form = (r1 || r2) && in.repeat == 0;
-  in.src[0] = decode_multisrc(c::kSrc1.get(word), full, word);
-  if (form != Form::alu_1src) in.src[1] = decode_multisrc(c::kSrc2.get(word), full, word);
+  in.src[0] = decode_multisrc(c::kSrc1.get(word), full, d);
+  if (form != Form::alu_1src) in.src[1] = decode_multisrc(c::kSrc2.get(word), full, d);
   if (nop_form) {
     in.nop = static_cast<std::uint8_t>((r1 ? 1 : 0) | (r2 ? 2 : 0));
   } else {
@@ -463,7 +519,8 @@ void decode_cat2(std::uint64_t word, Instruction& in) {
   }
 }
 
-void decode_cat3(std::uint64_t word, Instruction& in) {
+void decode_cat3(const Decoding& d, Instruction& in) {
+  const std::uint64_t word = d.word;
   namespace c = bits::cat3;
   const unsigned value = static_cast<unsigned>(c::kOpc.get(word));
   const bool alt = c::kAlt.get(word) != 0;
@@ -472,8 +529,11 @@ void decode_cat3(std::uint64_t word, Instruction& in) {
   if (alt && value == info(Opcode::dp2acc).value) {
     form = Form::tri_dot;
     sub = static_cast<unsigned>(c::kDstConv.get(word));
+  } else if (alt && has_form(d, Form::tri, value, kTriWithAlBit)) {
+    form = Form::tri;  // a7xx mad.*.mul2/div2: the plain form with the AL bit set
+    sub = kTriWithAlBit;
   }
-  in.opcode = by_form(form, value, sub, word);
+  in.opcode = by_form(d, form, value, sub);
   in.ss = bits::kSs.get(word) != 0;
   in.ul = bits::kUl.get(word) != 0;
   in.repeat = static_cast<std::uint8_t>(c::kRepeat.get(word));
@@ -486,9 +546,9 @@ void decode_cat3(std::uint64_t word, Instruction& in) {
   const std::uint64_t dst = c::kDst.get(word);
   in.dst = gpr(dst, form != Form::tri_dot && dest_half(full, c::kDstConv.get(word) != 0, dst));
   const bool immed_form = form == Form::tri_alt;
-  in.src[0] = decode_cat3_src(c::kSrc1.get(word), full, immed_form, word);
+  in.src[0] = decode_cat3_src(c::kSrc1.get(word), full, immed_form, d);
   in.src[1] = gpr(c::kSrc2.get(word), !full);
-  in.src[2] = decode_cat3_src(c::kSrc3.get(word), full, immed_form, word);
+  in.src[2] = decode_cat3_src(c::kSrc3.get(word), full, immed_form, d);
   in.src[2].neg = c::kSrc3Neg.get(word) != 0;
   if (form == Form::tri_dot) {
     in.dot.mixed = c::kSrc1Neg.get(word) != 0;
@@ -509,9 +569,10 @@ void decode_cat3(std::uint64_t word, Instruction& in) {
   if (form == Form::tri_dot) in.repeat = 0;
 }
 
-void decode_cat4(std::uint64_t word, Instruction& in) {
+void decode_cat4(const Decoding& d, Instruction& in) {
+  const std::uint64_t word = d.word;
   namespace c = bits::cat2;
-  in.opcode = by_category(4, static_cast<unsigned>(c::kOpc.get(word)), 0, word);
+  in.opcode = by_category(d, 4, static_cast<unsigned>(c::kOpc.get(word)), 0);
   in.ss = bits::kSs.get(word) != 0;
   in.ul = bits::kUl.get(word) != 0;
   in.sat = c::kSat.get(word) != 0;
@@ -519,20 +580,21 @@ void decode_cat4(std::uint64_t word, Instruction& in) {
   const bool full = c::kFull.get(word) != 0;
   const std::uint64_t dst = c::kDst.get(word);
   in.dst = gpr(dst, dest_half(full, c::kDstConv.get(word) != 0, dst));
-  in.src[0] = decode_multisrc(c::kSrc1.get(word), full, word);
+  in.src[0] = decode_multisrc(c::kSrc1.get(word), full, d);
   in.src[0].repeat = c::kSrc1R.get(word) != 0;
 }
 
-void decode_cat5(std::uint64_t word, Instruction& in) {
+void decode_cat5(const Decoding& d, Instruction& in) {
+  const std::uint64_t word = d.word;
   namespace c = bits::cat5;
   const unsigned value = static_cast<unsigned>(c::kOpc.get(word));
   if (value == info(Opcode::brcst_active).value) {  // bit 53 picks brcst/quad_shuffle
     const bool quad = c::kP.get(word) != 0;
-    in.opcode = quad ? by_form(Form::tex_quad, 31, static_cast<unsigned>(c::kW.get(word)), word)
+    in.opcode = quad ? by_form(d, Form::tex_quad, 31, static_cast<unsigned>(c::kW.get(word)))
                      : Opcode::brcst_active;
-    if (c::kNot1d.get(word) || c::kSv.get(word)) no_match(word);
+    if (c::kNot1d.get(word) || c::kSv.get(word)) no_match(d);
   } else {
-    in.opcode = by_category(5, value, 0, word);
+    in.opcode = by_category(d, 5, value, 0);
   }
   const OpcodeInfo& row = info(in.opcode);
   if (row.form == Form::tex_tcinv) return;
@@ -556,13 +618,15 @@ void decode_cat5(std::uint64_t word, Instruction& in) {
   t.sv = c::kSv.get(word) != 0;
   if (row.form == Form::tex_isam) {
     t.not_1d = c::kNot1d.get(word) != 0;
-    if (c::kP.get(word)) {
-      in.src[1] = immediate(static_cast<std::int64_t>(c::kSrc2.get(word)));
-    } else if (t.offset) {
+    // ir3-cat5.xml #cat5-src2: a register when .o, else the immediate offset, which shows (and
+    // so means something) only when it is not 0.
+    if (t.offset) {
       in.src[1] = gpr(c::kSrc2.get(word), !t.full);
+    } else if (c::kP.get(word) && c::kSrc2.get(word) != 0) {
+      in.src[1] = immediate(static_cast<std::int64_t>(c::kSrc2.get(word)));
     }
   } else {
-    if (c::kNot1d.get(word)) no_match(word);
+    if (c::kNot1d.get(word)) no_match(d);
     t.proj = c::kP.get(word) != 0;
     if (t.offset || num_src > 1) in.src[1] = gpr(c::kSrc2.get(word), !t.full);
   }
@@ -571,7 +635,7 @@ void decode_cat5(std::uint64_t word, Instruction& in) {
   if (in.src[0].kind != OperandKind::gpr && in.src[1].kind != OperandKind::gpr) t.full = false;
   const bool has_samp = has_sampler(row), has_tex = has_texture(row);
   if (!t.s2en_bindless) {
-    if (c::kBaseLo.get(word) || c::kW.get(word)) no_match(word);
+    if (c::kBaseLo.get(word) || c::kW.get(word)) no_match(d);
     if (has_samp) t.samp = static_cast<std::uint8_t>(c::kSamp.get(word));
     if (has_tex) t.tex = static_cast<std::uint8_t>(c::kTex.get(word));
     return;
@@ -584,8 +648,11 @@ void decode_cat5(std::uint64_t word, Instruction& in) {
   const std::uint64_t src3 = c::kSrc3.get(word);
   if (desc_indirect(t.desc_mode)) {
     in.src[2] = gpr(src3, !desc_bindless(t.desc_mode));
-  } else if (desc_uses_a1(t.desc_mode)) {  // a1.x holds the texture: 8-bit sampler
-    if (has_samp) t.samp = static_cast<std::uint8_t>(src3);
+  } else if (desc_uses_a1(t.desc_mode)) {
+    // a1.x holds the other index: on a6xx src3 is an 8-bit sampler, on a7xx an 8-bit texture
+    // (ir3-cat5.xml #cat5-s2enb-uses_a1-gen6 / -gen7).
+    if (d.gen == Generation::a6xx && has_samp) t.samp = static_cast<std::uint8_t>(src3);
+    if (d.gen == Generation::a7xx && has_tex) t.tex = static_cast<std::uint8_t>(src3);
   } else {
     if (has_samp) t.samp = static_cast<std::uint8_t>(src3 & 0xf);
     if (has_tex) t.tex = static_cast<std::uint8_t>(src3 >> 4);
@@ -595,7 +662,8 @@ void decode_cat5(std::uint64_t word, Instruction& in) {
 constexpr bool valid_shuffle_mode(unsigned mode) { return syntax::kShuffleModes[mode][0] != '\0'; }
 
 // The a6xx cat6 forms keep their opcode in bits 14..19; they all set bit 53.
-std::optional<Form> a6xx_cat6_form(std::uint64_t word) {
+std::optional<Form> a6xx_cat6_form(const Decoding& d) {
+  const std::uint64_t word = d.word;
   namespace c = bits::cat6;
   if (!c::kBit53.get(word)) return std::nullopt;
   const unsigned opc = static_cast<unsigned>(c::kA6Opc.get(word));
@@ -603,7 +671,7 @@ std::optional<Form> a6xx_cat6_form(std::uint64_t word) {
   const bool plain = c::kOpc.get(word) == 0 && c::kOffsetHi.get(word) == 0 && !c::kRck.get(word);
   const bool is52 = c::kBit52.get(word) != 0, bit0 = c::kBit0.get(word) != 0;
   const bool descriptor_sub = (sub & 0x7) == c::kSubDescriptor;
-  auto listed = [&](Form form) { return has_form(form, opc); };
+  auto listed = [&](Form form) { return has_form(d, form, opc); };
   if (listed(Form::ldc) && (sub & c::kSubLdc) && plain && (c::kType.get(word) & 3) == 3) {
     return is52 ? Form::ldc_k : Form::ldc;
   }
@@ -618,21 +686,25 @@ std::optional<Form> a6xx_cat6_form(std::uint64_t word) {
   // stib.b requires bit 0 clear; ldib.b leaves it free (ir3-cat6.xml).
   if (!is52 && descriptor_sub && listed(Form::ibo_ldst) &&
       (opc != info(Opcode::stib_b).value || !bit0)) {
+    // On a7xx an ldib.b with bit 0 set and OFFSET_LO 14 is also a ray_intersection, whose
+    // pattern leaves every other bit free; isaspec decodes a word two bitsets match as nothing.
+    if (d.gen == Generation::a7xx && bit0 && c::kOffsetLo.get(word) == info(Opcode::ray_intersection).value) no_match(d);
     return Form::ibo_ldst;
   }
   return std::nullopt;
 }
 
-void decode_cat6(std::uint64_t word, Instruction& in) {
+void decode_cat6(const Decoding& d, Instruction& in) {
+  const std::uint64_t word = d.word;
   namespace c = bits::cat6;
   auto& m = in.mem;
   in.type = static_cast<Type>(c::kType.get(word));
   const bool type_half = is_half(in.type);
-  if (auto form = a6xx_cat6_form(word)) {
+  if (auto form = a6xx_cat6_form(d)) {
     const unsigned opc = static_cast<unsigned>(c::kA6Opc.get(word));
-    in.opcode = by_form(*form, opc, 0, word);
+    in.opcode = by_form(d, *form, opc, 0);
     m.mode = static_cast<std::uint8_t>(c::kMode.get(word));
-    if (m.mode >= syntax::kDescriptorModes.size()) no_match(word);
+    if (m.mode >= syntax::kDescriptorModes.size()) no_match(d);
     m.bindless = c::kBindless.get(word) != 0;
     if (m.bindless) m.base = static_cast<std::uint8_t>(c::kBase.get(word));  // shown only then
     // Component count, dimension and typed-ness exist where the syntax shows them; ldc reuses
@@ -664,7 +736,7 @@ void decode_cat6(std::uint64_t word, Instruction& in) {
         break;
       case Form::ibo_ldst:
         m.offset = static_cast<std::int32_t>(c::kOffsetHi.get(word) << 5 | c::kOffsetLo.get(word));
-        if (!c::kBit23.get(word) && m.offset != 0) no_match(word);
+        if (!c::kBit23.get(word) && m.offset != 0) no_match(d);
         m.rck = c::kRck.get(word) != 0;
         [[fallthrough]];
       case Form::ibo_atomic:
@@ -672,7 +744,7 @@ void decode_cat6(std::uint64_t word, Instruction& in) {
         in.src[1] = gpr(c::kSrc2.get(word));
         in.src[2] = cat6_src(c::kSsbo.get(word), ssbo_im);
         break;
-      default: no_match(word);
+      default: no_match(d);
     }
     return;
   }
@@ -680,26 +752,39 @@ void decode_cat6(std::uint64_t word, Instruction& in) {
   const bool b52 = c::kBit52.get(word) != 0, b53 = c::kBit53.get(word) != 0;
   // The a3xx-style forms: the opcode picks the family, bits 52/53 (and 22) the variant.
   Form form;
-  if (has_form(Form::ldg, opc)) {
-    if (b53) no_match(word);
-    form = b52 ? Form::ldg_k : (c::kRegForm.get(word) ? Form::ldg_a : Form::ldg);
-  } else if (has_form(Form::stg, opc)) {
-    if (b53) no_match(word);
-    form = b52 ? Form::stg_a : Form::stg;
-  } else if (has_form(Form::shfl, opc)) {
-    if (!b53 || b52) no_match(word);
+  // The register-offset forms of ldg/stg differ by generation (two ir3-cat6.xml bitsets each).
+  const bool a7xx_address = d.gen == Generation::a7xx;
+  if (has_form(d, Form::ldg, opc)) {
+    if (b53) no_match(d);
+    form = b52 ? Form::ldg_k : !c::kRegForm.get(word) ? Form::ldg : a7xx_address ? Form::ldg_a_a7xx : Form::ldg_a;
+  } else if (has_form(d, Form::stg, opc)) {
+    if (b53) no_match(d);
+    form = !b52 ? Form::stg : a7xx_address ? Form::stg_a_a7xx : Form::stg_a;
+  } else if (has_form(d, Form::shfl, opc)) {
+    if (!b53 || b52) no_match(d);
     form = Form::shfl;
-  } else if (has_form(Form::atomic_local, opc)) {
-    if (b53) no_match(word);
+  } else if (has_form(d, Form::atomic_local, opc)) {
+    if (b53) no_match(d);
     form = b52 ? Form::atomic_global : Form::atomic_local;
   } else {
-    const Form plain_forms[] = {Form::ld_local, Form::st_local, Form::ldlv, Form::stc};
+    const Form plain_forms[] = {Form::ld_local, Form::st_local, Form::ldlv, Form::stc, Form::stsc, Form::ray_intersection};
     const Form* found = std::find_if(std::begin(plain_forms), std::end(plain_forms),
-                                     [&](Form f) { return has_form(f, opc); });
-    if (found == std::end(plain_forms)) no_match(word);
+                                     [&](Form f) { return has_form(d, f, opc); });
+    if (found == std::end(plain_forms)) no_match(d);
     form = *found;
   }
-  in.opcode = by_form(form, opc, 0, word);
+  in.opcode = by_form(d, form, opc, 0);
+  // Fixed bits of the global load/store bitsets (ir3-cat6.xml #instruction-cat6-ldg, ldg.k,
+  // #instruction-cat6-stg): bits 30..31 are 0, loads set bit 0 and (but ldg.k) bit 23, stores
+  // bit 23.
+  const bool global_load = form == Form::ldg || form == Form::ldg_a || form == Form::ldg_a_a7xx || form == Form::ldg_k;
+  const bool global_store = form == Form::stg || form == Form::stg_a || form == Form::stg_a_a7xx;
+  if (global_load || global_store) {
+    constexpr Field kBits30And31{30, 31};
+    if (kBits30And31.get(word)) no_match(d);
+    if (global_load && !c::kBit0.get(word)) no_match(d);
+    if (form == Form::ldg_k ? c::kRegForm.get(word) != 0 : !c::kBit23.get(word)) no_match(d);
+  }
   switch (form) {
     case Form::ldg:
       m.offset = sign_extend(c::kLdOffset.get(word), c::kLdOffset.width());
@@ -737,6 +822,38 @@ void decode_cat6(std::uint64_t word, Instruction& in) {
         m.shift = static_cast<std::uint8_t>(c::kAddrShift.get(word));
         in.src[2] = gpr(c::kStValue.get(word), type_half);
       }
+      break;
+    case Form::ldg_a_a7xx:
+      in.dst = gpr(c::kDst.get(word), type_half);
+      in.src[0] = const_or_gpr(c::kLdSrc.get(word), c::kSrc1Const.get(word) != 0);
+      in.src[1] = gpr(c::kAddrSrc2.get(word));
+      m.size = static_cast<std::uint8_t>(c::kSize3.get(word));
+      m.offset = static_cast<std::int32_t>(c::kA7LdgOffset.get(word));
+      break;
+    case Form::stg_a_a7xx:
+      if (c::kRegForm.get(word) || !c::kBit23.get(word)) no_match(d);
+      in.src[0] = const_or_gpr(c::kStBase.get(word), c::kSrc1Const.get(word) != 0);
+      in.src[1] = gpr(c::kStAddrSrc2.get(word));
+      in.src[2] = gpr(c::kStValue.get(word), type_half);
+      m.size = static_cast<std::uint8_t>(c::kSize3.get(word));
+      m.offset = static_cast<std::int32_t>(c::kA7StgOffset.get(word));
+      break;
+    case Form::stsc:
+      // Bit 40 is an isaspec <assert>: the encoder writes 0, the decoder does not look at it.
+      if (!c::kRegForm.get(word) || !c::kBit23.get(word) || b52 || b53) no_match(d);
+      in.dst.kind = OperandKind::constant;
+      in.dst.value = static_cast<std::int32_t>(c::kStscDstHi.get(word) << 8 | c::kStscDstLo.get(word));
+      in.src[0] = immediate(static_cast<std::int64_t>(c::kStscSrc.get(word)));
+      m.size = static_cast<std::uint8_t>(c::kSize8.get(word));
+      break;
+    case Form::ray_intersection:
+      if (!c::kBit0.get(word)) no_match(d);
+      in.type = Type::f16;  // not part of the encoding (bits 49..53 are free)
+      in.dst = gpr(c::kDst.get(word));
+      in.src[0] = const_or_gpr(c::kLdSrc.get(word), c::kSrc1Const.get(word) != 0);
+      in.src[1] = gpr(c::kRaySrc2.get(word));
+      in.src[2] = gpr(c::kRaySrc3.get(word));
+      in.src[3] = gpr(c::kRaySrc4.get(word));
       break;
     case Form::ld_local:
       m.offset = sign_extend(c::kLdOffset.get(word), c::kLdOffset.width());
@@ -778,26 +895,72 @@ void decode_cat6(std::uint64_t word, Instruction& in) {
       in.src[0] = gpr(c::kStValue.get(word), type_half);
       in.src[1] = cat6_src(c::kSrc2.get(word), c::kSrc2Im.get(word) != 0);
       m.shfl_mode = static_cast<std::uint8_t>(c::kShflMode.get(word));
-      if (!valid_shuffle_mode(m.shfl_mode)) no_match(word);
+      if (!valid_shuffle_mode(m.shfl_mode)) no_match(d);
       break;
-    default: no_match(word);
+    default: no_match(d);
   }
 }
 
-void decode_cat7(std::uint64_t word, Instruction& in) {
+void decode_alias(const Decoding& d, Instruction& in) {
+  const std::uint64_t word = d.word;
   namespace c = bits::cat7;
-  in.opcode = by_category(7, static_cast<unsigned>(c::kOpc.get(word)), 0, word);
+  Instruction::Alias& a = in.alias;
+  a.scope = static_cast<std::uint8_t>(c::kAliasScopeHi.get(word) << 1 | c::kAliasScopeLo.get(word));
+  a.table_size_minus_one = static_cast<std::uint8_t>(c::kAliasTableSize.get(word));
+  a.integer = c::kAliasTypeInt.get(word) != 0;
+  a.size32 = c::kAliasSize32.get(word) != 0;
+  // The zero bits the ir3-cat7.xml overrides list for an rt destination and a register or const
+  // source are not matched by isaspec's decoder (an override only re-reads fields), so they are
+  // not looked at here either.
+  const std::uint64_t dst = c::kAliasDst.get(word);
+  in.dst = gpr(a.scope == 1 ? dst & 0x1f : dst, a.scope != 1 && !a.size32);
+  const std::uint64_t src = c::kAliasSrc.get(word);
+  switch (c::kAliasSrcKind.get(word)) {
+    case 0: in.src[0] = gpr(src & 0xff, !a.size32); break;
+    case 1:
+      in.src[0].kind = OperandKind::constant;
+      in.src[0].reg = static_cast<std::uint16_t>(src & 0x7ff);
+      in.src[0].half = !a.size32;
+      break;
+    case 2:
+      // A 16-bit immediate shows (and so keeps) only its low half.
+      in.src[0] = immediate(static_cast<std::int64_t>(static_cast<std::uint32_t>(a.size32 ? src : src & 0xffff)));
+      in.src[0].half = !a.size32;
+      break;
+    default: no_match(d);  // #alias-src-reg-type has no value 3
+  }
+}
+
+void decode_cat7(const Decoding& d, Instruction& in) {
+  const std::uint64_t word = d.word;
+  namespace c = bits::cat7;
+  const unsigned value = static_cast<unsigned>(c::kOpc.get(word));
+  unsigned sub = 0;
+  // ccinv shares dcinv's opcode, lock and unlock one another's (ir3-cat7.xml patterns).
+  if (has_form(d, Form::cache_wide, value, info(Opcode::ccinv).sub) && c::kBarrierMarker.get(word) &&
+      c::kCcinvFixed.get(word) == c::kCcinvPattern) {
+    sub = info(Opcode::ccinv).sub;
+  } else if (has_form(d, Form::lock, value)) {
+    const unsigned control = static_cast<unsigned>(c::kControl.get(word));
+    if (control != c::kLockPattern && control != c::kUnlockPattern) no_match(d);
+    sub = control == c::kUnlockPattern ? info(Opcode::unlock).sub : info(Opcode::lock).sub;
+  }
+  in.opcode = by_category(d, 7, value, sub);
   in.ss = bits::kSs.get(word) != 0;
   switch (info(in.opcode).form) {
     case Form::barrier:
-      if (!c::kBarrierMarker.get(word)) no_match(word);
+      if (!c::kBarrierMarker.get(word)) no_match(d);
       in.sync.g = c::kG.get(word) != 0;
       in.sync.l = c::kL.get(word) != 0;
       in.sync.r = c::kR.get(word) != 0;
       in.sync.w = c::kW.get(word) != 0;
       break;
-    case Form::sleep:
-    case Form::cache: in.sync.flag = c::kW.get(word) != 0; break;
+    case Form::sleep: in.sync.flag = c::kW.get(word) != 0; break;
+    case Form::cache:
+      if (c::kR.get(word)) no_match(d);  // bit 52 is 0 in dccln/dcinv/dcflu
+      in.sync.flag = c::kW.get(word) != 0;
+      break;
+    case Form::alias: decode_alias(d, in); break;
     default: break;
   }
 }
@@ -820,6 +983,7 @@ void encode_cat0(const Instruction& in, const OpcodeInfo& row, Word& w) {
       w.put(c::kRepeat, in.repeat, "repeat");
       w.flag(c::kEolm, in.flow.eolm);
       w.flag(c::kEogm, in.flow.eogm);
+      w.flag(c::kEostsc, in.flow.eostsc);
       break;
     case Form::flow_branch2:
       w.flag(c::kInv2, in.flow.invert[1]);
@@ -870,18 +1034,35 @@ void encode_cat1(const Instruction& in, const OpcodeInfo& row, Word& w) {
   w.flag(bits::kUl, in.ul);
   w.put(c::kDstType, static_cast<unsigned>(in.type), "dst type");
   w.put(c::kSrcType, static_cast<unsigned>(in.src_type), "src type");
+  auto mov_fields = [&] {
+    w.put(c::kRepeat, in.repeat, "repeat");
+    w.flag(c::kSat, in.sat);
+    w.put(c::kRound, in.round, "round");
+    if (in.dst.kind == OperandKind::relative_gpr) {
+      w.put(c::kDst, static_cast<std::uint32_t>(in.dst.value), "relative dst offset");
+      w.flag(c::kDstRel, true);
+    } else {
+      put_gpr(w, c::kDst, in.dst, "dst");
+    }
+  };
   switch (row.form) {
     case Form::mov:
-      w.put(c::kRepeat, in.repeat, "repeat");
-      w.flag(c::kSat, in.sat);
-      w.put(c::kRound, in.round, "round");
-      if (in.dst.kind == OperandKind::relative_gpr) {
-        w.put(c::kDst, static_cast<std::uint32_t>(in.dst.value), "relative dst offset");
-        w.flag(c::kDstRel, true);
-      } else {
-        put_gpr(w, c::kDst, in.dst, "dst");
-      }
+      mov_fields();
       encode_cat1_src(in, w);
+      break;
+    case Form::movs:
+      mov_fields();
+      put_gpr(w, c::kSrcReg, in.src[0], "source register");
+      w.flag(c::kSrcLast, in.src[0].last);
+      w.flag(c::kSrcR, in.src[0].repeat);
+      w.flag(c::kMovsMarker, true);
+      if (in.src[1].kind == OperandKind::immediate) {
+        w.put(c::kMovsFiber, static_cast<std::uint32_t>(in.src[1].value), "fiber");
+      } else if (in.src[1].kind == OperandKind::gpr && in.src[1].reg == regid(kAddressReg, 0)) {
+        w.flag(c::kMovsFromA0, true);
+      } else {
+        w.reject("the fiber is an immediate or a0.x");
+      }
       break;
     case Form::mov_multi: {
       w.put(c::kRepeat, row.sub, "sub-opcode");
@@ -936,7 +1117,7 @@ void encode_cat2(const Instruction& in, const OpcodeInfo& row, Word& w) {
 void encode_cat3(const Instruction& in, const OpcodeInfo& row, Word& w) {
   namespace c = bits::cat3;
   w.put(c::kOpc, row.value, "opcode");
-  w.flag(c::kAlt, row.form != Form::tri);
+  w.flag(c::kAlt, row.form != Form::tri || row.sub == kTriWithAlBit);
   w.flag(bits::kSs, in.ss);
   w.flag(bits::kUl, in.ul);
   w.put(c::kRepeat, in.repeat, "repeat");
@@ -1032,8 +1213,12 @@ void encode_cat5(const Instruction& in, const OpcodeInfo& row, Word& w) {
   w.put(c::kW, t.base >> 1, "base");
   if (desc_indirect(t.desc_mode)) {
     put_gpr(w, c::kSrc3, in.src[2], "src3");
-  } else if (desc_uses_a1(t.desc_mode)) {  // a1.x holds the texture: 8-bit sampler
-    w.put(c::kSrc3, t.samp, "sampler");
+  } else if (desc_uses_a1(t.desc_mode)) {  // a1.x holds the other index (see decode_cat5)
+    if (w.gen() == Generation::a6xx) {
+      w.put(c::kSrc3, t.samp, "sampler");
+    } else {
+      w.put(c::kSrc3, t.tex, "texture");
+    }
   } else {
     if (t.samp > 15 || t.tex > 15) w.reject("sampler and texture take 0..15 in this mode");
     w.put(c::kSrc3, static_cast<unsigned>(t.tex << 4 | t.samp), "sampler/texture");
@@ -1153,6 +1338,46 @@ void encode_cat6(const Instruction& in, const OpcodeInfo& row, Word& w) {
         w.put(c::kAddrShift, m.shift, "shift");
       }
       break;
+    case Form::ldg_a_a7xx:
+      w.flag(c::kBit0, true);
+      w.flag(c::kBit23, true);
+      w.flag(c::kRegForm, true);
+      put_const_or_gpr(w, c::kLdSrc, in.src[0], "address");
+      put_gpr(w, c::kAddrSrc2, in.src[1], "index");
+      w.put(c::kA7LdgOffset, static_cast<std::uint32_t>(m.offset), "offset");
+      w.put(c::kSize3, m.size, "size");
+      put_gpr(w, c::kDst, in.dst, "dst");
+      break;
+    case Form::stg_a_a7xx:
+      w.flag(c::kBit23, true);
+      w.flag(c::kDstOff, true);
+      w.flag(c::kBit52, true);
+      put_const_or_gpr(w, c::kStBase, in.src[0], "address");
+      put_gpr(w, c::kStAddrSrc2, in.src[1], "index");
+      w.put(c::kA7StgOffset, static_cast<std::uint32_t>(m.offset), "offset");
+      put_gpr(w, c::kStValue, in.src[2], "value");
+      w.put(c::kSize3, m.size, "size");
+      break;
+    case Form::stsc: {
+      w.flag(c::kRegForm, true);
+      w.flag(c::kBit23, true);
+      if (in.src[0].kind != OperandKind::immediate) w.reject("the shared-const source is an immediate");
+      w.put(c::kStscSrc, static_cast<std::uint32_t>(in.src[0].value), "source");
+      const auto dst = static_cast<std::uint32_t>(in.dst.value);
+      if (dst >> 13 != 0) w.reject("const dst = " + std::to_string(dst) + " does not fit 13 bits");
+      w.put(c::kStscDstLo, dst & 0xff, "const dst");
+      w.put(c::kStscDstHi, dst >> 8, "const dst");
+      w.put(c::kSize8, m.size, "size");
+      break;
+    }
+    case Form::ray_intersection:
+      w.flag(c::kBit0, true);
+      put_gpr(w, c::kDst, in.dst, "dst");
+      put_const_or_gpr(w, c::kLdSrc, in.src[0], "acceleration structure");
+      put_gpr(w, c::kRaySrc2, in.src[1], "src2");
+      put_gpr(w, c::kRaySrc3, in.src[2], "src3");
+      put_gpr(w, c::kRaySrc4, in.src[3], "src4");
+      break;
     case Form::stg:
     case Form::stg_a:
       w.flag(c::kBit23, true);
@@ -1227,11 +1452,51 @@ void encode_cat6(const Instruction& in, const OpcodeInfo& row, Word& w) {
   }
 }
 
+void encode_alias(const Instruction& in, Word& w) {
+  namespace c = bits::cat7;
+  const Instruction::Alias& a = in.alias;
+  if (a.scope > 3) w.reject("alias scope must be 0..3");
+  w.flag(c::kAliasScopeLo, (a.scope & 1) != 0);
+  w.flag(c::kAliasScopeHi, (a.scope & 2) != 0);
+  w.put(c::kAliasTableSize, a.table_size_minus_one, "table size");
+  w.flag(c::kAliasTypeInt, a.integer);
+  w.flag(c::kAliasSize32, a.size32);
+  if (a.scope == 1) {
+    need_gpr(w, in.dst, "render target");
+    w.put(Field{32, 36}, in.dst.reg, "render target");
+  } else {
+    put_gpr(w, c::kAliasDst, in.dst, "dst");
+  }
+  const Operand& src = in.src[0];
+  switch (src.kind) {
+    case OperandKind::gpr: w.put(Field{0, 7}, src.reg, "source register"); break;
+    case OperandKind::constant:
+      w.put(Field{0, 10}, src.reg, "source const");
+      w.put(c::kAliasSrcKind, 1, "source kind");
+      break;
+    case OperandKind::immediate: {
+      const auto value = static_cast<std::uint32_t>(src.value);
+      if (!a.size32 && value > 0xffff) w.reject("a 16-bit alias takes a 16-bit immediate");
+      w.put(c::kAliasSrc, value, "immediate");
+      w.put(c::kAliasSrcKind, 2, "source kind");
+      break;
+    }
+    default: w.reject("the source is a register, a const or an immediate");
+  }
+}
+
 void encode_cat7(const Instruction& in, const OpcodeInfo& row, Word& w) {
   namespace c = bits::cat7;
   w.put(c::kOpc, row.value, "opcode");
   w.flag(bits::kSs, in.ss);
-  if (row.form == Form::barrier) {
+  if (row.form == Form::cache_wide) {
+    w.flag(c::kBarrierMarker, true);
+    w.put(c::kCcinvFixed, c::kCcinvPattern, "ccinv");
+  } else if (row.form == Form::lock) {
+    w.put(c::kControl, in.opcode == Opcode::unlock ? c::kUnlockPattern : c::kLockPattern, "lock");
+  } else if (row.form == Form::alias) {
+    encode_alias(in, w);
+  } else if (row.form == Form::barrier) {
     w.flag(c::kBarrierMarker, true);
     w.flag(c::kG, in.sync.g);
     w.flag(c::kL, in.sync.l);
@@ -1246,19 +1511,20 @@ void encode_cat7(const Instruction& in, const OpcodeInfo& row, Word& w) {
 
 }  // namespace
 
-Instruction decode(std::uint64_t word) {
+Instruction decode(std::uint64_t word, Generation gen) {
+  const Decoding d{word, gen, lookup(gen)};
   Instruction in;
   in.sy = bits::kSy.get(word) != 0;
   in.jp = bits::kJp.get(word) != 0;
   switch (bits::kCategory.get(word)) {
-    case 0: decode_cat0(word, in); break;
-    case 1: decode_cat1(word, in); break;
-    case 2: decode_cat2(word, in); break;
-    case 3: decode_cat3(word, in); break;
-    case 4: decode_cat4(word, in); break;
-    case 5: decode_cat5(word, in); break;
-    case 6: decode_cat6(word, in); break;
-    default: decode_cat7(word, in); break;
+    case 0: decode_cat0(d, in); break;
+    case 1: decode_cat1(d, in); break;
+    case 2: decode_cat2(d, in); break;
+    case 3: decode_cat3(d, in); break;
+    case 4: decode_cat4(d, in); break;
+    case 5: decode_cat5(d, in); break;
+    case 6: decode_cat6(d, in); break;
+    default: decode_cat7(d, in); break;
   }
   return in;
 }
@@ -1295,6 +1561,10 @@ void check_flags(const Instruction& in, const OpcodeInfo& row, const Word& w) {
   refuse(in.sat, can.sat, "(sat)");
   refuse(in.ul, can.ul, "(ul)");
   refuse(in.ei, can.ei, "(ei)");
+  // (eolm)/(eogm)/(eostsc) are bits of the operand-less flow forms only (ir3-cat0.xml).
+  if ((in.flow.eolm || in.flow.eogm || in.flow.eostsc) && row.form != Form::flow_bare) {
+    w.reject(std::string("(eolm)/(eogm)/(eostsc) cannot be encoded on ") + row.name);
+  }
   // cat1 reads and writes the register size its types say (ir3-cat1.xml HALF of src/dst type).
   if (row.form == Form::mov) {
     auto size = [&](const Operand& op, Type type, const char* role) {
@@ -1307,11 +1577,59 @@ void check_flags(const Instruction& in, const OpcodeInfo& row, const Word& w) {
   }
 }
 
+// What of `in` the word does not hold, found by reading it back (`back`, as the decoder, which
+// follows Mesa's disassembler, sees it): the first flag or operand modifier that differs, named
+// as it is written, or the instruction as it would read back.
+std::string lost(const Instruction& in, const Instruction& back, Generation gen) {
+  const OpcodeInfo& row = info(in.opcode);
+  const std::string in_what = " in a cat" + std::to_string(row.category) + " " + row.name;
+  const std::string reads_back = "; it would read back as `" + to_text(back, gen) + "`";
+  auto flag = [&](bool a, bool b, const std::string& token) -> std::string {
+    if (a == b) return {};
+    return a ? token + " cannot be encoded" + in_what + reads_back : token + " would appear" + in_what + reads_back;
+  };
+  for (const std::string& why : {flag(in.sy, back.sy, "(sy)"), flag(in.ss, back.ss, "(ss)"), flag(in.jp, back.jp, "(jp)"),
+                                 flag(in.ul, back.ul, "(ul)"), flag(in.sat, back.sat, "(sat)"), flag(in.eq, back.eq, "(eq)"),
+                                 flag(in.ei, back.ei, "(ei)"), flag(in.flow.eolm, back.flow.eolm, "(eolm)"),
+                                 flag(in.flow.eogm, back.flow.eogm, "(eogm)"),
+                                 flag(in.repeat != back.repeat, false, "(rpt" + std::to_string(in.repeat) + ")"),
+                                 flag(in.nop != back.nop && in.nop != 0, false, "(nop" + std::to_string(in.nop) + ")")}) {
+    if (!why.empty()) return why;
+  }
+  auto operand = [&](const Operand& a, const Operand& b, std::size_t index) -> std::string {
+    const std::string where = index == 0 ? "the destination" : "source " + std::to_string(index);
+    auto cannot = [&](const char* token, const std::string& why = {}) {
+      return std::string(token) + " on " + where + " cannot be encoded" + in_what + why + reads_back;
+    };
+    if (a.repeat != b.repeat && a.repeat && (row.category == 2 || row.category == 3) && in.repeat == 0) {
+      // ir3-cat2.xml, ir3-cat3.xml #cat2-cat3-nop-encoding: without (rptN) the (r) bits of src1
+      // and src2 are (nopN)'s, and Mesa shows no (r) on src3 of that form.
+      return cannot("(r)", index <= 2 ? " without (rptN): its bit is a (nopN) bit there (Mesa ir3-cat2.xml/ir3-cat3.xml "
+                                        "#cat2-cat3-nop-encoding); write (nopN) for delay slots"
+                                      : " beside (nopN): Mesa's (nopN) form of cat3 shows no (r) on source 3");
+    }
+    if (a.repeat != b.repeat) return a.repeat ? cannot("(r)") : "(r) on " + where + " would appear" + in_what + reads_back;
+    if (a.neg != b.neg) return cannot("(neg)");
+    if (a.abs != b.abs) return cannot("(abs)");
+    if (a.last != b.last) return cannot("(last)");
+    return a == b ? std::string() : where + " cannot be encoded as written" + in_what + reads_back;
+  };
+  if (std::string why = operand(in.dst, back.dst, 0); !why.empty()) return why;
+  for (std::size_t i = 0; i < in.src.size(); ++i) {
+    if (std::string why = operand(in.src[i], back.src[i], i + 1); !why.empty()) return why;
+  }
+  if (in.nop != back.nop) return "the word would carry (nop" + std::to_string(back.nop) + ")" + in_what + reads_back;
+  return "the encoding cannot hold `" + to_text(in, gen) + "`" + reads_back;
+}
+
 }  // namespace
 
-std::uint64_t encode(const Instruction& in) {
+std::uint64_t encode(const Instruction& in, Generation gen) {
   const OpcodeInfo& row = info(in.opcode);
-  Word w(row.name);
+  Word w(row.name, gen);
+  if (!exists_on(row.gens, gen)) {
+    w.reject(std::string(row.name) + " is an " + generations_text(row.gens) + " form, not " + generation_name(gen));
+  }
   check_flags(in, row, w);
   w.put(bits::kCategory, row.category, "category");
   w.flag(bits::kSy, in.sy);
@@ -1326,6 +1644,14 @@ std::uint64_t encode(const Instruction& in) {
     case 6: encode_cat6(in, row, w); break;
     default: encode_cat7(in, row, w); break;
   }
+  // Nothing written may be lost or changed: what the word reads back as must be the instruction.
+  Instruction back;
+  try {
+    back = decode(w.value(), gen);
+  } catch (const Error&) {
+    w.reject("the encoding of `" + to_text(in, gen) + "` does not decode");
+  }
+  if (!(back == in)) w.reject(lost(in, back, gen));
   return w.value();
 }
 

@@ -8,9 +8,9 @@
 
 namespace adreno::ir3 {
 
-std::string disassemble_word(std::uint64_t word) {
+std::string disassemble_word(std::uint64_t word, Generation gen) {
   try {
-    return to_text(decode(word));
+    return to_text(decode(word, gen), gen);
   } catch (const Error&) {
     char text[32];
     std::snprintf(text, sizeof text, "raw 0x%016llX", static_cast<unsigned long long>(word));
@@ -18,7 +18,7 @@ std::string disassemble_word(std::uint64_t word) {
   }
 }
 
-std::string disassemble(std::span<const std::uint64_t> words, ListingStyle style) {
+std::string disassemble(std::span<const std::uint64_t> words, ListingStyle style, Generation gen) {
   std::string out;
   for (std::size_t i = 0; i < words.size(); ++i) {
     if (style == ListingStyle::indexed) {
@@ -27,7 +27,7 @@ std::string disassemble(std::span<const std::uint64_t> words, ListingStyle style
                     static_cast<unsigned>(words[i] >> 32), static_cast<unsigned>(words[i]));
       out += prefix;
     }
-    out += disassemble_word(words[i]);
+    out += disassemble_word(words[i], gen);
     out += '\n';
   }
   return out;

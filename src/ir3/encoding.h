@@ -1,6 +1,7 @@
-// Bit positions of the a6xx ir3 instruction word, from Mesa src/freedreno/isa/ir3-common.xml and
-// ir3-cat*.xml (commits listed in opcodes.h). A field is [low, high], inclusive, bit 0 = LSB of
-// the 64-bit word (the low dword comes first in memory).
+// Bit positions of the ir3 instruction word, from Mesa src/freedreno/isa/ir3-common.xml and
+// ir3-cat*.xml (commits listed in opcodes.h); the a7xx-only fields come from Mesa 26.0-devel
+// (d02ba9bb9c01). A field is [low, high], inclusive, bit 0 = LSB of the 64-bit word (the low
+// dword comes first in memory).
 #pragma once
 
 #include <cstdint>
@@ -27,6 +28,8 @@ inline constexpr Field kImmed{0, 31};
 inline constexpr Field kIndex{32, 36};  // brac
 inline constexpr Field kEolm = bit(32);
 inline constexpr Field kEogm = bit(33);
+inline constexpr Field kEostsc = bit(34);
+inline constexpr Field kBareZero{35, 36};  // 0src forms: must be 0
 inline constexpr Field kBrType{37, 39};
 inline constexpr Field kRepeat{40, 42};
 inline constexpr Field kInv2 = bit(45);
@@ -60,6 +63,12 @@ inline constexpr Field kSrcType{50, 52};
 inline constexpr Field kSrcKind{53, 54};  // 0 gpr/relative, 1 const, 2 immediate
 inline constexpr Field kRound{55, 56};
 inline constexpr Field kOpc{57, 58};
+// movs (ir3-cat1.xml #instruction-cat1-movs): a gpr source with bit 31 set, the fiber in
+// bits 23..29 or (bit 30) in a0.x; bits 8..9 and 11..22 are 0.
+inline constexpr Field kMovsMarker = bit(31);
+inline constexpr Field kMovsFromA0 = bit(30);
+inline constexpr Field kMovsFiber{23, 29};
+inline constexpr std::uint64_t kMovsZeroBits = 0x7ffb00;  // bits 8, 9 and 11..22
 }  // namespace cat1
 
 namespace cat2 {  // cat4 shares the layout of the first source and the flags
@@ -194,6 +203,18 @@ inline constexpr Field kOffsetLo{54, 58};
 inline constexpr Field kLdcU = bit(11);
 inline constexpr Field kLdcOffset{9, 10};
 inline constexpr Field kShflMode{45, 47};
+// a7xx ldg.a / stg.a: base + index + OFF; the base may be a const (SRC1_CONST).
+inline constexpr Field kSrc1Const = bit(13);
+inline constexpr Field kA7LdgOffset{41, 48};
+inline constexpr Field kA7StgOffset{14, 21};
+// a7xx stsc: c[DST_HI << 8 | DST_LO] <- SIZE dwords of the shared consts from SRC.
+inline constexpr Field kStscDstHi{9, 13};
+inline constexpr Field kStscDstLo{32, 39};
+inline constexpr Field kStscSrc{1, 8};
+// a7xx ray_intersection
+inline constexpr Field kRaySrc2{1, 8};
+inline constexpr Field kRaySrc3{24, 31};
+inline constexpr Field kRaySrc4{41, 48};
 }  // namespace cat6
 
 namespace cat7 {
@@ -203,6 +224,20 @@ inline constexpr Field kR = bit(52);
 inline constexpr Field kL = bit(53);
 inline constexpr Field kG = bit(54);
 inline constexpr Field kOpc{55, 58};
+inline constexpr Field kControl{45, 54};   // lock/unlock: a fixed pattern
+inline constexpr Field kCcinvFixed{51, 54};  // ccinv: 1010 here and bit 49 set
+inline constexpr unsigned kCcinvPattern = 0xa;
+inline constexpr unsigned kLockPattern = 0x210, kUnlockPattern = 0x250;  // bits 45..54
+// alias (ir3-cat7.xml): DST, TABLE_SIZE_MINUS_ONE, scope in bits 47 (low) and 49 (high), TYPE,
+// TYPE_SIZE and SRC_REG_TYPE.
+inline constexpr Field kAliasSrc{0, 31};
+inline constexpr Field kAliasDst{32, 39};
+inline constexpr Field kAliasTableSize{40, 43};
+inline constexpr Field kAliasScopeLo = bit(47);
+inline constexpr Field kAliasTypeInt = bit(48);
+inline constexpr Field kAliasScopeHi = bit(49);
+inline constexpr Field kAliasSize32 = bit(50);
+inline constexpr Field kAliasSrcKind{51, 52};  // 0 gpr, 1 const, 2 immediate
 }  // namespace cat7
 
 }  // namespace adreno::ir3::bits

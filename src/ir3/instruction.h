@@ -60,7 +60,8 @@ struct Operand {
   bool neg = false;        ///< (neg)
   bool abs = false;        ///< (abs)
   bool repeat = false;     ///< (r): advances with (rptN)
-  bool last = false;       ///< (last) (a7xx; kept so words round-trip)
+  bool last = false;       ///< (last): the register is dead after this read until written again
+                           ///< (Mesa ir3.h IR3_REG_LAST_USE; introduced on a7xx)
   bool flut = false;       ///< immediate is an index into the float lookup table (cat2/cat4)
 
   friend bool operator==(const Operand&, const Operand&) = default;
@@ -70,6 +71,7 @@ struct Operand {
 ///
 /// Where the operands of each form go (the order Mesa prints them in, unless noted):
 ///   cat1 mov/cov/mova : dst, src[0]                      (types: src_type -> type)
+///        movs         : dst, src[0] the value, src[1] the fiber (immediate, or a0.x)
 ///        swz          : dst = dst0, src = {src0, src1, dst1}
 ///        gat          : dst, src = {src0, src1, src2, src3}
 ///        sct          : dst = dst0, src = {src0, dst1, dst2, dst3}
@@ -81,9 +83,13 @@ struct Operand {
 ///   cat6 ldg, ldl/ldp/ldlw : dst, src[0] address;        mem.offset, mem.size
 ///        ldg.a        : dst, src[0] base, src[1] index;  byte offset =
 ///                       ((index << mem.shift) + mem.offset) << log2(type size)
+///        ldg.a (a7xx) : dst, src[0] base (register or const), src[1] index; byte offset =
+///                       index + mem.offset
 ///        ldg.k, stc   : dst is constant (dst.value = c[] offset, mem.const_dst_a1 adds a1.x)
 ///        stg, stl/stp/stlw : src[0] address, src[1] value
-///        stg.a        : src[0] base, src[1] index, src[2] value
+///        stg.a        : src[0] base, src[1] index, src[2] value (a7xx: as ldg.a)
+///        stsc         : dst is constant (dst.value = c[] offset), src[0] the immediate first
+///                       shared const, mem.size dwords
 ///        ldlv         : dst; mem.offset
 ///        atomic.*     : dst, src[0] address (l[] for local), src[1] operand
 ///        ldib.b/stib.b, atomic.b.* : src[0] value register (ldib: its destination),
@@ -91,6 +97,10 @@ struct Operand {
 ///        ldc          : dst, src[0] offset, src[1] descriptor; ldc.k: mem.size vec4s
 ///        resinfo.b    : dst, src[0] descriptor
 ///        shfl         : dst, src[0] value, src[1] lane delta/mask
+///        ray_intersection : dst, src[0] the acceleration structure address (register or
+///                       const), src[1..3] SRC2..SRC4
+///   cat7 alias        : dst (a register, or with alias.scope 1 a render target rtN.c in
+///                       dst.reg), src[0] a register, const or immediate
 ///   cat0 branches     : flow.target relative to the branch; predicates in flow.invert/comp
 struct Instruction {
   Opcode opcode = Opcode::nop;
@@ -113,7 +123,7 @@ struct Instruction {
     std::array<bool, 2> invert{};
     std::array<std::uint8_t, 2> comp{};  ///< p0 component of each predicate source
     std::uint8_t index = 0;              ///< brac index / getlast cluster size log2 - 1
-    bool eolm = false, eogm = false;
+    bool eolm = false, eogm = false, eostsc = false;
     friend bool operator==(const Flow&, const Flow&) = default;
   } flow;
 
@@ -147,6 +157,14 @@ struct Instruction {
     bool flag = false;  ///< sleep .l / cache .all
     friend bool operator==(const Sync&, const Sync&) = default;
   } sync;
+
+  struct Alias {  // cat7 alias (a7xx)
+    std::uint8_t scope = 0;       ///< 0 tex, 1 rt, 2 and 3 mem (#alias-scope)
+    std::uint8_t table_size_minus_one = 0;
+    bool integer = false;         ///< TYPE: b rather than f (only changes how immediates show)
+    bool size32 = false;          ///< TYPE_SIZE: 32 rather than 16 bits
+    friend bool operator==(const Alias&, const Alias&) = default;
+  } alias;
 
   friend bool operator==(const Instruction&, const Instruction&) = default;
 };

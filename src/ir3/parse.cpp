@@ -84,6 +84,14 @@ std::int64_t integer(const Token& t) {
   return *value;
 }
 
+std::uint8_t small(const Token& t, std::int64_t low, std::int64_t high) {
+  const std::int64_t value = integer(t);
+  if (value < low || value > high) {
+    fail(t, "value out of range " + std::to_string(low) + ".." + std::to_string(high) + ":");
+  }
+  return static_cast<std::uint8_t>(value);
+}
+
 std::optional<std::uint16_t> named_register(std::string_view s) {
   if (auto id = parse_register(s, 'r')) return id;
   if (s.size() == 4 && s.substr(0, 3) == "p0.") {
@@ -384,7 +392,7 @@ void parse_cat1(Instruction& in, const OpcodeInfo& row, std::string_view written
     }
     return;
   }
-  expect_count(ops, 2, mnemonic);
+  expect_count(ops, row.form == Form::movs ? 3 : 2, mnemonic);
   Source dst = parse_source(ops[0]);
   if (dst.op.kind != OperandKind::gpr && dst.op.kind != OperandKind::relative_gpr) {
     fail(ops[0], "expected a destination register, got");
@@ -407,6 +415,17 @@ void parse_cat1(Instruction& in, const OpcodeInfo& row, std::string_view written
   same_size(src.op, in.src_type, ops[1]);
   in.src[0] = src.op;
   in.src[0].half = is_cat1_half(in.src_type);
+  if (row.form == Form::movs) {  // movs.TT dst, register, fiber (an immediate or a0.x)
+    if (src.op.kind != OperandKind::gpr) fail(ops[1], "movs broadcasts a register, not");
+    if (ops[2].text == "a0.x") {
+      in.src[1].kind = OperandKind::gpr;
+      in.src[1].reg = regid(kAddressReg, 0);
+    } else {
+      in.src[1].kind = OperandKind::immediate;
+      in.src[1].value = small(ops[2], 0, 127);
+    }
+    return;
+  }
   if (src.op.kind == OperandKind::immediate) {
     in.src[0].value = static_cast<std::int32_t>(cat1_immediate(src, in.src_type, ops[1]));
   }
@@ -482,7 +501,7 @@ void parse_cat4(Instruction& in, const std::vector<Token>& parts, const std::vec
 }
 
 void parse_cat5(Instruction& in, const OpcodeInfo& row, const std::vector<Token>& parts,
-                std::vector<Token> ops, const Token& mnemonic) {
+                std::vector<Token> ops, const Token& mnemonic, Generation gen) {
   Instruction::Tex& t = in.tex;
   if (row.form == Form::tex_tcinv) {
     no_suffix(parts);
@@ -551,12 +570,16 @@ void parse_cat5(Instruction& in, const OpcodeInfo& row, const std::vector<Token>
   // Remaining operands: registers, then s#/t#, then a1.x.
   std::vector<Operand> regs;
   bool uses_a1 = false;
+  const Token* samp_written = nullptr;
+  const Token* tex_written = nullptr;
   for (std::size_t i = 1; i < ops.size(); ++i) {
     std::string_view s = ops[i].text;
     if (consume(s, "s#")) {
       t.samp = static_cast<std::uint8_t>(integer({s, ops[i].column + 2}));
+      samp_written = &ops[i];
     } else if (consume(s, "t#")) {
       t.tex = static_cast<std::uint8_t>(integer({s, ops[i].column + 2}));
+      tex_written = &ops[i];
     } else if (s == "a1.x") {
       uses_a1 = true;
     } else if (row.form == Form::tex_isam && s.find('+') != std::string_view::npos) {
@@ -595,6 +618,15 @@ void parse_cat5(Instruction& in, const OpcodeInfo& row, const std::vector<Token>
   if (!t.s2en_bindless) return;
   if (s2en && uniform == nonuniform) {
     fail(mnemonic, "s2en needs exactly one of .uniform/.nonuniform:");
+  }
+  // With a1.x the instruction holds one index and a1.x the other: the sampler on a6xx, the
+  // texture on a7xx (ir3-cat5.xml #cat5-s2enb-uses_a1-gen6 / -gen7).
+  if (uses_a1 && !s2en) {
+    const Token* other = gen == Generation::a6xx ? tex_written : samp_written;
+    if (other != nullptr) {
+      fail(*other, std::string("with a1.x the ") + (gen == Generation::a6xx ? "texture" : "sampler") +
+                       " index comes from a1.x on " + generation_name(gen) + ", not");
+    }
   }
   // The descriptor mode is the one whose properties the suffixes and a1.x spell out.
   for (unsigned mode = 0; mode < kDescriptorModeCount; ++mode) {
@@ -674,6 +706,35 @@ void scaled_address(const Token& t, Instruction& in, Operand& base, Operand& ind
   }
 }
 
+// #cat6-src-const-or-gpr: rN.c or cN.c.
+Operand const_or_register(const Token& t) {
+  Operand op;
+  if (auto id = parse_register(t.text, 'c')) {
+    op.kind = OperandKind::constant;
+    op.reg = *id;
+    return op;
+  }
+  op.kind = OperandKind::gpr;
+  op.reg = gpr_id(t);
+  return op;
+}
+
+// The a7xx ldg.a/stg.a address: base (rN.c or cN.c) + index register [+ offset].
+void summed_address(const Token& t, Instruction& in) {
+  std::string_view s = t.text;
+  const std::size_t plus = s.find('+');
+  if (plus == std::string_view::npos) fail(t, "expected base+index+offset in");
+  in.src[0] = const_or_register({s.substr(0, plus), t.column});
+  const std::size_t second = s.find('+', plus + 1);
+  const std::string_view index = s.substr(plus + 1, second == std::string_view::npos ? std::string_view::npos : second - plus - 1);
+  if (index.find_first_of("<(") != std::string_view::npos) {
+    fail(t, "an a7xx ldg.a/stg.a address is base+index+offset, without a shift:");
+  }
+  in.src[1].kind = OperandKind::gpr;
+  in.src[1].reg = gpr_id({index, t.column + plus + 1});
+  if (second != std::string_view::npos) in.mem.offset = small({s.substr(second + 1), t.column + second + 1}, 0, 255);
+}
+
 Operand cat6_operand(const Token& t) {
   Operand op;
   if (auto value = to_integer(t.text)) {
@@ -713,14 +774,6 @@ std::uint8_t cat6_mode(const Token& t) {
     if (t.text == syntax::kDescriptorModes[i]) return static_cast<std::uint8_t>(i);
   }
   fail(t, "expected imm, uniform or nonuniform, got");
-}
-
-std::uint8_t small(const Token& t, std::int64_t low, std::int64_t high) {
-  const std::int64_t value = integer(t);
-  if (value < low || value > high) {
-    fail(t, "value out of range " + std::to_string(low) + ".." + std::to_string(high) + ":");
-  }
-  return static_cast<std::uint8_t>(value);
 }
 
 void parse_cat6(Instruction& in, const OpcodeInfo& row, std::vector<Token> parts,
@@ -794,6 +847,38 @@ void parse_cat6(Instruction& in, const OpcodeInfo& row, std::vector<Token> parts
         in.src[1] = value;
       }
       m.size = small(ops[2], 0, 255);
+      return;
+    }
+    case Form::ldg_a_a7xx:
+    case Form::stg_a_a7xx: {
+      need_parts(1);
+      in.type = type_of(parts[0]);
+      expect_count(ops, 3, mnemonic);
+      const bool load = row.form == Form::ldg_a_a7xx;
+      summed_address(bracketed(ops[load ? 1 : 0], "g["), in);
+      Operand reg = dst_reg(ops[load ? 0 : 1]);
+      reg.half = is_half(in.type);
+      (load ? in.dst : in.src[2]) = reg;
+      m.size = small(ops[2], 0, 7);
+      return;
+    }
+    case Form::stsc:
+      need_parts(1);
+      in.type = type_of(parts[0]);
+      expect_count(ops, 3, mnemonic);
+      const_destination(ops[0], in);
+      if (in.mem.const_dst_a1) fail(ops[0], "stsc writes a fixed c[N], not");
+      in.src[0].kind = OperandKind::immediate;
+      in.src[0].value = small(ops[1], 0, 255);
+      m.size = small(ops[2], 0, 255);
+      return;
+    case Form::ray_intersection: {
+      no_suffix(parts);
+      expect_count(ops, 5, mnemonic);
+      in.dst = dst_reg(ops[0]);
+      Token inside = bracketed(ops[1], "[");
+      in.src[0] = const_or_register(inside);
+      for (std::size_t i = 2; i < 5; ++i) in.src[i - 1] = dst_reg(ops[i]);
       return;
     }
     case Form::stc:
@@ -923,8 +1008,65 @@ void parse_cat6(Instruction& in, const OpcodeInfo& row, std::vector<Token> parts
   in.src[2] = descriptor(ops[2]);
 }
 
+// alias.<scope>.<f|b><16|32>.<table size - 1> dst, src (ir3-cat7.xml alias).
+void parse_alias(Instruction& in, const std::vector<Token>& parts, const std::vector<Token>& ops, const Token& mnemonic) {
+  Instruction::Alias& a = in.alias;
+  if (parts.size() != 3) fail(mnemonic, "expected alias.<tex|rt|mem>.<type><size>.<N> in");
+  if (parts[0].text == "tex") {
+    a.scope = 0;
+  } else if (parts[0].text == "rt") {
+    a.scope = 1;
+  } else if (parts[0].text == "mem") {
+    a.scope = 2;
+  } else {
+    fail(parts[0], "expected tex, rt or mem, got");
+  }
+  const std::string_view type = parts[1].text;
+  if (type != "f16" && type != "f32" && type != "b16" && type != "b32") fail(parts[1], "expected f16, f32, b16 or b32, got");
+  a.integer = type[0] == 'b';
+  a.size32 = type.substr(1) == "32";
+  a.table_size_minus_one = small(parts[2], 0, 15);
+  expect_count(ops, 2, mnemonic);
+  std::string_view d = ops[0].text;
+  in.dst.kind = OperandKind::gpr;
+  if (a.scope == 1) {
+    if (!consume(d, "rt") || d.size() != 3 || d[0] < '0' || d[0] > '7' || d[1] != '.' ||
+        std::string_view(syntax::kSwizzle).find(d[2]) == std::string_view::npos) {
+      fail(ops[0], "expected a render target rtN.c, got");
+    }
+    in.dst.reg = regid(static_cast<unsigned>(d[0] - '0'), static_cast<unsigned>(std::string_view(syntax::kSwizzle).find(d[2])));
+  } else {
+    Source dst = parse_source(ops[0]);
+    if (dst.op.kind != OperandKind::gpr || dst.op.half == a.size32) {
+      fail(ops[0], std::string("expected a ") + (a.size32 ? "full" : "half") + " destination register, got");
+    }
+    in.dst = dst.op;
+  }
+  Source src = parse_source(ops[1]);
+  in.src[0] = src.op;
+  if (src.op.kind == OperandKind::gpr || src.op.kind == OperandKind::constant) {
+    if (src.op.half == a.size32) fail(ops[1], std::string("expected a ") + (a.size32 ? "32" : "16") + "-bit source, got");
+    return;
+  }
+  // Immediates: h(...) for 16 bits, (...) for 32; hexadecimal with type b, floating point with f.
+  if (!src.paren || src.explicit_half == a.size32) fail(ops[1], "expected an immediate in the alias type's syntax, got");
+  in.src[0].half = !a.size32;
+  if (a.integer) {
+    auto value = to_integer(src.inner);
+    if (!value || !src.inner.starts_with("0x")) fail(ops[1], "expected a hexadecimal immediate, got");
+    in.src[0].value = static_cast<std::int32_t>(*value);
+    return;
+  }
+  const std::string inner(src.inner);
+  char* end = nullptr;
+  const float value = std::strtof(inner.c_str(), &end);
+  if (end == inner.c_str() || *end != '\0') fail(ops[1], "expected a float immediate, got");
+  in.src[0].value = static_cast<std::int32_t>(a.size32 ? std::bit_cast<std::uint32_t>(value) : float_to_half(value));
+}
+
 void parse_cat7(Instruction& in, const OpcodeInfo& row, const std::vector<Token>& parts,
                 const std::vector<Token>& ops, const Token& mnemonic) {
+  if (row.form == Form::alias) return parse_alias(in, parts, ops, mnemonic);
   expect_count(ops, 0, mnemonic);
   for (const Token& p : parts) {
     const std::string_view s = p.text;
@@ -946,15 +1088,22 @@ void parse_cat7(Instruction& in, const OpcodeInfo& row, const std::vector<Token>
   }
 }
 
-// Longest table name that is a dot-separated prefix of the mnemonic.
-const OpcodeInfo* find_name(std::string_view mnemonic, std::size_t& name_length,
-                            std::string_view& written) {
-  std::size_t end = mnemonic.size();
+// Longest table name (of any generation) that is a dot-separated prefix of the mnemonic, as the
+// row of that name on `gen`. A name that exists only on the other generation is refused here,
+// rather than read as a shorter name with suffixes ("add.f.mul2" is not "add.f" + ".mul2").
+const OpcodeInfo* find_name(const Token& mnemonic, std::size_t& name_length, std::string_view& written,
+                            Generation gen) {
+  std::size_t end = mnemonic.text.size();
   while (true) {
-    const std::string_view candidate = mnemonic.substr(0, end);
+    const std::string_view candidate = mnemonic.text.substr(0, end);
     std::string_view lookup_name = candidate;
     if (candidate == "cov" || candidate == "mova" || candidate == "mova1") lookup_name = "mov";
-    if (const OpcodeInfo* row = find_opcode(lookup_name.data(), lookup_name.size())) {
+    if (const OpcodeInfo* any = find_opcode_any_generation(lookup_name.data(), lookup_name.size())) {
+      const OpcodeInfo* row = find_opcode(lookup_name.data(), lookup_name.size(), gen);
+      if (row == nullptr) {
+        fail({candidate, mnemonic.column}, std::string("an ") + generations_text(any->gens) + " instruction, not " +
+                                               generation_name(gen) + ":");
+      }
       name_length = end;
       written = candidate;
       return row;
@@ -981,7 +1130,7 @@ std::optional<std::uint16_t> parse_register(std::string_view s, char file) {
   return regid(static_cast<unsigned>(*number), static_cast<unsigned>(comp - comps));
 }
 
-Instruction parse_instruction(std::string_view text, const LabelResolver& labels) {
+Instruction parse_instruction(std::string_view text, const LabelResolver& labels, Generation gen) {
   Instruction in;
   Token rest = trim({text, 1});
   // Leading flags: (sy)(ss)(jp)(ul)(sat)(eq)(eolm)(eogm)(rptN)(nopN), spaces allowed between.
@@ -1006,6 +1155,8 @@ Instruction parse_instruction(std::string_view text, const LabelResolver& labels
       in.flow.eolm = true;
     } else if (f == "eogm") {
       in.flow.eogm = true;
+    } else if (f == "eostsc") {
+      in.flow.eostsc = true;
     } else if (f.substr(0, 3) == "rpt") {
       in.repeat = small({f.substr(3), flag.column + 3}, 0, 7);
     } else if (f.substr(0, 3) == "nop") {
@@ -1022,7 +1173,7 @@ Instruction parse_instruction(std::string_view text, const LabelResolver& labels
   if (mnemonic.text.empty()) fail(rest, "expected an instruction, got");
   std::size_t name_length = 0;
   std::string_view written;
-  const OpcodeInfo* row = find_name(mnemonic.text, name_length, written);
+  const OpcodeInfo* row = find_name(mnemonic, name_length, written, gen);
   if (row == nullptr) fail(mnemonic, "unknown instruction");
   in.opcode = row->opcode;
   const std::vector<Token> parts = suffixes(mnemonic, name_length);
@@ -1033,7 +1184,7 @@ Instruction parse_instruction(std::string_view text, const LabelResolver& labels
     case 2: parse_cat2(in, *row, parts, ops, mnemonic); break;
     case 3: parse_cat3(in, *row, parts, ops, mnemonic); break;
     case 4: parse_cat4(in, parts, ops, mnemonic); break;
-    case 5: parse_cat5(in, *row, parts, ops, mnemonic); break;
+    case 5: parse_cat5(in, *row, parts, ops, mnemonic, gen); break;
     case 6: parse_cat6(in, *row, parts, ops, mnemonic); break;
     default: parse_cat7(in, *row, parts, ops, mnemonic); break;
   }

@@ -132,7 +132,7 @@ std::string print_cat0(const Instruction& in, const OpcodeInfo& row) {
   switch (row.form) {
     case Form::flow_bare:
       return sy_ss + eq + jp + flag(in.flow.eolm, "(eolm)") + flag(in.flow.eogm, "(eogm)") +
-             rpt(in.repeat) + row.name;
+             flag(in.flow.eostsc, "(eostsc)") + rpt(in.repeat) + row.name;
     case Form::flow_immed: return sy_ss + jp + row.name + " " + target;
     case Form::flow_branch: return sy_ss + eq + jp + row.name + " " + predicate(0) + ", " + target;
     case Form::flow_branch2:
@@ -171,6 +171,14 @@ std::string print_cat1(const Instruction& in, const OpcodeInfo& row) {
   }
   text += rpt(in.repeat) + flag(in.ul, "(ul)");
   const bool gpr_dst = in.dst.kind == OperandKind::gpr;
+  auto destination = [&] {
+    return gpr_dst ? half_reg(in.dst) : std::string(in.dst.half ? "h" : "") + relative_text(in.dst, 'r', false);
+  };
+  if (row.form == Form::movs) {
+    const Operand& fiber = in.src[1];
+    return text + "movs." + types + " " + modifiers + destination() + ", " + cat1_src(in) + ", " +
+           (fiber.kind == OperandKind::immediate ? std::to_string(fiber.value) : register_name(fiber.reg));
+  }
   if (gpr_dst && in.dst.reg == regid(kAddressReg, 0) && in.src_type == Type::s16 &&
       in.type == Type::s16) {
     return text + "mova " + modifiers + "a0.x, " + cat1_src(in);
@@ -180,12 +188,7 @@ std::string print_cat1(const Instruction& in, const OpcodeInfo& row) {
     return text + "mova1 " + modifiers + "a1.x, " + cat1_src(in);
   }
   text += (in.src_type != in.type ? "cov." : "mov.") + types + " " + modifiers;
-  if (gpr_dst) {
-    text += half_reg(in.dst);
-  } else {
-    text += std::string(in.dst.half ? "h" : "") + relative_text(in.dst, 'r', false);
-  }
-  return text + ", " + cat1_src(in);
+  return text + destination() + ", " + cat1_src(in);
 }
 
 std::string prefix_alu(const Instruction& in) {
@@ -241,7 +244,7 @@ std::string wrmask_text(unsigned mask) {
   return text;
 }
 
-std::string print_cat5(const Instruction& in, const OpcodeInfo& row) {
+std::string print_cat5(const Instruction& in, const OpcodeInfo& row, Generation gen) {
   std::string text = std::string(flag(in.sy, "(sy)")) + flag(in.jp, "(jp)") + row.name;
   if (row.form == Form::tex_tcinv) return text;
   const Instruction::Tex& t = in.tex;
@@ -280,8 +283,10 @@ std::string print_cat5(const Instruction& in, const OpcodeInfo& row) {
   text += one_d + rck_text;
   if (indirect) {
     operands += src(in.src[2]);
+  } else if (desc_uses_a1(mode)) {  // src3 holds the sampler on a6xx, the texture on a7xx
+    operands += gen == Generation::a6xx ? samp : tex;
   } else {
-    operands += samp + (desc_uses_a1(mode) ? "" : tex);
+    operands += samp + tex;
   }
   return text + operands + (desc_uses_a1(mode) ? ", a1.x" : "");
 }
@@ -301,6 +306,16 @@ std::string scaled_address(const Instruction& in) {
 
 std::string cat6_operand(const Operand& op) {
   return op.kind == OperandKind::immediate ? std::to_string(op.value) : plain_gpr(op.reg);
+}
+
+// #cat6-src-const-or-gpr: cN.c or rN.c, no special register names.
+std::string const_or_gpr(const Operand& op) {
+  return op.kind == OperandKind::constant ? const_name(op.reg) : plain_gpr(op.reg);
+}
+
+// a7xx ldg.a / stg.a address: base + index + offset, the offset shown even when 0.
+std::string summed_address(const Instruction& in) {
+  return const_or_gpr(in.src[0]) + "+" + register_name(in.src[1].reg) + "+" + std::to_string(in.mem.offset);
 }
 
 std::string const_dst(const Instruction& in) {
@@ -335,6 +350,16 @@ std::string print_cat6(const Instruction& in, const OpcodeInfo& row) {
     case Form::stg_a:
       return pre + name + "." + type + " g[" + scaled_address(in) + "], " + h +
              register_name(in.src[2].reg) + ", " + size;
+    case Form::ldg_a_a7xx:
+      return pre + name + "." + type + " " + h + register_name(in.dst.reg) + ", g[" + summed_address(in) + "], " + size;
+    case Form::stg_a_a7xx:
+      return pre + name + "." + type + " g[" + summed_address(in) + "], " + h + register_name(in.src[2].reg) + ", " + size;
+    case Form::stsc:
+      return pre + name + "." + type + " c[" + std::to_string(in.dst.value) + "], " + std::to_string(in.src[0].value) +
+             ", " + size;
+    case Form::ray_intersection:
+      return pre + name + " " + register_name(in.dst.reg) + ", [" + const_or_gpr(in.src[0]) + "], " +
+             register_name(in.src[1].reg) + ", " + register_name(in.src[2].reg) + ", " + register_name(in.src[3].reg);
     case Form::ld_local: {
       const bool priv = in.opcode == Opcode::ldp;
       return pre + name + "." + type + " " + (priv ? h : "") + register_name(in.dst.reg) + ", " +
@@ -384,10 +409,37 @@ std::string print_cat6(const Instruction& in, const OpcodeInfo& row) {
   }
 }
 
+// alias sources (ir3-cat7.xml #alias-gpr-src, #alias-const-src, #alias-immed-src).
+std::string alias_source(const Instruction& in) {
+  const Operand& src = in.src[0];
+  const bool size32 = in.alias.size32;
+  const std::string h = size32 ? "" : "h";
+  if (src.kind == OperandKind::gpr) return h + register_name(src.reg);
+  if (src.kind == OperandKind::constant) return h + const_name(src.reg);
+  const auto value = static_cast<std::uint32_t>(src.value);
+  if (!in.alias.integer) {
+    return size32 ? "(" + format("%f", std::bit_cast<float>(value)) + ")"
+                  : "h(" + format("%f", half_to_float(static_cast<std::uint16_t>(value))) + ")";
+  }
+  char text[24];
+  std::snprintf(text, sizeof text, "%s(0x%x)", h.c_str(), value);
+  return text;
+}
+
+std::string print_alias(const Instruction& in, const std::string& prefix) {
+  static constexpr const char* kScopes[] = {"tex", "rt", "mem", "mem"};
+  const Instruction::Alias& a = in.alias;
+  const std::string dst = a.scope == 1 ? "rt" + std::to_string(in.dst.reg >> 2) + "." + kSwizzle[in.dst.reg & 3]
+                                       : half_reg(in.dst);
+  return prefix + "." + kScopes[a.scope & 3] + "." + (a.integer ? "b" : "f") + (a.size32 ? "32" : "16") + "." +
+         std::to_string(a.table_size_minus_one) + " " + dst + ", " + alias_source(in);
+}
+
 std::string print_cat7(const Instruction& in, const OpcodeInfo& row) {
   std::string text =
       std::string(flag(in.sy, "(sy)")) + flag(in.ss, "(ss)") + flag(in.jp, "(jp)") + row.name;
   switch (row.form) {
+    case Form::alias: return print_alias(in, text);
     case Form::barrier:
       return text + flag(in.sync.g, ".g") + flag(in.sync.l, ".l") + flag(in.sync.r, ".r") +
              flag(in.sync.w, ".w");
@@ -412,7 +464,7 @@ std::string register_name(std::uint16_t regid) {
   return "r" + std::to_string(reg) + "." + comp;
 }
 
-std::string to_text(const Instruction& in) {
+std::string to_text(const Instruction& in, Generation gen) {
   const OpcodeInfo& row = info(in.opcode);
   switch (row.category) {
     case 0: return print_cat0(in, row);
@@ -420,7 +472,7 @@ std::string to_text(const Instruction& in) {
     case 2: return print_cat2(in, row);
     case 3: return print_cat3(in, row);
     case 4: return print_cat4(in, row);
-    case 5: return print_cat5(in, row);
+    case 5: return print_cat5(in, row, gen);
     case 6: return print_cat6(in, row);
     default: return print_cat7(in, row);
   }

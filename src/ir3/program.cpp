@@ -13,7 +13,7 @@ namespace {
 
 bool is_global_address(Form form) {
   return form == Form::ldg || form == Form::ldg_a || form == Form::stg || form == Form::stg_a ||
-         form == Form::atomic_global;
+         form == Form::ldg_a_a7xx || form == Form::stg_a_a7xx || form == Form::atomic_global;
 }
 
 class Footprint {
@@ -76,12 +76,14 @@ void collect_registers(const Instruction& in, Footprint& fp) {
   switch (row.form) {
     case Form::ldg:
     case Form::ldg_a:
+    case Form::ldg_a_a7xx:
     case Form::ld_local:
     case Form::ldlv:
     case Form::ldc: fp.add(in.dst, m.size); break;
     case Form::stg:
     case Form::st_local: fp.add(in.src[1], m.size); break;
-    case Form::stg_a: fp.add(in.src[2], m.size); break;
+    case Form::stg_a:
+    case Form::stg_a_a7xx: fp.add(in.src[2], m.size); break;
     case Form::stc: fp.add(in.src[0], m.size); break;
     case Form::ibo_ldst:
       fp.add(in.src[0], m.size);
@@ -114,14 +116,14 @@ bool touches_local_memory(Opcode op) {
 
 }  // namespace
 
-ProgramInfo analyze(std::span<const std::uint64_t> words, RegisterFile file) {
+ProgramInfo analyze(std::span<const std::uint64_t> words, RegisterFile file, Generation gen) {
   ProgramInfo info;
   info.register_file = file;
   std::vector<std::optional<Instruction>> program;
   program.reserve(words.size());
   for (std::uint64_t word : words) {
     try {
-      program.emplace_back(decode(word));
+      program.emplace_back(decode(word, gen));
     } catch (const Error&) {
       program.emplace_back(std::nullopt);  // e.g. an assembler `raw` word
     }

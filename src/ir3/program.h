@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <span>
 
+#include "ir3/generation.h"
+
 namespace adreno::ir3 {
 
 /// How half registers are allocated (SP_CS_CNTL_0 MERGEDREGS): split gives them their own file
@@ -35,8 +37,9 @@ struct ProgramInfo {
 /// Instructions in 128-byte (16-instruction) units that SP_CS_INSTR_SIZE counts.
 inline constexpr std::uint32_t kInstructionsPerGroup = 16;
 
-/// Metadata of a program's words. Words that decode to no instruction still count as
-/// instructions (they occupy a slot) but contribute no registers.
-ProgramInfo analyze(std::span<const std::uint64_t> words, RegisterFile file = RegisterFile::split);
+/// Metadata of a program's words (instructions of `gen`). Words that decode to no instruction
+/// still count as instructions (they occupy a slot) but contribute no registers.
+ProgramInfo analyze(std::span<const std::uint64_t> words, RegisterFile file = RegisterFile::split,
+                    Generation gen = Generation::a6xx);
 
 }  // namespace adreno::ir3

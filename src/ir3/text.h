@@ -9,12 +9,14 @@
 #include <string>
 #include <string_view>
 
+#include "ir3/generation.h"
 #include "ir3/instruction.h"
 
 namespace adreno::ir3 {
 
-/// Prints one instruction exactly as Mesa's disassembler does (branch targets as `#offset`).
-std::string to_text(const Instruction& instruction);
+/// Prints one instruction of `gen` exactly as Mesa's disassembler does (branch targets as
+/// `#offset`).
+std::string to_text(const Instruction& instruction, Generation gen = Generation::a6xx);
 
 /// Resolves a `#name` branch target to an offset relative to the branch; nullopt if unknown.
 using LabelResolver = std::function<std::optional<std::int32_t>(std::string_view name)>;
@@ -35,8 +37,10 @@ class SyntaxError : public Error {
   std::string message_;
 };
 
-/// Parses one instruction (no label, no comment). Throws SyntaxError.
-Instruction parse_instruction(std::string_view text, const LabelResolver& labels = {});
+/// Parses one instruction (no label, no comment) of `gen`. Throws SyntaxError, also for an
+/// instruction or form that exists only on the other generation, naming the token.
+Instruction parse_instruction(std::string_view text, const LabelResolver& labels = {},
+                              Generation gen = Generation::a6xx);
 
 /// "rN.c" (file 'r') or "cN.c" (file 'c'): the regid, or nullopt if `text` is not one.
 std::optional<std::uint16_t> parse_register(std::string_view text, char file);

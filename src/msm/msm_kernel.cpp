@@ -282,6 +282,13 @@ class MsmKernel final : public Kernel {
     }
     uapi::drm_msm_wait_fence args{static_cast<std::uint32_t>(fence), 0, {sec, nsec}, ctx};
     int ret = sys_.ioctl(fd_, uapi::DRM_IOCTL_MSM_WAIT_FENCE, &args);
+    // Interrupted (msm_wait_fence waits interruptibly): asked again with the same deadline, until
+    // it passed, as KgslKernel::wait does.
+    while (ret == -EINTR || ret == -EAGAIN) {
+      ::clock_gettime(CLOCK_MONOTONIC, &now);
+      if (now.tv_sec > sec || (now.tv_sec == sec && now.tv_nsec >= nsec)) return false;
+      ret = sys_.ioctl(fd_, uapi::DRM_IOCTL_MSM_WAIT_FENCE, &args);
+    }
     if (ret == -ETIMEDOUT) return false;  // msm_drv.c wait_fence: the deadline passed first
     if (ret < 0) {
       throw_kernel_error("MSM DRM_IOCTL_MSM_WAIT_FENCE", queue_text(ctx) + ", fence " + std::to_string(fence), ret);

@@ -4,9 +4,12 @@
 #include <adreno/error.hpp>
 #include <catch2/catch.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "ir3/codec.h"
 #include "ir3/disassembler.h"
+#include "ir3/generation.h"
 #include "ir3/text.h"
 
 using namespace adreno::ir3;
@@ -151,4 +154,105 @@ TEST_CASE("flags and operands the encoding cannot hold are refused, naming the t
   CHECK_NOTHROW(assemble("(ss)(rpt5)nop\n"));
   CHECK_NOTHROW(assemble("(ss)bar\n"));
   CHECK_NOTHROW(assemble("mov.u8_32u32 r0.x, hr0.y\n"));
+}
+
+namespace {
+// The assembler error for `source` assembled as `gen`.
+std::string error_on(Generation gen, const std::string& source) {
+  try {
+    assemble(source, RegisterFile::split, Scheduling::as_written, gen);
+  } catch (const adreno::Error& e) {
+    CHECK(e.code() == adreno::Errc::malformed);
+    return e.detail();
+  }
+  FAIL("assembled without an error on " << generation_name(gen) << ": " << source);
+  return {};
+}
+}  // namespace
+
+TEST_CASE("an instruction of the other generation only is refused, naming it", "[pure][ir3]") {
+  // a7xx-only (Mesa ir3-cat*.xml <gen min="700"/>): refused on a6xx, accepted on a7xx.
+  const std::vector<std::pair<std::string, std::string>> a7xx_only = {
+      {"ccinv\n", "1:1: an a7xx instruction, not a6xx: 'ccinv'"},
+      {"(sy)(ss)(jp)lock\n", "1:13: an a7xx instruction, not a6xx: 'lock'"},
+      {"unlock\n", "1:1: an a7xx instruction, not a6xx: 'unlock'"},
+      {"stsc.f32 c[0], 16, 8\n", "1:1: an a7xx instruction, not a6xx: 'stsc'"},
+      {"add.f.mul2.lt r3.x, (neg)r1.w, c20.w\n", "1:1: an a7xx instruction, not a6xx: 'add.f.mul2'"},
+      {"(nop3) mad.f32.mul2 r3.z, (neg)r0.z, r3.y, (last)r3.z\n", "1:8: an a7xx instruction, not a6xx: 'mad.f32.mul2'"},
+      {"alias.tex.b32.1 r40.x, (0x6)\n", "1:1: an a7xx instruction, not a6xx: 'alias'"},
+      {"ray_intersection r7.z, [r3.w], r15.x, r1.w, r18.z\n", "1:1: an a7xx instruction, not a6xx: 'ray_intersection'"},
+  };
+  for (const auto& [source, message] : a7xx_only) {
+    INFO(source);
+    CHECK(error_on(Generation::a6xx, source) == message);
+    CHECK_NOTHROW(assemble(source, RegisterFile::split, Scheduling::as_written, Generation::a7xx));
+  }
+}
+
+TEST_CASE("a form whose encoding differs by generation is refused in the other generation's syntax", "[pure][ir3]") {
+  // ldg.a/stg.a: a6xx scales a shifted index (ir3-cat6.xml gen 600..699), a7xx adds base, index and
+  // an 8-bit offset (gen 700-); Mesa's a7xx parser refuses the shift syntax too ("unexpected '<'").
+  CHECK(error_on(Generation::a7xx, "ldg.a.u32 r1.z, g[r1.z+(r2.w<<2)], 1\n") ==
+        "1:19: an a7xx ldg.a/stg.a address is base+index+offset, without a shift: 'r1.z+(r2.w<<2)'");
+  CHECK(error_on(Generation::a7xx, "stg.a.u32 g[r1.x+r0.y<<4+2<<2], r2.x, 1\n") ==
+        "1:13: an a7xx ldg.a/stg.a address is base+index+offset, without a shift: 'r1.x+r0.y<<4+2<<2'");
+  // An a6xx base is a register (c0.z is not one); the a6xx text base+index+N is the a6xx form,
+  // whose offset is in units of the type, another word than the a7xx one.
+  CHECK(error_on(Generation::a6xx, "stg.a.f32 g[c0.z+r1.w+4], r0.w, 4\n") == "1:13: expected a register, got 'c0.z'");
+  const Program a6 = assemble("ldg.a.f32 r4.y, g[r0.z+r4.y+2], 4\n");
+  CHECK(a6.words[0] != 0xc0020411'04c08023ull);
+  CHECK(disassemble_word(a6.words[0]) == "ldg.a.f32 r4.y, g[r0.z+((r4.y+2)<<2)], 4");
+  // cat5 with a1.x: the instruction names the sampler on a6xx and the texture on a7xx.
+  CHECK(error_on(Generation::a6xx, "isam.base0 (f32)(xyzw)r0.z, r0.x, t#16, a1.x\n") ==
+        "1:35: with a1.x the texture index comes from a1.x on a6xx, not 't#16'");
+  CHECK(error_on(Generation::a7xx, "isaml.base3 (s32)(x)r1.w, r0.w, r1.y, s#0, a1.x\n") ==
+        "1:39: with a1.x the sampler index comes from a1.x on a7xx, not 's#0'");
+  // The same words, each in its own generation's syntax, are Mesa's vectors (disasm.c).
+  CHECK(assemble("ldg.a.u32 r1.z, g[r1.z+(r2.w<<2)], 1\n").words[0] == 0xc0060006'01c18017ull);
+  CHECK(assemble("ldg.a.f32 r4.y, g[r0.z+r4.y+2], 4\n", RegisterFile::split, Scheduling::as_written, Generation::a7xx)
+            .words[0] == 0xc0020411'04c08023ull);
+}
+
+TEST_CASE("a word is read as the generation it is given, and an a7xx-only word is raw on a6xx", "[pure][ir3]") {
+  CHECK(disassemble_word(0xe2d20000'00000000ull, Generation::a7xx) == "ccinv");
+  CHECK(disassemble_word(0xe2d20000'00000000ull, Generation::a6xx) == "raw 0xE2D2000000000000");
+  try {
+    decode(0xe3c20000'00000000ull, Generation::a6xx);
+    FAIL("decoded lock on a6xx");
+  } catch (const adreno::Error& e) {
+    CHECK(e.detail() == "word 0xe3c2000000000000 matches no a6xx instruction");
+  }
+  // The ldg.a word of each generation means something else on the other (ir3-disasm -g agrees).
+  CHECK(disassemble_word(0xc0020411'04c08023ull, Generation::a6xx) == "ldg.a.f32 r4.y, g[r0.z+(r4.y<<2)], 4");
+  CHECK(disassemble_word(0xc0020011'04c08023ull, Generation::a7xx) == "ldg.a.f32 r4.y, g[r0.z+r4.y+0], 4");
+}
+
+TEST_CASE("encoding a form on the wrong generation names the form", "[pure][ir3]") {
+  const Instruction ldg_a = parse_instruction("ldg.a.u32 r1.z, g[r1.z+(r2.w<<2)], 1");
+  try {
+    encode(ldg_a, Generation::a7xx);
+    FAIL("encoded an a6xx ldg.a for a7xx");
+  } catch (const adreno::Error& e) {
+    CHECK(e.code() == adreno::Errc::invalid_argument);
+    CHECK(e.detail() == "ldg.a is an a6xx form, not a7xx");
+  }
+}
+
+TEST_CASE("generations are named as the tools and Mesa name them", "[pure][ir3]") {
+  CHECK(parse_generation("a6xx") == Generation::a6xx);
+  CHECK(parse_generation("a7xx") == Generation::a7xx);
+  CHECK(parse_generation("a630") == Generation::a6xx);
+  CHECK(parse_generation("FD740") == Generation::a7xx);
+  CHECK(parse_generation("750") == Generation::a7xx);
+  CHECK_FALSE(parse_generation("a840").has_value());
+  CHECK_FALSE(parse_generation("a7").has_value());
+  CHECK(generation_of_gpu_id(730) == Generation::a7xx);
+  CHECK_FALSE(generation_of_gpu_id(540).has_value());
+  try {
+    generation_named("a5xx", "--gen");
+    FAIL("accepted a5xx");
+  } catch (const adreno::Error& e) {
+    CHECK(e.code() == adreno::Errc::invalid_argument);
+    CHECK(std::string(e.what()).find("'a5xx' is not a6xx, a7xx") != std::string::npos);
+  }
 }

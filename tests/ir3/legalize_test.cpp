@@ -15,6 +15,8 @@
 #include "ir3/assembler.h"
 #include "ir3/codec.h"
 #include "ir3/legalize.h"
+#include "ir3/text.h"
+#include "mutants.h"
 
 using namespace adreno::ir3;
 
@@ -57,6 +59,14 @@ std::vector<Instruction> decoded(const std::vector<std::uint64_t>& words) {
   std::vector<Instruction> code;
   for (std::uint64_t w : words) code.push_back(decode(w));
   return code;
+}
+
+std::vector<Hazard> hazards(const std::string& source, RegisterFile file = RegisterFile::split) {
+  return check(decoded(assemble(source, file).words), file);
+}
+
+std::string example(const std::string& name) {
+  return read_text(std::string(ADRENO_SOURCE_DIR) + "/examples/kernels/" + name + ".s");
 }
 
 RegisterFile file_of(const std::string& name) {
@@ -155,4 +165,225 @@ TEST_CASE("the checker finds a hazard that only the loop's back edge reaches", "
   CHECK(hazards[0].producer_pc == 8);  // add.u r1.x at the loop's end: br is no delay slot
   CHECK(hazards[0].regid == regid(1, 0));
   CHECK(hazards[0].missing_slots == 3);
+}
+
+TEST_CASE("after every cat7 instruction the next one waits (ss)(sy), which a nop between them may carry", "[pure][ir3][hazards]") {
+  // Mesa ir3_legalize.c sync_update: is_barrier (every cat7 but alias) sets force_ss/force_sy.
+  for (const char* barrier : {"bar", "fence.g.l.r.w", "sleep.l", "icinv", "dccln.all", "dcinv.all", "dcflu.all"}) {
+    INFO(barrier);
+    const std::string before = std::string("stl.u32 l[r0.x], r1.x, 1\n") + barrier + "\n";
+    const std::string after = "ldl.u32 r2.x, l[r0.x], 1\n(ss)nop\n(sy)stg.u32 g[r4.x], r2.x, 1\nend\n";
+    const std::vector<Hazard> missing = hazards(before + after);
+    REQUIRE(missing.size() == 1);
+    CHECK(missing[0].kind == Hazard::Kind::barrier);
+    CHECK(missing[0].pc == 2);
+    CHECK(missing[0].producer_pc == 1);
+    CHECK(missing[0].fix == Wait::ss_sy);
+    CHECK(hazards(before + "(ss)(sy)nop\n" + after).empty());
+    CHECK(hazards(before + "(ss)nop\n(sy)" + after).empty());
+    CHECK(hazards(before + "(ss)(sy)(rpt2)nop\nnop\n" + after).empty());
+    // A nop without the waits is no substitute; a wait on it counts.
+    REQUIRE(hazards(before + "nop\n" + after).size() == 1);
+    CHECK(hazards(before + "nop\n" + after)[0].pc == 3);
+    REQUIRE(hazards(before + "(ss)nop\n" + after).size() == 1);
+    CHECK(hazards(before + "(ss)nop\n" + after)[0].fix == Wait::sy);
+    // What the legalizer makes of it is what Mesa's legalize_block does: (ss) on a nop before a
+    // cat6 instruction (no (ss) bit), (sy) on the instruction itself.
+    CHECK(assemble(before + after, RegisterFile::split, Scheduling::legalize).words ==
+          assemble(before + "(ss)nop\n(sy)" + after).words);
+    // Any instruction after it, a branch or an ALU one alike; on one path or another.
+    CHECK(hazards(std::string(barrier) + "\nadd.u r1.x, r1.x, 1\nend\n").size() == 1);
+    CHECK(hazards(std::string(barrier) + "\n(ss)(sy)add.u r1.x, r1.x, 1\nend\n").empty());
+    CHECK(hazards(std::string("top:\n") + barrier + "\njump #top\nend\n").size() == 1);
+    const std::string join = std::string("(rpt5)nop\nbr p0.x, #skip\n") + barrier + "\nskip:\n(jp)add.u r1.x, r1.x, 1\nend\n";
+    REQUIRE(hazards(join).size() == 1);
+    CHECK(hazards(join)[0].pc == 3);
+  }
+  // Two in a row: the second waits for the first.
+  CHECK(hazards("bar\nbar\n(ss)(sy)nop\nend\n").size() == 1);
+  CHECK(hazards("bar\n(ss)(sy)nop\nbar\n(ss)(sy)end\n").empty());
+}
+
+TEST_CASE("a load into a shared register needs (ss) as well as (sy), and its sources stay in use until (ss)", "[pure][ir3][hazards]") {
+  // Mesa ir3_legalize.c sync_update: a shared destination goes to needs_ss, a load to needs_sy;
+  // ir3.h is_ss_producer makes its sources write-after-read hazards until (ss).
+  const std::string load = "ldc.offset0.1.imm r48.y, r0.x, 0\n";
+  const std::vector<Hazard> sy_only = hazards(load + "(sy)add.u r1.x, r48.y, 1\nend\n");
+  REQUIRE(sy_only.size() == 1);
+  CHECK(sy_only[0].kind == Hazard::Kind::not_ready);
+  CHECK(sy_only[0].regid == regid(48, 1));
+  CHECK(sy_only[0].fix == Wait::ss);
+  CHECK(hazards(load + "add.u r1.x, r48.y, 1\nend\n")[0].fix == Wait::ss_sy);
+  CHECK(hazards(load + "(ss)(sy)add.u r1.x, r48.y, 1\nend\n").empty());
+  CHECK(hazards(load + "(ss)(sy)mov.u32u32 r48.y, 1\nend\n").empty());
+  REQUIRE(hazards(load + "(sy)mov.u32u32 r48.y, 1\nend\n").size() == 1);
+  CHECK(hazards(load + "(sy)mov.u32u32 r48.y, 1\nend\n")[0].kind == Hazard::Kind::overwrite_pending);
+  // Its offset register: (sy) releases the source of a load into r1.y, only (ss) that of one into r48.y.
+  CHECK(hazards("ldc.offset0.1.imm r1.y, r0.x, 0\n(sy)mov.u32u32 r0.x, 1\nend\n").empty());
+  const std::vector<Hazard> source = hazards(load + "(sy)mov.u32u32 r0.x, 1\nend\n");
+  REQUIRE(source.size() == 1);
+  CHECK(source[0].kind == Hazard::Kind::overwrite_in_flight);
+  CHECK(source[0].in_flight == InFlightRead::until_ss);
+  CHECK(hazards(load + "(ss)(sy)mov.u32u32 r0.x, 1\nend\n").empty());
+  // A local load into a shared register needs (ss), as before; an SFU result too.
+  CHECK(hazards("ldl.u32 r48.x, l[r0.x], 1\n(ss)add.u r1.x, r48.x, 1\nend\n").empty());
+}
+
+TEST_CASE("the checker takes a relative operand for any register, written in its last cycle, and calls what follows possible hazards", "[pure][ir3][hazards]") {
+  // Mesa ir3_legalize.c delay_update: a relative destination writes its whole array in the last
+  // cycle of a (rptN); the checker knows no array and takes every register of the size.
+  const std::string address = "mova a0.x, 2\n(rpt5)nop\n";
+  const std::vector<Hazard> next = hazards(address + "mov.u32u32 r<a0.x + 4>, r1.x\nadd.u r9.y, r20.z, 1\n(rpt5)nop\nend\n");
+  REQUIRE(next.size() == 1);
+  CHECK(next[0].possible);
+  CHECK_FALSE(next[0].relative);
+  CHECK(next[0].regid == regid(20, 2));
+  CHECK(next[0].missing_slots == 3);
+  CHECK(hazards(address + "mov.u32u32 r<a0.x + 4>, r1.x\n(rpt2)nop\nadd.u r9.y, r20.z, 1\nend\n").empty());
+  // (rpt2): every register counts as written two cycles later than the first sub-write.
+  const std::string repeated = address + "(rpt2)mov.u32u32 r<a0.x + 4>, (r)r1.x\n";
+  REQUIRE(hazards(repeated + "add.u r9.y, r20.z, 1\nend\n").size() == 1);
+  CHECK(hazards(repeated + "add.u r9.y, r20.z, 1\nend\n")[0].missing_slots == 3);
+  CHECK(hazards(repeated + "(rpt2)nop\nadd.u r9.y, r20.z, 1\nend\n").empty());
+  // A direct (rpt2) write of r1.x first: its first register is ready two cycles sooner.
+  CHECK(hazards("(rpt2)mov.u32u32 r1.x, (r)r5.x\nnop\nadd.u r9.y, r1.x, 1\nend\n").empty());
+  // Over a load still in flight: a possible overwrite; once waited for, none.
+  const std::vector<Hazard> pending = hazards("ldg.u32 r7.x, g[r2.x], 1\n" + address + "mov.u32u32 r<a0.x + 4>, r1.x\nend\n");
+  // r7.x the load may still land in; r2.xy, its address, it may still be reading.
+  REQUIRE(pending.size() == 3);
+  for (const Hazard& h : pending) CHECK((h.possible && h.relative));
+  CHECK(pending[0].kind == Hazard::Kind::overwrite_in_flight);
+  CHECK(pending[0].regid == regid(2, 0));
+  CHECK(pending[1].regid == regid(2, 1));
+  CHECK(pending[2].kind == Hazard::Kind::overwrite_pending);
+  CHECK(pending[2].regid == regid(7, 0));
+  CHECK(hazards("ldg.u32 r7.x, g[r2.x], 1\n" + address + "(sy)mov.u32u32 r<a0.x + 4>, r1.x\nend\n").empty());
+  // A relative read of a register an ALU wrote just before: possible too.
+  const std::vector<Hazard> read = hazards(address + "mov.u32u32 r30.x, 1\nmov.u32u32 r1.x, r<a0.x + 4>\nend\n");
+  REQUIRE(read.size() == 1);
+  CHECK(read[0].possible);
+  CHECK(read[0].relative);
+  CHECK(read[0].regid == regid(30, 0));
+  // The legalizer makes each of these safe whatever a0.x holds.
+  for (const std::string& source : {address + "mov.u32u32 r<a0.x + 4>, r1.x\nadd.u r9.y, r20.z, 1\n(rpt5)nop\nend\n",
+                                    "ldg.u32 r7.x, g[r2.x], 1\n" + address + "mov.u32u32 r<a0.x + 4>, r1.x\nend\n"}) {
+    CHECK(check(decoded(assemble(source, RegisterFile::split, Scheduling::legalize).words)).empty());
+  }
+}
+
+TEST_CASE("swz and sct write their later destinations a cycle apart and gat writes four registers", "[pure][ir3][hazards]") {
+  // Mesa ir3_legalize.c delay_update: sct/swz destination n is written in cycle n; ir3_delay.c
+  // ir3_src_read_delay: gat/swz read source n in cycle n.
+  const std::vector<Hazard> swz = hazards("swz.u32u32 r1.x, r2.x, r3.x, r4.x\nadd.u r5.x, r2.x, 1\nadd.u r5.y, r1.x, 1\n(rpt5)nop\nend\n");
+  REQUIRE(swz.size() == 2);
+  CHECK(swz[0].regid == regid(2, 0));
+  CHECK(swz[0].missing_slots == 4);  // r2.x is written a cycle after r1.x
+  CHECK(swz[1].regid == regid(1, 0));
+  CHECK(swz[1].missing_slots == 2);
+  // Its second destination is a write: overwriting a pending load result.
+  const std::vector<Hazard> over = hazards("ldg.u32 r2.x, g[r8.x], 1\nswz.u32u32 r1.x, r2.x, r3.x, r4.x\nend\n");
+  REQUIRE(over.size() == 1);
+  CHECK(over[0].kind == Hazard::Kind::overwrite_pending);
+  // sct's fourth destination arrives three cycles after its first.
+  const std::vector<Hazard> sct = hazards("sct.u32u32 r1.x, r2.x, r3.x, r4.x, r5.x\n(rpt2)nop\nadd.u r6.x, r4.x, r1.x\n(rpt5)nop\nend\n");
+  REQUIRE(sct.size() == 1);
+  CHECK(sct[0].regid == regid(4, 0));
+  CHECK(sct[0].missing_slots == 3);
+  // sct reads a vector source: four registers.
+  CHECK(hazards("mov.u32u32 r5.w, 1\nsct.u32u32 r1.x, r2.x, r3.x, r4.x, r5.x\nend\n").size() == 1);
+  // gat writes r6.x..r6.w; it reads source n in cycle n.
+  const std::vector<Hazard> gat = hazards("gat.u32u32 r6.x, r3.x, r3.y, r3.z, r3.w\nadd.u r5.z, r6.w, 1\n(rpt5)nop\nend\n");
+  REQUIRE(gat.size() == 1);
+  CHECK(gat[0].regid == regid(6, 3));
+  CHECK(hazards("mov.u32u32 r3.w, 1\nnop\ngat.u32u32 r6.x, r3.x, r3.y, r3.z, r3.w\n(rpt5)nop\nend\n").empty());
+  CHECK(hazards("mov.u32u32 r3.x, 1\nnop\ngat.u32u32 r6.x, r3.x, r3.y, r3.z, r3.w\n(rpt5)nop\nend\n").size() == 1);
+}
+
+TEST_CASE("slots only a loop's entry needs go before its label, so the stripped ALU loop comes back as scheduled by hand", "[pure][ir3][hazards]") {
+  // bench/shader_processor.cpp's loop, scheduled by hand: the (rpt2)nop is on the way in only.
+  const std::string scheduled = R"(
+    mov.u32u32 r1.x, 0
+    cov.u32f32 r1.y, r0.x
+    (rpt2)nop
+  loop:
+    mad.f32 r1.y, r1.y, r1.y, r1.y
+    (nop3) add.u r1.x, r1.x, 1
+    (nop3) cmps.u.lt p0.x, r1.x, 128
+    (rpt2)nop
+    br p0.x, #loop
+    end
+  )";
+  const Program legalized = assemble(without_waits(scheduled), RegisterFile::split, Scheduling::legalize);
+  CHECK(legalized.words == assemble(scheduled).words);
+  CHECK(legalize_source(without_waits(scheduled)) == scheduled + "\n");  // without_waits ends the last line
+  // Where the back edge needs slots too, those stay inside; only the rest go before the label:
+  // in here, the back edge needs 2 slots (one counted instruction after the r2.x write), the
+  // entry 3 (the r2.x write right before the loop).
+  const std::string both = R"(
+    mov.u32u32 r1.x, 0
+    mov.u32u32 r2.x, 1
+    nop
+  top:
+    (rpt1)nop
+    (nop3) add.u r1.x, r1.x, r2.x
+    cmps.u.lt p0.x, r1.x, 100
+    (rpt5)nop
+    add.u r2.x, r2.x, 1
+    add.u r3.x, r3.x, 1
+    br p0.x, #top
+    end
+  )";
+  const std::string bare = R"(
+    mov.u32u32 r1.x, 0
+    mov.u32u32 r2.x, 1
+  top:
+    add.u r1.x, r1.x, r2.x
+    cmps.u.lt p0.x, r1.x, 100
+    (rpt5)nop
+    add.u r2.x, r2.x, 1
+    add.u r3.x, r3.x, 1
+    br p0.x, #top
+    end
+  )";
+  CHECK(check(decoded(assemble(both).words)).empty());
+  CHECK(assemble(bare, RegisterFile::split, Scheduling::legalize).words == assemble(both).words);
+  CHECK(legalize_source(bare) == both);
+}
+
+TEST_CASE("every wait the legalizer places is needed, removing any one of them leaves a hazard", "[pure][ir3][hazards]") {
+  std::vector<std::pair<std::string, RegisterFile>> sources;
+  for (const char* name : {"vector32", "vector128", "scalar", "multigroup"})
+    sources.emplace_back(without_waits(listing_source(name)), file_of(name));
+  for (const char* name : {"vector_add", "mul_add", "reverse"}) sources.emplace_back(without_waits(example(name)), RegisterFile::split);
+  sources.emplace_back("@const(c2.x) 8, 32, 2, 0\n" + example("sgemm"), RegisterFile::split);
+  for (const auto& [source, file] : sources) {
+    INFO(source);
+    const Program legalized = assemble(source, file, Scheduling::legalize);
+    REQUIRE(check(decoded(legalized.words), file).empty());
+    const std::vector<ir3_mutants::Mutant> mutants = ir3_mutants::mutants_of(legalized.words);
+    CHECK_FALSE(mutants.empty());
+    for (const ir3_mutants::Mutant& mutant : mutants) {
+      INFO(mutant.what);
+      CHECK_FALSE(check(ir3_mutants::decode_through_end(mutant.words), file).empty());
+    }
+  }
+}
+
+TEST_CASE("a legal program comes back from the legalizer unchanged, and so does a legalized one", "[pure][ir3][hazards]") {
+  std::vector<std::pair<std::string, RegisterFile>> legal;
+  for (const char* name : {"vector32", "vector128", "scalar", "multigroup"}) legal.emplace_back(listing_source(name), file_of(name));
+  for (const char* name : {"vector_add", "mul_add", "reverse"}) legal.emplace_back(example(name), RegisterFile::split);
+  for (const char* name : {"vector32", "multigroup"}) {
+    const Program once = assemble(without_waits(listing_source(name)), file_of(name), Scheduling::legalize);
+    std::string text;
+    for (const Instruction& in : decoded(once.words)) text += to_text(in) + "\n";
+    legal.emplace_back(text, file_of(name));
+  }
+  legal.emplace_back(legalize_source("@const(c2.x) 8, 32, 2, 0\n" + example("sgemm")), RegisterFile::split);
+  for (const auto& [source, file] : legal) {
+    INFO(source);
+    const Program as_written = assemble(source, file);
+    REQUIRE(check(decoded(as_written.words), file).empty());
+    CHECK(assemble(source, file, Scheduling::legalize).words == as_written.words);
+  }
 }

@@ -239,6 +239,58 @@ inline constexpr Vector kMesaA6xxVectors[] = {
     {0xe208000000000000ull, "dccln.all"},
 };
 
+// Every INSTR_7XX vector of the same file in Mesa 26.0-devel, upstream commit d02ba9bb9c01
+// (src/freedreno/ir3/tests/disasm.c; chip id 0x07030001, an a730), in the file's order: the word
+// and the text Mesa's disassembler prints for it on a7xx, which Mesa's assembler turns back into
+// the same word.
+inline constexpr Vector kMesaA7xxVectors[] = {
+    {0x0000000300000000ull, "(eolm)(eogm)nop"},
+    {0x0000000100000000ull, "(eolm)nop"},
+    {0x2004c00500000405ull, "cov.f32u32 r1.y, (last)r1.y"},
+    {0x200440c0ae800004ull, "movs.f32f32 r48.x, r1.x, 93"},
+    {0x201100c0c000040bull, "movs.s16s16 hr48.x, (last)hr2.w, a0.x"},
+    {0x201504c0000000c0ull, "cov.s32s16 (sat)hr48.x, r48.x"},
+    {0x4238080004010400ull, "(nop3) add.s r0.x, (last)r0.x, (last)r0.y"},
+    {0x4293000004000406ull, "cmps.u.ge r0.x, (last)r1.z, (last)r0.x"},
+    {0x429000f5100600c1ull, "cmps.u.lt up0.y, r48.y, c1.z"},
+    {0x4490000c10534007ull, "add.f.mul2.lt r3.x, (neg)r1.w, c20.w"},
+    {0x6180800004020400ull, "madsh.m16 r0.x, (last)r0.x, r0.y, (last)r0.z"},
+    {0x6483880604088406ull, "(nop3) sel.b32 r1.z, (last)r1.z, r1.w, (last)r2.x"},
+    {0x6286880e040ee002ull, "(nop3) mad.f32.mul2 r3.z, (neg)r0.z, r3.y, (last)r3.z"},
+    {0xa0081f02e2040001ull, "isam.base0 (f32)(xyzw)r0.z, r0.x, t#16, a1.x"},
+    {0xa0081f02e2000001ull, "isam.base0.1d (f32)(xyzw)r0.z, r0.x, t#16, a1.x"},
+    {0xa148310de028302cull, "saml.base2 (u32)(x)r3.y, hr5.z, hr6.x, t#1, a1.x"},
+    {0xa00c3101c2040001ull, "isam.v.base0 (u32)(x)r0.y, r0.x, s#0, t#1"},
+    {0xa00c3101c2000001ull, "isam.v.base0.1d (u32)(x)r0.y, r0.x, s#0, t#1"},
+    {0xa02c3f06c2041003ull, "isam.v.base0 (u32)(xyzw)r1.z, r0.y+8, s#0, t#1"},
+    {0xa02c3f05a1240601ull, "isam.v.s2en.uniform.base0 (u32)(xyzw)r1.y, r0.x+3, r2.y"},
+    {0xc380941e0703c079ull, "ray_intersection r7.z, [r3.w], r15.x, r1.w, r18.z"},
+    {0xc026020700630100ull, "resbase.untyped.1d.u32.1.imm.base0 r1.w, 1"},
+    {0xc0d2050507bfc006ull, "stg.a.f32 g[r0.z+r1.y+255], r0.w, 7"},
+    {0xc0d2050704812006ull, "stg.a.f32 g[c0.z+r1.w+4], r0.w, 4"},
+    {0xc002041104c08023ull, "ldg.a.f32 r4.y, g[r0.z+r4.y+2], 4"},
+    {0xc000400601c1a017ull, "ldg.a.f16 hr1.z, g[c1.z+r2.w+32], 1"},
+    {0xc74200000cc00000ull, "stsc.f32 c[0], 0, 12"},
+    {0xc742000008c00020ull, "stsc.f32 c[0], 16, 8"},
+    {0xc742006e08c00220ull, "stsc.f32 c[366], 16, 8"},
+    {0xd126040600e77100ull, "(sy)stib.b.untyped.1d.u32.4.imm.base0 r1.z, r0.x+4, 2"},
+    {0xc326000201e1b100ull, "ldib.b.untyped.1d.u32.4.imm.base0 r0.z, r0.y+12, 0"},
+    {0xc76618404de74144ull, "stib.b.untyped.1d.u32.1.uniform.base2 r16.x, r19.y+29, r3.x"},
+    {0xc03c000905648142ull, "atomic.b.xchg.untyped.1d.u64.1.uniform.base1 r2.y, r1.y, r0.x"},
+    {0xe2d2000000000000ull, "ccinv"},
+    {0xe3c2000000000000ull, "lock"},
+    {0xfbc2100000000000ull, "(sy)(ss)(jp)lock"},
+    {0xe41401a0bfba7736ull, "alias.tex.f32.1 r40.x, (-1.456763)"},
+    {0xe40c000900000007ull, "alias.tex.f32.0 r2.y, c1.w"},
+    {0xec1501a000000006ull, "(jp)alias.tex.b32.1 r40.x, (0x6)"},
+    {0xe41100a000000002ull, "alias.tex.b16.0 hr40.x, h(0x2)"},
+    {0xe410800300003c00ull, "alias.rt.f16.0 rt0.w, h(1.000000)"},
+    {0xf408800000000000ull, "(sy)alias.rt.f16.0 rt0.x, hc0.x"},
+    {0xe40c800800000010ull, "alias.rt.f32.0 rt2.x, c4.x"},
+    {0xe41480083f800000ull, "alias.rt.f32.0 rt2.x, (1.000000)"},
+    {0xe4158007000000ffull, "alias.rt.b32.0 rt1.w, (0xff)"},
+};
+
 // disasm.c add_generated_tests(): ldib.b/stib.b whose immediate offset lands in bits 54..58,
 // the bits other cat6 instructions use for their opcode.
 inline constexpr std::uint64_t kStibOffsetBase = 0xc026080916e77100ull;  // stib.b ... r2.y, r5.z+N, 4

@@ -116,7 +116,7 @@ TEST_CASE("a barrier orders local memory between the waves of a work group", "[v
     (rpt2)nop
       stl.u32 l[r0.y], r1.x, 1
       bar
-      (nop3) add.u r0.z, r0.x, 1
+      (ss)(sy)(nop3) add.u r0.z, r0.x, 1
       (nop3) and.b r0.z, r0.z, 511
       (nop3) shl.b r0.z, r0.z, 2
     (rpt2)nop

@@ -87,7 +87,7 @@ TEST_CASE("an endless loop is reported as a hang by the watchdog", "[virtual-gpu
 
 TEST_CASE("an endless loop around a barrier is reported as a hang", "[virtual-gpu][faults]") {
   VirtualGpu gpu(0x100000000ull, std::chrono::milliseconds(200));
-  const ir3::Program program = ir3::assemble("spin:\nbar\njump #spin\nend\n");
+  const ir3::Program program = ir3::assemble("spin:\nbar\n(ss)(sy)jump #spin\nend\n");
   Launch launch = launch_for(program);
   launch.local_size = {256, 1, 1};
   CHECK(fault_of(gpu, program, launch) == FaultKind::hang);

@@ -176,7 +176,79 @@ TEST_CASE("a relative read is checked for the register each fiber's a0.x names",
     CHECK(two.fault.empty());
     for (std::uint32_t i = 0; i < 64; ++i) CHECK(two.out[i] == 10 * (i % 2 + 1));
     const Run four = run(body(3), 64, size);
-    CHECK_THAT(four.fault, Catch::Contains("reads r4.w before an ALU result from `mov.u32u32 r4.w, 40`"));
+    CHECK_THAT(four.fault, Catch::Contains("reads r4.w (through its relative operand) before an ALU result from `mov.u32u32 r4.w, 40`"));
     CHECK_THAT(four.fault, Catch::Contains("fix: needs 3 more delay slots"));
   }
+}
+
+TEST_CASE("a relative write is tracked for the register each fiber's a0.x names", "[virtual-gpu][hazards]") {
+  // r<a0.x + 16> is r4.x for fibers whose a0.x is 0 and r4.y where it is 1; r4.y is read one slot
+  // after the write: too early only for the fibers that wrote it.
+  auto body = [](int mask) {
+    return R"(
+    mov.u32u32 r4.x, 10
+    mov.u32u32 r4.y, 20
+    (nop3) and.b r0.y, r0.x, )" + std::to_string(mask) + R"(
+    cov.u32s16 hr0.x, r0.y
+    (rpt2)nop
+    mova a0.x, hr0.x
+    (rpt5)nop
+    mov.u32u32 r<a0.x + 16>, 7
+    nop
+    mov.u32u32 r1.x, r4.y
+    (rpt5)nop
+  )";
+  };
+  for (auto size : {pm4::ThreadSize::THREAD64, pm4::ThreadSize::THREAD128}) {
+    const Run none = run(body(0), 64, size);
+    CHECK(none.fault.empty());
+    CHECK(none.out == std::vector<std::uint32_t>(64, 20));
+    const Run odd = run(body(1), 64, size);
+    CHECK_THAT(odd.fault, Catch::Contains("`mov.u32u32 r1.x, r4.y` (instruction 13) reads r4.y before an ALU result from "
+                                          "`mov.u32u32 r<a0.x + 16>, 7` (instruction 11)"));
+    CHECK_THAT(odd.fault, Catch::Contains("fix: needs 2 more delay slots"));
+  }
+  // Overwriting, through a0.x, a register a load still lands in is a fault for those fibers only.
+  auto over = [](int mask) {
+    return R"(
+    (nop3) and.b r0.y, r0.x, )" + std::to_string(mask) + R"(
+    cov.u32s16 hr0.x, r0.y
+    (rpt2)nop
+    mova a0.x, hr0.x
+    ldg.u32 r4.y, g[r2.x], 1
+    (rpt5)nop
+    mov.u32u32 r<a0.x + 16>, 7
+    (sy)mov.u32u32 r1.x, r4.y
+    (rpt5)nop
+  )";
+  };
+  CHECK(run(over(0), 64, pm4::ThreadSize::THREAD64).fault.empty());
+  CHECK_THAT(run(over(1), 64, pm4::ThreadSize::THREAD64).fault,
+             Catch::Contains("overwrites r4.y (through its relative operand) while a load from memory"));
+}
+
+TEST_CASE("the instruction after a barrier waits (ss)(sy), in every wave of the group", "[virtual-gpu][hazards]") {
+  for (auto size : {pm4::ThreadSize::THREAD64, pm4::ThreadSize::THREAD128}) {
+    const Run missing = run("bar\nmov.u32u32 r1.x, 5\n(rpt5)nop", 256, size);
+    CHECK_THAT(missing.fault, Catch::Contains("`mov.u32u32 r1.x, 5` (instruction 5) is the first instruction after `bar` (instruction 4)"));
+    CHECK_THAT(missing.fault, Catch::Contains("fix: add (ss)(sy)"));
+    CHECK_THAT(run("bar\n(ss)nop\nmov.u32u32 r1.x, 5\n(rpt5)nop", 256, size).fault, Catch::Contains("fix: add (sy)"));
+    const Run waited = run("bar\n(ss)(sy)nop\nmov.u32u32 r1.x, 5\n(rpt5)nop", 256, size);
+    CHECK(waited.fault.empty());
+    CHECK(waited.out == std::vector<std::uint32_t>(256, 5));
+  }
+  // fence, and any other cat7 instruction, likewise.
+  CHECK_THAT(run("fence.r.w\nmov.u32u32 r1.x, 5\n(rpt5)nop", 64, pm4::ThreadSize::THREAD64).fault,
+             Catch::Contains("is the first instruction after `fence.r.w`"));
+}
+
+TEST_CASE("a load into a shared register is waited for with (ss) as well as (sy)", "[virtual-gpu][hazards]") {
+  const std::string load = "ldg.u32 r48.y, g[r2.x], 1\n";
+  const Run sy_only = run(load + "(sy)add.u r1.x, r48.y, 1\n(rpt5)nop", 64, pm4::ThreadSize::THREAD64);
+  CHECK_THAT(sy_only.fault, Catch::Contains("reads r48.y before a load from memory into a shared register"));
+  CHECK_THAT(sy_only.fault, Catch::Contains("fix: add (ss)"));
+  CHECK_THAT(run(load + "(ss)add.u r1.x, r48.y, 1\n(rpt5)nop", 64, pm4::ThreadSize::THREAD64).fault, Catch::Contains("fix: add (sy)"));
+  const Run both = run(load + "(ss)(sy)add.u r1.x, r48.y, 1\n(rpt5)nop", 64, pm4::ThreadSize::THREAD64);
+  CHECK(both.fault.empty());
+  CHECK(both.out == std::vector<std::uint32_t>(64, 1));  // the buffer held zeros
 }

@@ -78,7 +78,8 @@ TEST_CASE("global and local atomics combine every fiber's operand exactly once",
   done:
     (jp)atomic.max.untyped.1d.u32.1.l r2.y, l[r3.x], r3.z
     bar
-    ldl.u32 r2.z, l[r3.x], 1
+    (ss)nop
+    (sy)ldl.u32 r2.z, l[r3.x], 1
     (nop3) shl.b r4.x, r0.x, 3
     add.u r4.x, r4.x, 8
     (nop3) mul.u24 r4.y, r48.x, c0.z

@@ -51,7 +51,7 @@ std::uint64_t address_at(std::span<const std::uint32_t> payload, std::size_t ind
 
 CommandProcessor::CommandProcessor(const GpuMemory& memory, std::chrono::milliseconds hang_timeout,
                                    const std::atomic<bool>& stop, std::uint32_t instruction_cache_units,
-                                   ExecutionModel model)
+                                   ExecutionModel model, ir3::Generation generation)
     : address_space_(memory),
       memory_(memory),
       shader_memory_(memory),
@@ -60,7 +60,8 @@ CommandProcessor::CommandProcessor(const GpuMemory& memory, std::chrono::millise
       hang_timeout_(hang_timeout),
       instruction_cache_units_(instruction_cache_units),
       stop_(stop),
-      regs_(pm4::kMaxRegister + 1, 0) {
+      regs_(pm4::kMaxRegister + 1, 0),
+      programs_(generation) {
   cs_.constants.assign(kConstantVec4s * 4, 0);
   cs_.constant_loaded.assign(kConstantVec4s, 0);
   cs_.uav.resize(kUavSlots);

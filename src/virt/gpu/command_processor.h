@@ -41,10 +41,11 @@ class CommandProcessor {
   /// `stop` aborts a wait in progress (ring teardown); a wait that outlives `hang_timeout` is
   /// reported as a hang. A CS code preload (CP_LOAD_STATE6 ST6_SHADER) of more than
   /// `instruction_cache_units` 128-byte units is a CP error (the model's instruction cache; 0: no
-  /// limit, for tests of other packets).
+  /// limit, for tests of other packets). Shaders run as the instruction set of `generation`.
   CommandProcessor(const GpuMemory& memory, std::chrono::milliseconds hang_timeout, const std::atomic<bool>& stop,
                    std::uint32_t instruction_cache_units = 0,
-                   ExecutionModel model = ExecutionModel::from_environment());
+                   ExecutionModel model = ExecutionModel::from_environment(),
+                   ir3::Generation generation = ir3::Generation::a6xx);
 
   /// Runs the IBs in order; throws GpuFault on a CP error, page fault or hang. With `allowed`,
   /// every memory access of the submission (CP and shaders) must stay inside those ranges.

@@ -1,6 +1,7 @@
 #include "virt/gpu/gpu_memory.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <mutex>
 
@@ -24,6 +25,37 @@ std::string GpuFault::hex(std::uint64_t value) {
 
 namespace {
 std::uint64_t align_up(std::uint64_t value, std::uint64_t align) { return (value + align - 1) & ~(align - 1); }
+
+// A dword or qword at its natural alignment moves in one bus transaction, which the CPU observes
+// whole: the timeline values the CP writes (CACHE_FLUSH_TS, CP_MEM_WRITE of a signal's high
+// dword) and the host-set signals it polls (CP_WAIT_REG_MEM, CP_WAIT_MEM_GTE). Such accesses are
+// release stores and acquire loads, which pair with the host's std::atomic_ref accesses to the
+// same value (src/core/signal.cpp) and order what the GPU wrote before; anything else is a copy.
+template <typename Word>
+bool whole_word(const std::byte* host, std::size_t length) {
+  return length == sizeof(Word) && reinterpret_cast<std::uintptr_t>(host) % sizeof(Word) == 0;
+}
+template <typename Word>
+void store_release(std::byte* host, const std::byte* from) {
+  Word value;
+  std::memcpy(&value, from, sizeof value);
+  std::atomic_ref<Word>(*reinterpret_cast<Word*>(host)).store(value, std::memory_order_release);
+}
+template <typename Word>
+void load_acquire(std::byte* to, std::byte* host) {
+  const Word value = std::atomic_ref<Word>(*reinterpret_cast<Word*>(host)).load(std::memory_order_acquire);
+  std::memcpy(to, &value, sizeof value);
+}
+void copy_to_memory(std::byte* host, const std::byte* from, std::size_t length) {
+  if (whole_word<std::uint64_t>(host, length)) return store_release<std::uint64_t>(host, from);
+  if (whole_word<std::uint32_t>(host, length)) return store_release<std::uint32_t>(host, from);
+  std::memcpy(host, from, length);
+}
+void copy_from_memory(std::byte* to, std::byte* host, std::size_t length) {
+  if (whole_word<std::uint64_t>(host, length)) return load_acquire<std::uint64_t>(to, host);
+  if (whole_word<std::uint32_t>(host, length)) return load_acquire<std::uint32_t>(to, host);
+  std::memcpy(to, host, length);
+}
 }  // namespace
 
 AddressRanges::AddressRanges(std::vector<Range> ranges) : ranges_(std::move(ranges)) {
@@ -108,7 +140,7 @@ void GpuView::read(std::uint64_t va, void* dst, std::size_t size) const {
     return;
   }
   memory_->walk(va, size, false, allowed_, [&](std::byte* host, std::size_t length) {
-    std::memcpy(out, host, length);
+    copy_from_memory(out, host, length);
     out += length;
   });
 }
@@ -123,7 +155,7 @@ void GpuView::write(std::uint64_t va, const void* src, std::size_t size) const {
     return;
   }
   memory_->walk(va, size, true, allowed_, [&](std::byte* host, std::size_t length) {
-    std::memcpy(host, in, length);
+    copy_to_memory(host, in, length);
     in += length;
   });
 }

@@ -25,11 +25,20 @@ constexpr unsigned kMaxDelay = 6;
 // Pending records are looked at again once this many pile up.
 constexpr std::size_t kPruneAt = 32;
 
-std::uint32_t clock_of(Wait wait, std::uint32_t cycle, std::uint32_t ss, std::uint32_t sy) {
-  return wait == Wait::delay ? cycle : wait == Wait::ss ? ss : wait == Wait::sy ? sy : 0;
+// Whether a value written with `wait` at the counts in `r` is released by the clocks `c`.
+bool synced(Wait wait, std::uint32_t ss, std::uint32_t sy, std::uint32_t clock_ss, std::uint32_t clock_sy) {
+  return (!ir3::includes(wait, Wait::ss) || clock_ss > ss) && (!ir3::includes(wait, Wait::sy) || clock_sy > sy);
 }
 
 }  // namespace
+
+// The sync flags a record still waits for under the clocks `c`.
+Wait HazardCheck::pending_syncs(const Record& r, const Clocks& c) {
+  Wait missing = Wait::none;
+  if (ir3::includes(r.wait, Wait::ss) && c.ss <= r.ss) missing = missing | Wait::ss;
+  if (ir3::includes(r.wait, Wait::sy) && c.sy <= r.sy) missing = missing | Wait::sy;
+  return missing;
+}
 
 HazardMode hazard_mode_from_environment() noexcept {
   const char* value = std::getenv("ADRENO_VIRTUAL_HAZARDS");
@@ -51,9 +60,10 @@ HazardCheck::HazardCheck(const ShaderProgram& program, HazardMode mode, HazardWa
       merged_(merged),
       shared_slot_(full_regids_ + half_regids_),
       special_slot_(shared_slot_ + kSharedRegids),
-      const_slot_(special_slot_ + 6) {
+      const_slot_(special_slot_ + 6),
+      barrier_slot_(const_slot_ + 1) {
   if (mode_ == HazardMode::off) return;
-  slots_.resize(const_slot_ + 1);
+  slots_.resize(barrier_slot_ + 1);
   offsets_.resize(stride_);
 }
 
@@ -77,7 +87,9 @@ HazardCheck::Clocks HazardCheck::lane_clocks(unsigned lane) const {
 HazardCheck::Record HazardCheck::absolute(const Record& record, unsigned lane) const {
   Record r = record;
   const Clocks& o = offsets_[lane];
-  r.written += clock_of(r.wait, o.cycle, o.ss, o.sy);
+  r.written += o.cycle;
+  r.ss += o.ss;
+  r.sy += o.sy;
   r.war_ss += o.ss;
   r.war_sy += o.sy;
   return r;
@@ -85,8 +97,7 @@ HazardCheck::Record HazardCheck::absolute(const Record& record, unsigned lane) c
 
 bool HazardCheck::resolved(const Record& r, const Clocks& c) const {
   const Wait wait = r.wait;
-  const bool value = wait == Wait::none || (wait == Wait::delay && c.cycle >= r.written + kMaxDelay) ||
-                     (wait == Wait::ss && c.ss > r.written) || (wait == Wait::sy && c.sy > r.written);
+  const bool value = wait == Wait::delay ? c.cycle >= r.written + kMaxDelay : synced(wait, r.ss, r.sy, c.ss, c.sy);
   const bool read = r.war == InFlightRead::none || c.ss > r.war_ss ||
                     (r.war == InFlightRead::until_ss_or_sy && c.sy > r.war_sy);
   return value && read;
@@ -132,7 +143,8 @@ void HazardCheck::report(const ir3::Hazard& hazard) {
     char text[32];
     std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(program_.address()));
     return std::string(text);
-  }() + ": " + ir3::describe(hazard, program_[hazard.pc].instruction, program_[hazard.producer_pc].instruction);
+  }() + ": " + ir3::describe(hazard, program_[hazard.pc].instruction, program_[hazard.producer_pc].instruction,
+                             program_.generation());
   if (mode_ == HazardMode::on) throw GpuFault(FaultKind::shader_error, program_.address() + std::uint64_t{hazard.pc} * 8, what);
   if (warnings_ == nullptr || warnings_->first(program_.address(), hazard.pc, hazard.regid)) {
     std::fprintf(stderr, "adreno: warning: %s\n", what.c_str());
@@ -148,7 +160,7 @@ void HazardCheck::check_read(const Record& r, const Clocks& c, std::uint32_t pc,
     const std::uint32_t read_cycle = c.cycle + read_offset;
     if (read_cycle >= r.written + need) return;
     missing = r.written + need - read_cycle;
-  } else if (r.wait == Wait::none || (r.wait == Wait::ss ? c.ss : c.sy) > r.written) {
+  } else if (synced(r.wait, r.ss, r.sy, c.ss, c.sy)) {
     return;
   }
   ir3::Hazard h{};
@@ -157,27 +169,29 @@ void HazardCheck::check_read(const Record& r, const Clocks& c, std::uint32_t pc,
   h.producer_pc = r.producer_pc;
   h.regid = static_cast<std::uint16_t>(regid);
   h.half = use.half;
+  h.relative = use.relative;
   h.producer = r.producer;
-  h.fix = r.wait;
+  h.fix = r.wait == Wait::delay ? Wait::delay : pending_syncs(r, c);
   h.missing_slots = missing;
   report(h);
 }
 
-void HazardCheck::check_write(const Record& r, const Clocks& c, std::uint32_t pc, unsigned regid, bool half) {
+void HazardCheck::check_write(const Record& r, const Clocks& c, std::uint32_t pc, const ir3::RegisterUse& use, unsigned regid) {
   const Wait wait = r.wait;
-  const bool pending = (wait == Wait::ss && c.ss <= r.written) || (wait == Wait::sy && c.sy <= r.written);
+  const bool pending = wait != Wait::delay && !synced(wait, r.ss, r.sy, c.ss, c.sy);
   const bool reading = r.war != InFlightRead::none && c.ss <= r.war_ss &&
                        !(r.war == InFlightRead::until_ss_or_sy && c.sy > r.war_sy);
   if (!pending && !reading) return;
   ir3::Hazard h{};
   h.pc = pc;
   h.regid = static_cast<std::uint16_t>(regid);
-  h.half = half;
+  h.half = use.half;
+  h.relative = use.relative;
   if (pending) {
     h.kind = ir3::Hazard::Kind::overwrite_pending;
     h.producer_pc = r.producer_pc;
     h.producer = r.producer;
-    h.fix = wait;
+    h.fix = pending_syncs(r, c);
     report(h);
   }
   if (reading) {
@@ -189,16 +203,29 @@ void HazardCheck::check_write(const Record& r, const Clocks& c, std::uint32_t pc
   }
 }
 
-void HazardCheck::record_write(Record& r, const Clocks& c, std::uint32_t pc, Producer producer, std::uint32_t cycle,
-                               bool half) const {
-  const ir3::ProducerRule& rule = ir3::rule(producer);
+void HazardCheck::check_barrier(const Record& r, const Clocks& c, std::uint32_t pc) {
+  if (r.wait == Wait::none || synced(r.wait, r.ss, r.sy, c.ss, c.sy)) return;
+  ir3::Hazard h{};
+  h.kind = ir3::Hazard::Kind::barrier;
+  h.pc = pc;
+  h.producer_pc = r.producer_pc;
+  h.producer = Producer::barrier;
+  h.fix = pending_syncs(r, c);
+  report(h);
+}
+
+void HazardCheck::record_write(Record& r, const Clocks& c, std::uint32_t pc, Producer producer, Wait wait,
+                               std::uint32_t cycle, bool half) const {
+  const ir3::ProducerRule& rule = ir3::rule(producer, program_.generation());
   r.producer = producer;
-  r.wait = rule.wait;
+  r.wait = wait;
   r.alu_delay = rule.alu_delay;
   r.other_delay = rule.other_delay;
   r.producer_pc = pc;
   r.half = half;
-  r.written = clock_of(rule.wait, cycle, c.ss, c.sy);
+  r.written = cycle;
+  r.ss = c.ss;
+  r.sy = c.sy;
   r.war = InFlightRead::none;  // the check before the write made sure no reader is left
 }
 
@@ -235,24 +262,35 @@ void HazardCheck::check(std::uint32_t pc, std::span<const std::uint16_t> active,
   }
   was_diverged_ = !converged;
 
-  // Every use of a register as its slot, (rptN) stepping the repeating ones; with `aliases`, a
-  // merged file's other-size registers sharing the bits too (relative uses: see the reads below).
+  // Every register a use touches as its slot, fn(slot, regid, step), (rptN) stepping the
+  // repeating ones; with `aliases`, a merged file's other-size registers sharing the bits too.
+  // A relative use names, for each fiber, the register its a0.x picks: fn(slot, regid, step, lane)
+  // runs for that fiber only (`lane` is kAllLanes otherwise).
+  constexpr unsigned kAllLanes = ~0u;
   auto each_register = [&](const ir3::RegisterUse& use, bool aliases, auto&& fn) {
-    ir3::each_touched_register(in, use, aliases && merged_, [&](unsigned regid, bool half, unsigned step, unsigned use_regid) {
-      const unsigned slot = slot_of(regid, half);
-      if (slot == kNoSlot) return false;
-      fn(slot, use_regid, step);
-      return true;
-    });
+    auto visit = [&](unsigned lane, unsigned base) {
+      ir3::each_touched_register(in, use, aliases && merged_, [&](unsigned regid, bool half, unsigned step, unsigned use_regid) {
+        const unsigned slot = slot_of(regid, half);
+        if (slot == kNoSlot) return false;
+        fn(slot, use_regid, step, lane);
+        return true;
+      }, base);
+    };
+    if (!use.relative) return visit(kAllLanes, 0);
+    for (const std::uint16_t lane : active) {
+      const int base = a0[lane] + use.offset;
+      if (base >= 0) visit(lane, static_cast<unsigned>(base));  // the interpreter faults a negative index
+    }
   };
-  // Applies fn(record, clocks) to the slot for every executing fiber.
-  auto each_record = [&](unsigned slot, auto&& fn) {
+  // Applies fn(record, clocks) to the slot for every executing fiber, or for `lane` alone.
+  auto each_record = [&](unsigned slot, unsigned lane, auto&& fn) {
     Slot& s = slots_[slot];
     if (!s.per_lane) {
       if (converged) fn(s.uniform, base_);  // diverged: a shared record is never pending
       return;
     }
-    for (const std::uint16_t lane : active) fn(lane_record(slot, lane), lane_clocks(lane));
+    if (lane != kAllLanes) return fn(lane_record(slot, lane), lane_clocks(lane));
+    for (const std::uint16_t l : active) fn(lane_record(slot, l), lane_clocks(l));
   };
   auto advance = [&](auto&& change) {
     if (converged) {
@@ -261,13 +299,14 @@ void HazardCheck::check(std::uint32_t pc, std::span<const std::uint16_t> active,
       for (const std::uint16_t lane : active) change(offsets_[lane]);
     }
   };
-  // Updates the slot for every executing fiber with fn(record, clocks).
-  auto update = [&](unsigned slot, auto&& fn) {
+  // Updates the slot for every executing fiber, or for `lane` alone, with fn(record, clocks).
+  auto update = [&](unsigned slot, unsigned lane, auto&& fn) {
     Slot& s = slots_[slot];
-    if (!converged) spread(slot);
+    if (!converged || lane != kAllLanes) spread(slot);
     list(slot);
     if (!s.per_lane) return fn(s.uniform, base_);
-    for (const std::uint16_t lane : active) fn(lane_record(slot, lane), lane_clocks(lane));
+    if (lane != kAllLanes) return fn(lane_record(slot, lane), lane_clocks(lane));
+    for (const std::uint16_t l : active) fn(lane_record(slot, l), lane_clocks(l));
   };
 
   // The waits this instruction carries happen before it reads anything.
@@ -280,59 +319,52 @@ void HazardCheck::check(std::uint32_t pc, std::span<const std::uint16_t> active,
 
   for (unsigned k = 0; k < f.read_count; ++k) {
     const ir3::RegisterUse& use = f.reads[k];
-    if (use.relative) {
-      // r<a0.x + N>: each fiber reads the register its own a0.x names (its in-flight use is not
-      // tracked: a relative source of a store or load is not followed for write-after-read).
-      const unsigned n = use.repeats ? in.repeat + 1u : 1u;
-      for (const std::uint16_t lane : active) {
-        for (unsigned i = 0; i < n; ++i) {
-          const int regid = a0[lane] + use.offset + static_cast<int>(i);
-          const unsigned slot = regid < 0 ? kNoSlot : slot_of(static_cast<unsigned>(regid), use.half);
-          if (slot == kNoSlot) continue;
-          const Slot& s = slots_[slot];
-          if (s.per_lane) {
-            check_read(lane_record(slot, lane), lane_clocks(lane), pc, use, static_cast<unsigned>(regid), use.read_delay + i,
-                       f.alu_consumer);
-          } else if (converged) {
-            check_read(s.uniform, base_, pc, use, static_cast<unsigned>(regid), use.read_delay + i, f.alu_consumer);
-          }
-        }
-      }
-      continue;
-    }
-    each_register(use, true, [&](unsigned slot, unsigned regid, unsigned step) {
-      each_record(slot, [&](const Record& r, const Clocks& c) { check_read(r, c, pc, use, regid, use.read_delay + step, f.alu_consumer); });
+    each_register(use, true, [&](unsigned slot, unsigned regid, unsigned step, unsigned lane) {
+      each_record(slot, lane, [&](const Record& r, const Clocks& c) {
+        check_read(r, c, pc, use, regid, use.cycle + step, f.alu_consumer);
+      });
     });
   }
   if (f.reads_constants) {
     const ir3::RegisterUse use{static_cast<std::uint16_t>(kConstantsRegid)};
-    each_record(const_slot_, [&](const Record& r, const Clocks& c) { check_read(r, c, pc, use, kConstantsRegid, 0, false); });
+    each_record(const_slot_, kAllLanes, [&](const Record& r, const Clocks& c) { check_read(r, c, pc, use, kConstantsRegid, 0, false); });
   }
+  if (!f.filler) each_record(barrier_slot_, kAllLanes, [&](const Record& r, const Clocks& c) { check_barrier(r, c, pc); });
   for (unsigned k = 0; k < f.write_count; ++k) {
     const ir3::RegisterUse& use = f.writes[k];
-    each_register(use, true, [&](unsigned slot, unsigned regid, unsigned) {
-      each_record(slot, [&](const Record& r, const Clocks& c) { check_write(r, c, pc, regid, use.half); });
+    each_register(use, true, [&](unsigned slot, unsigned regid, unsigned, unsigned lane) {
+      each_record(slot, lane, [&](const Record& r, const Clocks& c) { check_write(r, c, pc, use, regid); });
     });
   }
 
   // The instruction issues: its sources may stay in use, its results arrive by its class's rule.
   if (f.in_flight != InFlightRead::none) {
     for (unsigned k = 0; k < f.read_count; ++k) {
-      each_register(f.reads[k], false, [&](unsigned slot, unsigned, unsigned) {
-        update(slot, [&](Record& r, const Clocks& c) { record_read(r, c, pc, f.in_flight); });
+      each_register(f.reads[k], false, [&](unsigned slot, unsigned, unsigned, unsigned lane) {
+        update(slot, lane, [&](Record& r, const Clocks& c) { record_read(r, c, pc, f.in_flight); });
       });
     }
+  }
+  // The first instruction after a barrier is past it; a barrier leaves its waits pending.
+  if (!f.filler && slots_[barrier_slot_].listed) update(barrier_slot_, kAllLanes, [](Record& r, const Clocks&) { r = {}; });
+  if (f.barrier) {
+    update(barrier_slot_, kAllLanes, [&](Record& r, const Clocks& c) {
+      record_write(r, c, pc, Producer::barrier, ir3::rule(Producer::barrier, program_.generation()).wait, c.cycle, false);
+    });
   }
   if (f.counted) advance([](Clocks& c) { ++c.cycle; });
   for (unsigned k = 0; k < f.write_count; ++k) {
     const ir3::RegisterUse& use = f.writes[k];
-    each_register(use, false, [&](unsigned slot, unsigned, unsigned step) {
-      update(slot, [&](Record& r, const Clocks& c) { record_write(r, c, pc, f.producer, c.cycle + step, use.half); });
+    each_register(use, false, [&](unsigned slot, unsigned, unsigned step, unsigned lane) {
+      const Wait wait = ir3::value_wait(f.producer, slot >= shared_slot_ && slot < special_slot_, program_.generation());
+      update(slot, lane, [&](Record& r, const Clocks& c) {
+        record_write(r, c, pc, f.producer, wait, c.cycle + use.cycle + step, use.half);
+      });
     });
   }
   if (f.constants_written != Wait::none) {
     const Producer producer = f.constants_written == Wait::sy ? Producer::global_load : Producer::local_load;
-    update(const_slot_, [&](Record& r, const Clocks& c) { record_write(r, c, pc, producer, c.cycle, false); });
+    update(const_slot_, kAllLanes, [&](Record& r, const Clocks& c) { record_write(r, c, pc, producer, f.constants_written, c.cycle, false); });
   }
   if (f.counted && f.cycles > 1) advance([&](Clocks& c) { c.cycle += f.cycles - 1u; });
 }

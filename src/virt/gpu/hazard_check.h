@@ -30,7 +30,7 @@ class HazardCheck {
 
   /// Called before `pc` executes for `active` lanes (`converged`: they are all the live lanes).
   /// Throws GpuFault(shader_error) on a hazard in mode on, logs it once in mode warn.
-  /// `a0` holds each lane's a0.x, for the registers r<a0.x + N> reads.
+  /// `a0` holds each lane's a0.x, for the registers r<a0.x + N> reads and writes.
   void issue(std::uint32_t pc, std::span<const std::uint16_t> active, bool converged, std::span<const std::int32_t> a0) {
     if (mode_ != HazardMode::off) check(pc, active, converged, a0);
   }
@@ -40,7 +40,8 @@ class HazardCheck {
     std::uint32_t cycle = 0, ss = 0, sy = 0;
   };
   struct Record {
-    std::uint32_t written = 0;  ///< delay clock (delay producers) or ss/sy count (sync producers)
+    std::uint32_t written = 0;     ///< the delay clock when the value was written (delay producers)
+    std::uint32_t ss = 0, sy = 0;  ///< the (ss)/(sy) counts then: a later wait releases the value
     std::uint32_t war_ss = 0, war_sy = 0;
     std::uint32_t producer_pc = 0, reader_pc = 0;
     ir3::Producer producer = ir3::Producer::none;
@@ -65,13 +66,16 @@ class HazardCheck {
   void list(unsigned slot);
   void prune(std::span<const std::uint16_t> live);
   bool resolved(const Record& record, const Clocks& clocks) const;
+  static ir3::Wait pending_syncs(const Record& record, const Clocks& clocks);
   void report(const ir3::Hazard& hazard);
 
   // The rules applied to one record for one fiber (or all, converged).
   void check_read(const Record& r, const Clocks& c, std::uint32_t pc, const ir3::RegisterUse& use, unsigned regid,
                   std::uint32_t read_cycle, bool alu_consumer);
-  void check_write(const Record& r, const Clocks& c, std::uint32_t pc, unsigned regid, bool half);
-  void record_write(Record& r, const Clocks& c, std::uint32_t pc, ir3::Producer producer, std::uint32_t cycle, bool half) const;
+  void check_write(const Record& r, const Clocks& c, std::uint32_t pc, const ir3::RegisterUse& use, unsigned regid);
+  void check_barrier(const Record& r, const Clocks& c, std::uint32_t pc);
+  void record_write(Record& r, const Clocks& c, std::uint32_t pc, ir3::Producer producer, ir3::Wait wait,
+                    std::uint32_t cycle, bool half) const;
   void record_read(Record& r, const Clocks& c, std::uint32_t pc, ir3::InFlightRead war) const;
 
   const ShaderProgram& program_;
@@ -79,7 +83,7 @@ class HazardCheck {
   HazardWarnings* warnings_;
   unsigned stride_, lane_count_, full_regids_, half_regids_;
   bool merged_;
-  unsigned shared_slot_, special_slot_, const_slot_;
+  unsigned shared_slot_, special_slot_, const_slot_, barrier_slot_;
   std::vector<Slot> slots_;
   std::vector<Record> lane_records_;  // per-fiber records, allocated at the first divergence
   std::vector<Clocks> offsets_;    // per fiber, added to base_

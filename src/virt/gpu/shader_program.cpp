@@ -21,19 +21,19 @@ void note(const ir3::Operand& operand, unsigned repeat, DecodedInstruction& deco
 
 }  // namespace
 
-ShaderProgram::ShaderProgram(std::uint64_t address, std::vector<std::uint64_t> words)
-    : address_(address), words_(std::move(words)) {
+ShaderProgram::ShaderProgram(std::uint64_t address, std::vector<std::uint64_t> words, ir3::Generation generation)
+    : address_(address), generation_(generation), words_(std::move(words)) {
   code_.resize(words_.size());
   for (std::size_t i = 0; i < words_.size(); ++i) {
     DecodedInstruction& decoded = code_[i];
     try {
-      decoded.instruction = ir3::decode(words_[i]);
+      decoded.instruction = ir3::decode(words_[i], generation_);
     } catch (const Error& error) {
       decoded.illegal = error.what();
       continue;
     }
     const ir3::Instruction& in = decoded.instruction;
-    decoded.footprint = ir3::footprint(in);
+    decoded.footprint = ir3::footprint(in, generation_);
     // (rptN) always advances the destination; sources advance only with (r). Vector widths
     // (ldg of 4 components) are checked at execution, where the component count is known.
     if (in.dst.kind == ir3::OperandKind::gpr && in.dst.reg < kFirstSharedRegid) {
@@ -48,7 +48,7 @@ std::shared_ptr<const ShaderProgram> ShaderProgramCache::get(std::uint64_t addre
   std::lock_guard lock(mutex_);
   auto& slot = programs_[{address, words.size()}];
   if (slot && std::equal(slot->words().begin(), slot->words().end(), words.begin())) return slot;
-  slot = std::make_shared<const ShaderProgram>(address, std::move(words));
+  slot = std::make_shared<const ShaderProgram>(address, std::move(words), generation_);
   return slot;
 }
 

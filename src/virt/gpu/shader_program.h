@@ -32,26 +32,33 @@ struct DecodedInstruction {
 
 class ShaderProgram {
  public:
-  ShaderProgram(std::uint64_t address, std::vector<std::uint64_t> words);
+  /// `words` decoded as the instruction set of `generation` (the GPU model's).
+  ShaderProgram(std::uint64_t address, std::vector<std::uint64_t> words, ir3::Generation generation);
 
   std::uint64_t address() const noexcept { return address_; }
+  ir3::Generation generation() const noexcept { return generation_; }
   std::span<const std::uint64_t> words() const noexcept { return words_; }
   std::size_t size() const noexcept { return code_.size(); }
   const DecodedInstruction& operator[](std::size_t index) const noexcept { return code_[index]; }
 
  private:
   std::uint64_t address_;
+  ir3::Generation generation_;
   std::vector<std::uint64_t> words_;
   std::vector<DecodedInstruction> code_;
 };
 
-/// Programs by GPU address and size. A hit still compares the words, because a buffer can be
-/// rewritten with another program at the same address; a compare is far cheaper than a decode.
+/// Programs by GPU address and size, decoded for one GPU generation. A hit still compares the
+/// words, because a buffer can be rewritten with another program at the same address; a compare
+/// is far cheaper than a decode.
 class ShaderProgramCache {
  public:
+  explicit ShaderProgramCache(ir3::Generation generation) : generation_(generation) {}
+
   std::shared_ptr<const ShaderProgram> get(std::uint64_t address, std::vector<std::uint64_t> words);
 
  private:
+  ir3::Generation generation_;
   std::mutex mutex_;
   std::map<std::pair<std::uint64_t, std::size_t>, std::shared_ptr<const ShaderProgram>> programs_;
 };

@@ -1,0 +1,99 @@
+// [virtual-kernel] Kernel errors where the library cannot report them or should not: found by
+// the soak (tests/soak), each on both virtual kernels through the test kit's fault plan.
+#include <adreno/adreno.hpp>
+#include <adreno/testing.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+#include <vector>
+
+using namespace adreno;
+using namespace adreno::testing;
+using namespace std::chrono_literals;
+
+#define EACH_DRIVER() GENERATE(Driver::kgsl, Driver::msm)
+
+namespace {
+
+std::vector<std::uint32_t> words_of(const Buffer& buffer, std::size_t count) {
+  std::vector<std::uint32_t> words(count);
+  std::memcpy(words.data(), buffer.cpu_view().data(), count * 4);
+  return words;
+}
+
+}  // namespace
+
+// Releasing memory asks the kernel whether the submissions that used it retired. That runs in
+// destructors: a failed answer escaped one and ended the process (std::terminate).
+TEST_CASE("a kernel error while asking whether released memory is idle keeps the memory until it is, without throwing",
+          "[virtual-kernel][memory]") {
+  const Driver driver = EACH_DRIVER();
+  const int error = GENERATE(ENOMEM, EBUSY, EINTR);  // not the errnos of a lost context (EIO, EDEADLK)
+  CAPTURE(driver == Driver::kgsl ? "kgsl" : "msm", error);
+  VirtualDevice test({.driver = driver});
+  {
+    Device& device = test.device();
+    std::mt19937 rng(17);
+    std::vector<std::uint32_t> values(64);
+    for (auto& v : values) v = static_cast<std::uint32_t>(rng());
+    Queue queue(device);
+    Signal gate(device);
+    std::optional<Buffer> used = device.allocate({.size = 256});
+    const std::uint64_t first = used->gpu_address().value();
+    queue.wait(gate, 1);  // the submission stays in flight until the host opens the gate
+    queue.write(*used, values);
+    queue.submit();
+    test.clear_log();
+    test.fail_every_call(Operation::wait, error);
+    REQUIRE_NOTHROW(used.reset());  // asks the kernel, which fails: the memory waits
+    REQUIRE_FALSE(test.calls(Operation::wait).empty());
+    // Not handed out again while its submission may still run.
+    Buffer other = device.allocate({.size = 256});
+    CHECK(other.gpu_address().value() != first);
+    CHECK(test.calls(Operation::wait).front().injected);
+    CHECK(test.calls(Operation::wait).front().error == error);
+    test.clear_faults();
+    gate.set(1);
+    queue.finish(10s);
+  }
+  const auto leaks = test.close();
+  for (const auto& leak : leaks) UNSCOPED_INFO("leak: " << leak);
+  CHECK(leaks.empty());
+}
+
+// KgslKernel asked an interrupted wait again; MsmKernel threw EINTR as a kernel error, though
+// WAIT_FENCE's absolute deadline is made for asking again (msm_drm.h drm_msm_wait_fence).
+TEST_CASE("an interrupted wait is asked again and returns when the work retired", "[virtual-kernel][queue]") {
+  const Driver driver = EACH_DRIVER();
+  const int error = GENERATE(EINTR, EAGAIN);
+  CAPTURE(driver == Driver::kgsl ? "kgsl" : "msm", error);
+  VirtualDevice test({.driver = driver});
+  {
+    Device& device = test.device();
+    std::mt19937 rng(23);
+    std::vector<std::uint32_t> values(64);
+    for (auto& v : values) v = static_cast<std::uint32_t>(rng());
+    Queue queue(device);
+    Signal gate(device);
+    Buffer buffer = device.allocate({.size = 256});
+    queue.wait(gate, 1);  // held until the host opens it, so the host wait reaches the kernel
+    queue.write(buffer, values);
+    queue.submit();
+    test.clear_log();
+    test.fail_call(Operation::wait, error, 1);
+    gate.set(1);
+    REQUIRE_NOTHROW(queue.finish(10s));
+    CHECK(words_of(buffer, values.size()) == values);
+    const auto waits = test.calls(Operation::wait);
+    REQUIRE(waits.size() >= 2);
+    CHECK(waits.front().injected);
+    CHECK(waits.front().error == error);
+    CHECK(waits.back().error == 0);
+  }
+  const auto leaks = test.close();
+  for (const auto& leak : leaks) UNSCOPED_INFO("leak: " << leak);
+  CHECK(leaks.empty());
+}

@@ -47,7 +47,8 @@ struct VirtualDeviceOptions {
 };
 
 /// A kernel operation, named the same on both drivers (the ioctl behind each is in to_string's
-/// comment and in Call::name).
+/// comment and in Call::name). A fault plan for an operation that stands for several ioctls
+/// (MSM's query) counts and fails the calls of all of them.
 enum class Operation {
   create_context,      ///< KGSL DRAWCTXT_CREATE · MSM SUBMITQUEUE_NEW
   destroy_context,     ///< KGSL DRAWCTXT_DESTROY · MSM SUBMITQUEUE_CLOSE

@@ -1,12 +1,10 @@
 // [virtual-kernel] Kernel errors where the library cannot report them or should not: found by
 // the soak (tests/soak), each on both virtual kernels through the test kit's fault plan.
 #include <adreno/adreno.hpp>
-#include <adreno/testing.hpp>
 
-#include <catch2/catch.hpp>
+#include "../testing/kit_support.h"
 
 #include <cerrno>
-#include <cstring>
 #include <random>
 #include <vector>
 
@@ -14,25 +12,13 @@ using namespace adreno;
 using namespace adreno::testing;
 using namespace std::chrono_literals;
 
-#define EACH_DRIVER() GENERATE(Driver::kgsl, Driver::msm)
-
-namespace {
-
-std::vector<std::uint32_t> words_of(const Buffer& buffer, std::size_t count) {
-  std::vector<std::uint32_t> words(count);
-  std::memcpy(words.data(), buffer.cpu_view().data(), count * 4);
-  return words;
-}
-
-}  // namespace
-
 // Releasing memory asks the kernel whether the submissions that used it retired. That runs in
 // destructors: a failed answer escaped one and ended the process (std::terminate).
 TEST_CASE("a kernel error while asking whether released memory is idle keeps the memory until it is, without throwing",
           "[virtual-kernel][memory]") {
   const Driver driver = EACH_DRIVER();
   const int error = GENERATE(ENOMEM, EBUSY, EINTR);  // not the errnos of a lost context (EIO, EDEADLK)
-  CAPTURE(driver == Driver::kgsl ? "kgsl" : "msm", error);
+  CAPTURE(driver_name(driver), error);
   VirtualDevice test({.driver = driver});
   {
     Device& device = test.device();
@@ -59,9 +45,7 @@ TEST_CASE("a kernel error while asking whether released memory is idle keeps the
     gate.set(1);
     queue.finish(10s);
   }
-  const auto leaks = test.close();
-  for (const auto& leak : leaks) UNSCOPED_INFO("leak: " << leak);
-  CHECK(leaks.empty());
+  close_without_leaks(test);
 }
 
 // KgslKernel asked an interrupted wait again; MsmKernel threw EINTR as a kernel error, though
@@ -69,7 +53,7 @@ TEST_CASE("a kernel error while asking whether released memory is idle keeps the
 TEST_CASE("an interrupted wait is asked again and returns when the work retired", "[virtual-kernel][queue]") {
   const Driver driver = EACH_DRIVER();
   const int error = GENERATE(EINTR, EAGAIN);
-  CAPTURE(driver == Driver::kgsl ? "kgsl" : "msm", error);
+  CAPTURE(driver_name(driver), error);
   VirtualDevice test({.driver = driver});
   {
     Device& device = test.device();
@@ -86,14 +70,12 @@ TEST_CASE("an interrupted wait is asked again and returns when the work retired"
     test.fail_call(Operation::wait, error, 1);
     gate.set(1);
     REQUIRE_NOTHROW(queue.finish(10s));
-    CHECK(words_of(buffer, values.size()) == values);
+    CHECK(read_back(buffer, values.size()) == values);
     const auto waits = test.calls(Operation::wait);
     REQUIRE(waits.size() >= 2);
     CHECK(waits.front().injected);
     CHECK(waits.front().error == error);
     CHECK(waits.back().error == 0);
   }
-  const auto leaks = test.close();
-  for (const auto& leak : leaks) UNSCOPED_INFO("leak: " << leak);
-  CHECK(leaks.empty());
+  close_without_leaks(test);
 }

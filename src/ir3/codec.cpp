@@ -1612,6 +1612,10 @@ std::string lost(const Instruction& in, const Instruction& back, Generation gen)
     if (a.neg != b.neg) return cannot("(neg)");
     if (a.abs != b.abs) return cannot("(abs)");
     if (a.last != b.last) return cannot("(last)");
+    if (a.half != b.half && a.kind == OperandKind::gpr) {
+      return where + " " + (a.half ? "h" : "") + register_name(a.reg) + " is a " + (a.half ? "half" : "full") +
+             " register, but " + row.name + " reads and writes " + (a.half ? "full" : "half") + " ones here" + reads_back;
+    }
     return a == b ? std::string() : where + " cannot be encoded as written" + in_what + reads_back;
   };
   if (std::string why = operand(in.dst, back.dst, 0); !why.empty()) return why;
@@ -1651,6 +1655,10 @@ std::uint64_t encode(const Instruction& in, Generation gen) {
   } catch (const Error&) {
     w.reject("the encoding of `" + to_text(in, gen) + "` does not decode");
   }
+  // An immediate takes the precision of the instruction's sources (Mesa prints a half one
+  // h(N)): `1` and `h(1)` in a half instruction are one word, nothing is lost between them.
+  for (std::size_t i = 0; i < back.src.size(); ++i)
+    if (back.src[i].kind == OperandKind::immediate && in.src[i].kind == OperandKind::immediate) back.src[i].half = in.src[i].half;
   if (!(back == in)) w.reject(lost(in, back, gen));
   return w.value();
 }

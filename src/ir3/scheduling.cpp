@@ -8,9 +8,21 @@
 namespace adreno::ir3 {
 namespace {
 
-// Delay slots per generation: Mesa src/freedreno/ir3/ir3_compiler.c ir3_compiler_create sets
-// `compiler->delay_slots.alu_to_alu = 3; .non_alu = 6; .cat3_src2_read = 2;` for every generation
-// and, under `if (compiler->gen == 7)`, 2, 5 and 1.
+// Delay slots per generation, from Mesa 26.0-devel d02ba9bb9c01 (line numbers of that tree):
+//  * src/freedreno/ir3/ir3_compiler.c ir3_compiler_create, lines 179-181, for every generation:
+//    `delay_slots.alu_to_alu = 3; .non_alu = 6; .cat3_src2_read = 2;`, and lines 275-278, under
+//    `if (compiler->gen == 7)`: 2, 5, 1. So on a6xx an ALU result is 3 slots from an ALU reader,
+//    6 from any other (ir3_delay.c ir3_delayslots line 103: flow, SFU, texture, memory readers).
+//  * half/full mismatch (merged registers only; split files do not alias): ir3_delay.c lines
+//    109-112 add a penalty of 3 to alu_to_alu (the comment at 105 says 2; the code says 3),
+//    3 + 3 = 6 = non_alu, which is what ir3_legalize.c delay_update uses for it (lines 589-591:
+//    non_alu unless the consumer is ALU and the sizes match).
+//  * mad/madsh read src2 cat3_src2_read cycles late (ir3_delay.c ir3_src_read_delay lines
+//    42-44), so an ALU result needs 3 - 2 = 1 slot before it (4 across a size mismatch);
+//    gat/swz read source n in cycle n (lines 36-38).
+//  * a0.x/a1.x and p0 writes: non_alu before every reader (ir3_delay.c line 73 for
+//    writes_addr0/writes_addr1; ir3_legalize.c delay_update lines 583-587 for IR3_REG_PREDICATE
+//    or REG_A0 destinations, the same ready slot whatever the consumer).
 constexpr std::array<DelaySlots, 2> kDelaySlots{{{Generation::a6xx, 3, 6, 2}, {Generation::a7xx, 2, 5, 1}}};
 constexpr const DelaySlots& slots(Generation gen) { return kDelaySlots[static_cast<std::size_t>(gen)]; }
 static_assert(kDelaySlots[0].gen == Generation::a6xx && kDelaySlots[1].gen == Generation::a7xx);

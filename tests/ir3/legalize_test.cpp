@@ -1,7 +1,9 @@
 // [pure] The legalizer and the static checker against Mesa's own schedules: the a630 fixtures
 // (Mesa 25.2.0 ir3 output) are hazard-free and come back word for word with the pass on; with
-// every wait stripped the checker finds hazards, and the legalizer's schedule is hazard-free and
-// spends no more delay slots and waits than Mesa's did; branch targets follow inserted nops.
+// every wait stripped the checker finds hazards, and the legalizer puts back Mesa's schedule word
+// for word; branch targets follow inserted nops, slots only a loop's entry needs go before its
+// label, every wait it places is needed, and legal code stays as it is. The rules one at a time:
+// the barrier's (ss)(sy), a shared-register load's (ss) and (sy), relative writes, swz/sct/gat.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -89,7 +91,7 @@ TEST_CASE("the Mesa fixtures are hazard-free and reassemble to the same words wi
   }
 }
 
-TEST_CASE("stripped of every wait, the fixtures have hazards and the legalizer's schedule is no longer than Mesa's", "[pure][ir3][hazards]") {
+TEST_CASE("stripped of every wait, the fixtures have hazards and the legalizer puts back Mesa's schedule word for word", "[pure][ir3][hazards]") {
   for (const char* name : {"vector32", "vector128", "scalar", "multigroup"}) {
     INFO(name);
     const RegisterFile file = file_of(name);
@@ -101,6 +103,10 @@ TEST_CASE("stripped of every wait, the fixtures have hazards and the legalizer's
     // Mesa's numbers through the last `end`: cycles spent waiting and sync flags.
     CHECK(legalized.info.nop_count <= mesa.info.nop_count);
     CHECK(legalized.info.ss_count + legalized.info.sy_count <= mesa.info.ss_count + mesa.info.sy_count);
+    // Each wait where Mesa's ir3_legalize.c put it: the listing through its `end`.
+    std::vector<std::uint64_t> through_end = mesa.words;
+    through_end.resize(ir3_mutants::decode_through_end(mesa.words).size());
+    CHECK(legalized.words == through_end);
     // The legalized source says the same thing as the legalized words.
     CHECK(assemble(legalize_source(bare, file), file).words == legalized.words);
   }
@@ -386,4 +392,29 @@ TEST_CASE("a legal program comes back from the legalizer unchanged, and so does 
     REQUIRE(check(decoded(as_written.words), file).empty());
     CHECK(assemble(source, file, Scheduling::legalize).words == as_written.words);
   }
+}
+
+TEST_CASE("the a6xx delay numbers are Mesa's, reader by reader", "[pure][ir3][hazards]") {
+  // Hand-worked from ir3_compiler.c (alu_to_alu 3, non_alu 6, cat3_src2_read 2), ir3_delay.c
+  // and ir3_legalize.c delay_update: the slots each reader lacks right after the writer.
+  auto missing = [](const std::string& source, RegisterFile file = RegisterFile::split) {
+    const std::vector<Hazard> found = hazards(source + "\n(rpt5)nop\nend\n", file);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].fix == Wait::delay);
+    return found[0].missing_slots;
+  };
+  const std::string alu = "add.u r1.x, r2.x, 1\n";
+  CHECK(missing(alu + "add.u r3.x, r1.x, 1") == 3);                       // ALU to ALU
+  CHECK(missing(alu + "stg.u32 g[r4.x], r1.x, 1") == 6);                  // to a memory reader
+  CHECK(missing(alu + "rcp r3.x, r1.x") == 6);                            // to the SFU
+  CHECK(missing(alu + "mad.f32 r3.x, r1.x, r5.x, r6.x") == 3);            // mad's src0
+  CHECK(missing(alu + "mad.f32 r3.x, r4.x, r5.x, r1.x") == 1);            // its src2 is read 2 cycles late
+  CHECK(missing(alu + "add.u hr5.x, hr2.x, 1", RegisterFile::merged) == 6);  // hr2.x is half of r1.x
+  CHECK(hazards(alu + "add.u hr5.x, hr2.x, 1\n(rpt5)nop\nend\n").empty());    // split files do not alias
+  CHECK(missing(alu + "mad.f16 hr3.x, hr4.x, hr5.x, hr2.x", RegisterFile::merged) == 4);  // 6 - 2
+  CHECK(missing("cmps.u.lt p0.x, r1.x, 1\nbr p0.x, #1") == 6);            // p0 to a branch (br counts no slot)
+  CHECK(missing("cmps.u.lt p0.x, r1.x, 1\nsel.b32 r3.x, r4.x, r5.x, r6.x\nbr p0.x, #1") == 5);
+  CHECK(missing("mova a0.x, 1\nmov.u32u32 r3.x, r<a0.x + 0>") == 6);      // a0.x to any reader
+  CHECK(missing("(rpt2)add.u r1.x, (r)r2.x, 1\nadd.u r3.x, r1.z, 1") == 3);  // r1.z is written last
+  CHECK(missing("(rpt2)add.u r1.x, (r)r2.x, 1\nadd.u r3.x, r1.x, 1") == 1);  // r1.x two cycles earlier
 }

@@ -9,6 +9,7 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 
+#include <atomic>
 #include <random>
 
 using namespace adreno;
@@ -367,6 +368,75 @@ TEST_CASE("an object left out of the submit table is not kept alive: closing it 
     v.sys.munmap(words, 4096);
     CHECK(file.queue_close(queue) == 0);
     CHECK(file.gem_close(ib) == 0);
+  }
+  CHECK(v.sys.leaks().empty());
+}
+
+TEST_CASE("implicit sync holds a submission for another queue's fences on the objects it lists, unless opted out",
+          "[virtual-kernel][msm]") {
+  // msm_gem_submit.c submit_fence_sync: without MSM_SUBMIT_NO_IMPLICIT, an entry without
+  // MSM_SUBMIT_BO_NO_IMPLICIT waits for the object's fences — all of them when it writes, the
+  // write fences when it reads (drm_sched_job_add_implicit_dependencies). The holder sits on
+  // ring 0 behind a CP wait on a host-set word; the other queue runs on ring 1.
+  VirtualMsm v({}, {.rings = 2});
+  {
+    RawFile file(v.sys);
+    const std::uint32_t holder = file.queue_new(0), other = file.queue_new(virt::kMsmPrioritiesPerRing);
+    const std::uint32_t ib = file.gem_new(4096), gate = file.gem_new(4096), shared = file.gem_new(4096),
+                        result = file.gem_new(4096);
+    auto* words = static_cast<std::uint32_t*>(file.map(ib, 4096));
+    auto* gate_words = static_cast<std::uint32_t*>(file.map(gate, 4096));
+    auto* result_words = static_cast<std::uint32_t*>(file.map(result, 4096));
+    const GpuAddress gate_va(file.info(gate, uapi::MSM_INFO_GET_IOVA)), shared_va(file.info(shared, uapi::MSM_INFO_GET_IOVA)),
+        result_va(file.info(result, uapi::MSM_INFO_GET_IOVA));
+    struct Round {
+      std::uint32_t holder_use;  // how the held submission lists `shared`
+      std::uint32_t other_use;   // how the other queue's submission lists it
+      std::uint32_t other_flags;
+      bool held;
+    };
+    const std::uint32_t opt_out = kRead | kWrite | uapi::MSM_SUBMIT_BO_NO_IMPLICIT;
+    const std::vector<Round> rounds = {
+        {kWrite, kRead | kWrite, 0, true},                              // write after write
+        {kWrite, kRead, 0, true},                                       // read after write
+        {kRead, kRead | kWrite, 0, true},                               // write after read
+        {kRead, kRead, 0, false},                                       // read after read
+        {kWrite, kRead | kWrite, uapi::MSM_SUBMIT_NO_IMPLICIT, false},  // the submission opts out
+        {kWrite, opt_out, 0, false},                                    // the entry opts out
+    };
+    for (std::uint32_t i = 0; i < rounds.size(); ++i) {
+      CAPTURE(i);
+      const Round& round = rounds[i];
+      const std::uint32_t mark = 100 + i;
+      const Pm4 held = Pm4{}.wait_equal(gate_va, mark).mem_write(shared_va, {mark});
+      const Pm4 writes = Pm4{}.mem_write(result_va, {mark});
+      std::memcpy(words, held.words.data(), held.words.size() * 4);
+      std::memcpy(words + 512, writes.words.data(), writes.words.size() * 4);
+      std::uint32_t holder_fence = 0, other_fence = 0;
+      REQUIRE(file.submit(holder, {{kRead, ib, 0}, {kRead, gate, 0}, {round.holder_use, shared, 0}},
+                          {cmd(0, 0, static_cast<std::uint32_t>(held.words.size() * 4))}, &holder_fence) == 0);
+      REQUIRE(file.submit(other, {{kRead, ib, 0}, {round.other_use, shared, 0}, {kWrite, result, 0}},
+                          {cmd(0, 2048, static_cast<std::uint32_t>(writes.words.size() * 4))}, &other_fence,
+                          uapi::MSM_PIPE_3D0 | round.other_flags) == 0);
+      if (round.held) {
+        CHECK(file.wait(other, other_fence, 100000000) == -ETIMEDOUT);
+        CHECK(result_words[0] != mark);
+      } else {
+        CHECK(file.wait(other, other_fence, 5000000000ll) == 0);
+        CHECK(result_words[0] == mark);
+        CHECK(file.wait(holder, holder_fence, 0) == -ETIMEDOUT);  // it ran past the held one
+      }
+      std::atomic_ref<std::uint32_t>(gate_words[0]).store(mark, std::memory_order_release);  // the host releases it
+      CHECK(file.wait(holder, holder_fence, 5000000000ll) == 0);
+      CHECK(file.wait(other, other_fence, 5000000000ll) == 0);
+      CHECK(result_words[0] == mark);
+    }
+    v.sys.munmap(words, 4096);
+    v.sys.munmap(gate_words, 4096);
+    v.sys.munmap(result_words, 4096);
+    CHECK(file.queue_close(holder) == 0);
+    CHECK(file.queue_close(other) == 0);
+    for (std::uint32_t handle : {ib, gate, shared, result}) CHECK(file.gem_close(handle) == 0);
   }
   CHECK(v.sys.leaks().empty());
 }

@@ -90,6 +90,15 @@ struct GemObject {
   std::shared_ptr<GpuMemory> memory;
   std::optional<std::uint64_t> iova;         // assigned on first GET_IOVA or submit, as msm does
   std::optional<std::uint64_t> mmap_offset;  // assigned on first GET_OFFSET
+  /// The reservation object's fences (dma_resv): one per queue that listed the object, the
+  /// latest of its submissions, a write fence if it listed the object MSM_SUBMIT_BO_WRITE.
+  /// Fences of other files on a shared dma-buf are not modelled.
+  struct Fence {
+    std::weak_ptr<const Ring> ring;  // a closed queue's fences have signalled
+    std::uint64_t seqno;
+    bool write;
+  };
+  std::vector<Fence> fences;
 
   ~GemObject() {
     if (iova) memory->unmap(*iova);
@@ -295,7 +304,7 @@ class MsmFile final : public VirtualFile {
     if (!backing) return errno == EINVAL ? -EINVAL : -ENOMEM;
     const std::uint64_t size = backing->size();
     // msm_gem.c msm_gem_import: an imported object is MSM_BO_WC.
-    args.handle = add_handle(std::make_shared<GemObject>(GemObject{std::move(backing), size, uapi::MSM_BO_WC, true, memory_, {}, {}}));
+    args.handle = add_handle(std::make_shared<GemObject>(GemObject{std::move(backing), size, uapi::MSM_BO_WC, true, memory_, {}, {}, {}}));
     return 0;
   }
 
@@ -348,7 +357,7 @@ class MsmFile final : public VirtualFile {
     if (size == 0) return -EINVAL;
     auto backing = allocate_pages(device_->config.memory_limit, size);
     if (!backing) return -ENOMEM;
-    args.handle = add_handle(std::make_shared<GemObject>(GemObject{std::move(backing), size, args.flags, false, memory_, {}, {}}));
+    args.handle = add_handle(std::make_shared<GemObject>(GemObject{std::move(backing), size, args.flags, false, memory_, {}, {}, {}}));
     return 0;
   }
 
@@ -580,13 +589,51 @@ class MsmFile final : public VirtualFile {
     std::vector<AddressRanges::Range> listed;
     listed.reserve(table.size());
     for (const auto& object : table) listed.push_back(AddressRanges::Range{*object->iova, object->size});
+    const bool implicit = (pipe_flags & uapi::MSM_SUBMIT_NO_IMPLICIT) == 0;
+    std::vector<Ring::Dependency> after = implicit ? implicit_dependencies(*queue, bos, table) : std::vector<Ring::Dependency>{};
     const std::uint64_t seqno = queue->ring->submit(std::move(ibs), std::move(keep_alive),
                                                     std::make_shared<const AddressRanges>(std::move(listed)),
-                                                    next_injected_fault(device_->config.fault_injection));
+                                                    next_injected_fault(device_->config.fault_injection), std::move(after));
+    attach_object_fences(*queue, seqno, bos, table);
     // Fence ids come from idr_alloc_cyclic(1, INT_MAX) per queue: 1, 2, 3, ... like the seqnos.
     queue->last_fence = static_cast<std::uint32_t>(seqno);
     args.fence = queue->last_fence;
     return 0;
+  }
+
+  /// msm_gem_submit.c submit_fence_sync: unless the entry says MSM_SUBMIT_BO_NO_IMPLICIT, the
+  /// job depends on the object's fences — every fence for a write, the write fences for a read
+  /// (drm_sched_job_add_implicit_dependencies, dma_resv_usage_rw). Fences of the queue's own
+  /// entity are skipped by the scheduler (drm_sched_entity_add_dependency_cb): its ring is in order.
+  std::vector<Ring::Dependency> implicit_dependencies(const Queue& queue, const uapi::drm_msm_gem_submit_bo* bos,
+                                                      const std::vector<std::shared_ptr<GemObject>>& table) const {
+    std::vector<Ring::Dependency> after;
+    for (std::size_t i = 0; i < table.size(); ++i) {
+      if (bos[i].flags & uapi::MSM_SUBMIT_BO_NO_IMPLICIT) continue;
+      const bool write = (bos[i].flags & uapi::MSM_SUBMIT_BO_WRITE) != 0;
+      for (const auto& fence : table[i]->fences) {
+        auto ring = fence.ring.lock();
+        if (!ring || ring == queue.ring || ring->passed(fence.seqno) || !(write || fence.write)) continue;
+        after.push_back(Ring::Dependency{std::move(ring), fence.seqno});
+      }
+    }
+    return after;
+  }
+
+  /// msm_gem_submit.c submit_attach_object_fences: the submission's fence joins every listed
+  /// object's reservation, as a write fence for MSM_SUBMIT_BO_WRITE entries, whatever their
+  /// NO_IMPLICIT flag; it replaces the same queue's older fence (dma_resv_add_fence keeps one per
+  /// fence context). Signalled fences are dropped.
+  void attach_object_fences(const Queue& queue, std::uint64_t seqno, const uapi::drm_msm_gem_submit_bo* bos,
+                            const std::vector<std::shared_ptr<GemObject>>& table) const {
+    for (std::size_t i = 0; i < table.size(); ++i) {
+      auto& fences = table[i]->fences;
+      std::erase_if(fences, [&](const GemObject::Fence& fence) {
+        auto ring = fence.ring.lock();
+        return !ring || ring == queue.ring || ring->passed(fence.seqno);
+      });
+      fences.push_back(GemObject::Fence{queue.ring, seqno, (bos[i].flags & uapi::MSM_SUBMIT_BO_WRITE) != 0});
+    }
   }
 
   int wait_fence(uapi::drm_msm_wait_fence& args) {

@@ -343,10 +343,22 @@ static void last_error_per_thread(void) {
   EXPECT(strcmp(adreno_last_error_message(), copy) == 0);
   EXPECT(adreno_last_error_status() == ADRENO_INVALID_ARGUMENT);
   EXPECT(adreno_last_error_errno() == 0);
+  /* Its parts, as adreno::Error's operation() and detail() (the other thread failed with
+   * "signal is NULL", which is not ours). */
+  EXPECT(strcmp(adreno_last_error_operation(), "check arguments") == 0);
+  EXPECT(strcmp(adreno_last_error_detail(), "device is NULL") == 0);
   /* A successful call leaves the last error as it was. */
   uint32_t major;
   adreno_version(&major, NULL, NULL);
   EXPECT(strcmp(adreno_last_error_message(), copy) == 0);
+  EXPECT(strcmp(adreno_last_error_detail(), "device is NULL") == 0);
+}
+
+/* The full message is the C function, then the operation and the detail the parts give. */
+static bool message_is_made_of_its_parts(void) {
+  char parts[1024];
+  snprintf(parts, sizeof parts, ": %s: %s", adreno_last_error_operation(), adreno_last_error_detail());
+  return adreno_last_error_operation()[0] != '\0' && strstr(adreno_last_error_message(), parts) != NULL;
 }
 
 static void device_specs(void) {
@@ -1063,6 +1075,7 @@ static void kernel_refusals(void) {
     EXPECT(strstr(adreno_last_error_message(), "MSM_INFO_GET_IOVA") != NULL);
   }
   EXPECT(adreno_last_error_status() == full);
+  EXPECT(message_is_made_of_its_parts());
   /* Everything went back: the same objects fit again. */
   size_t again = 0;
   EXPECT(allocate_until_refused(device, 1ull << 31, &again) == full);

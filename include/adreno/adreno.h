@@ -9,11 +9,15 @@
  *    crash.
  *  - Every fallible call returns an adreno_status (ADRENO_SUCCESS = 0). On failure the
  *    out-parameters are left untouched, and adreno_last_error_message() on the same thread says
- *    what failed: the operation, the object or field, and the kernel's errno where one applies.
+ *    what failed: the operation, the object or field, and the kernel's errno where one applies
+ *    (adreno_last_error_operation() and adreno_last_error_detail() give the parts apart).
  *    Successful calls leave the last error as it was.
  *  - Handles may be used from several threads; one object (a queue, a graph, an arguments set)
  *    is used by one thread at a time, as in C++.
  *  - Timeouts are in nanoseconds; ADRENO_WAIT_FOREVER waits without limit.
+ *  - Not covered: the test kit (adreno/testing.hpp: fault plans, the ledger of kernel objects,
+ *    the call log) is C++ only. From C, a virtual device opens like any other
+ *    ("virtual-kgsl", "virtual-msm"), without fault injection or inspection.
  */
 #ifndef ADRENO_ADRENO_H
 #define ADRENO_ADRENO_H
@@ -50,6 +54,12 @@ const char* adreno_status_name(adreno_status status);
 adreno_status adreno_last_error_status(void);
 const char* adreno_last_error_message(void);
 int adreno_last_error_errno(void);
+/** The last failure's parts, as adreno::Error::operation() and detail() give them: what was being
+ * done ("IOCTL_KGSL_GPUOBJ_ALLOC", "check arguments") and the object or field and what was wrong
+ * with it ("device is NULL"). For a failure that is no adreno::Error, the C function's name and
+ * the message. "" when there was no failure; valid as long as adreno_last_error_message(). */
+const char* adreno_last_error_operation(void);
+const char* adreno_last_error_detail(void);
 
 /** The library's version (major, minor, patch; any pointer may be NULL) and as "major.minor.patch". */
 void adreno_version(uint32_t* major, uint32_t* minor, uint32_t* patch);

@@ -202,7 +202,8 @@ _CHECKED = {
 def _check(result, function, arguments):
     if result != 0:
         raise_for_status(result, lib.adreno_last_error_message().decode(errors="replace"),
-                         lib.adreno_last_error_errno())
+                         lib.adreno_last_error_errno(), lib.adreno_last_error_operation().decode(errors="replace"),
+                         lib.adreno_last_error_detail().decode(errors="replace"))
     return result
 
 
@@ -210,6 +211,8 @@ lib.adreno_status_name.argtypes, lib.adreno_status_name.restype = [c_int], c_cha
 lib.adreno_last_error_status.argtypes, lib.adreno_last_error_status.restype = [], c_int
 lib.adreno_last_error_message.argtypes, lib.adreno_last_error_message.restype = [], c_char_p
 lib.adreno_last_error_errno.argtypes, lib.adreno_last_error_errno.restype = [], c_int
+lib.adreno_last_error_operation.argtypes, lib.adreno_last_error_operation.restype = [], c_char_p
+lib.adreno_last_error_detail.argtypes, lib.adreno_last_error_detail.restype = [], c_char_p
 lib.adreno_version.argtypes, lib.adreno_version.restype = [P(c_uint32)] * 3, None
 lib.adreno_version_string.argtypes, lib.adreno_version_string.restype = [], c_char_p
 lib.adreno_live_handle_count.argtypes, lib.adreno_live_handle_count.restype = [], c_size_t

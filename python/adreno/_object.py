@@ -14,6 +14,7 @@ class NativeObject:
 
     @property
     def closed(self):
+        """Whether close() was called."""
         return self._handle is None
 
     def close(self):

@@ -54,18 +54,23 @@ class Buffer(NativeObject):
 
     @property
     def memory_type(self):
+        """How the CPU maps the memory (adreno.MemoryType); a window reports its buffer's."""
         return MemoryType(self._info().memory)
 
     @property
     def gpu_read_only(self):
+        """Whether GPU writes to the memory fault (allocated with gpu_read_only=True)."""
         return bool(self._info().flags & _native.BUFFER_GPU_READ_ONLY)
 
     @property
     def cpu_visible(self):
+        """Whether the memory has a CPU view (view() works); False when allocated with
+        cpu_visible=False."""
         return not self._info().flags & _native.BUFFER_NO_CPU_VIEW
 
     @property
     def is_window(self):
+        """Whether this is a window into another buffer (made by Buffer.window)."""
         return self._info().is_view
 
     def view(self):

@@ -26,6 +26,8 @@ class Device(NativeObject):
 
     @property
     def info(self):
+        """What the device is (adreno.DeviceInfo): backend, node, GPU name and ids, GMEM size,
+        GPU address range (None where the kernel does not say) and priority levels."""
         c = _native.DeviceInfo()
         lib.adreno_device_get_info(self, ctypes.byref(c))
         return DeviceInfo(backend=c.backend.decode(), node=c.node.decode(), name=c.name.decode(),

@@ -2,14 +2,18 @@
 
 
 class Error(Exception):
-    """A failure the library reported: `status` (adreno.h's number), `message` (the operation,
-    the object and what was wrong) and `errno` (the kernel's, 0 when none applies)."""
+    """A failure the library reported: `status` (adreno.h's number), `message` (the C function,
+    the operation, the object and what was wrong), `errno` (the kernel's, 0 when none applies),
+    and the message's parts as the C++ adreno::Error has them: `operation` (what was being done)
+    and `detail` (the object or field and what was wrong with it)."""
 
-    def __init__(self, status, message, errno=0):
+    def __init__(self, status, message, errno=0, operation="", detail=""):
         super().__init__(message)
         self.status = status
         self.message = message
         self.errno = errno
+        self.operation = operation
+        self.detail = detail
 
 
 class InvalidArgument(Error, ValueError):
@@ -52,6 +56,8 @@ class Busy(Error):
 _BY_STATUS = [InvalidArgument, NotFound, Unsupported, OutOfMemory, KernelError, Timeout, DeviceLost, Malformed, Busy]
 
 
-def raise_for_status(status, message, errno):
+def raise_for_status(status, message, errno, operation="", detail=""):
+    """Raises the Error subclass for an adreno.h status (adreno.Error itself for a status this
+    package does not know), carrying `message`, the kernel's `errno` and the message's parts."""
     kind = _BY_STATUS[status - 1] if 1 <= status <= len(_BY_STATUS) else Error
-    raise kind(status, message, errno)
+    raise kind(status, message, errno, operation, detail)

@@ -11,9 +11,10 @@ lib = _native.lib
 
 @dataclasses.dataclass
 class GraphInfo:
+    """Counts of a built graph (Graph.info)."""
     dispatch_count: int  #: dispatches in the command buffer (duplicates dropped)
     levels: int          #: the longest chain of dependent dispatches
-    barriers: int
+    barriers: int        #: barriers between levels
     command_dwords: int  #: size of the command buffer
 
 
@@ -68,9 +69,11 @@ class Graph(NativeObject):
         lib.adreno_graph_set_bytes(self, dispatch, argument, data, len(data))
 
     def set_texture(self, dispatch, argument, image):
+        """Binds another adreno.Image to a texture argument of `dispatch`."""
         lib.adreno_graph_set_texture(self, dispatch, argument, ctypes.byref(image_desc(image)))
 
     def set_storage_image(self, dispatch, argument, image):
+        """Binds another adreno.Image to a storage-image argument of `dispatch`."""
         lib.adreno_graph_set_storage_image(self, dispatch, argument, ctypes.byref(image_desc(image)))
 
     def set_value(self, sync, value):

@@ -91,6 +91,8 @@ class Program(NativeObject):
 
     @property
     def name(self):
+        """The program's name, which error messages use: "assembly" for ir3 assembly, else the
+        name its metadata or binary gives."""
         return self._info().name.decode()
 
     @property
@@ -105,6 +107,7 @@ class Program(NativeObject):
 
     @property
     def argument_count(self):
+        """How many arguments the program takes (indices 0 .. argument_count-1)."""
         return self._info().argument_count
 
     def argument_index(self, name):

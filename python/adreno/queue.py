@@ -37,6 +37,7 @@ class Signal(NativeObject):
 
     @property
     def gpu_address(self):
+        """The GPU address of the signal's 64-bit value, for programs that write or read it."""
         address = ctypes.c_uint64()
         lib.adreno_signal_gpu_address(self, ctypes.byref(address))
         return address.value

@@ -23,6 +23,7 @@ class WaveSize(enum.IntEnum):
 
 
 class ImageFormat(enum.IntEnum):
+    """Texel format of an adreno.Image."""
     R32_UINT = 0
     R32_FLOAT = 1
     RGBA8_UNORM = 2
@@ -39,11 +40,13 @@ class ImageFormat(enum.IntEnum):
 
 
 class Filter(enum.IntEnum):
+    """How a sampler filters texels."""
     NEAREST = 0
     LINEAR = 1
 
 
 class AddressMode(enum.IntEnum):
+    """What a sampler returns for coordinates outside the image."""
     REPEAT = 0
     MIRRORED_REPEAT = 1
     CLAMP_TO_EDGE = 2
@@ -70,6 +73,7 @@ class Image:
 
 @dataclasses.dataclass
 class Sampler:
+    """How a texture argument is sampled."""
     filter: Filter = Filter.NEAREST
     address: AddressMode = AddressMode.CLAMP_TO_BORDER
     normalized_coordinates: bool = False  #: False: coordinates in texels
@@ -77,10 +81,12 @@ class Sampler:
 
 @dataclasses.dataclass
 class DeviceInfo:
+    """What a device is (Device.info); va_start and va_size are None where the kernel does not
+    report its GPU address range."""
     backend: str          #: "kgsl" or "msm"
     node: str             #: e.g. "/dev/kgsl-3d0"
     name: str             #: e.g. "Adreno 630"
-    is_virtual: bool
+    is_virtual: bool      #: a virtual kernel (virtual-kgsl, virtual-msm), not hardware
     chip_id: int
     gpu_id: int
     gmem_size: int
@@ -117,9 +123,11 @@ def indirect_launch(local_size, wave_size):
 
 
 def image_desc(image):
+    """The C description of an adreno.Image."""
     return _native.ImageDesc(image.memory._as_parameter_, int(image.format), image.width, image.height,
                              image.pitch_bytes)
 
 
 def sampler_desc(sampler):
+    """The C description of an adreno.Sampler."""
     return _native.SamplerDesc(int(sampler.filter), int(sampler.address), bool(sampler.normalized_coordinates))

@@ -9,6 +9,8 @@ struct LastError {
   adreno_status status = ADRENO_SUCCESS;
   int sys_errno = 0;
   std::string message;
+  std::string operation;  // adreno::Error::operation()
+  std::string detail;     // adreno::Error::detail()
 };
 
 thread_local LastError last_error;
@@ -22,11 +24,17 @@ static_assert(ADRENO_BUSY == static_cast<int>(Errc::busy) + 1);
 
 adreno_status status_of(Errc code) noexcept { return static_cast<adreno_status>(static_cast<int>(code) + 1); }
 
-adreno_status fail(const char* function, adreno_status status, const std::string& message, int sys_errno) noexcept {
+adreno_status fail(const char* function, adreno_status status, const std::string& message, int sys_errno,
+                   const std::string& operation, const std::string& detail) noexcept {
   try {
     last_error.message = std::string(function) + ": " + message;
+    last_error.operation = operation;
+    last_error.detail = detail;
   } catch (...) {
-    last_error.message.clear();  // no memory for the text; the status still says what happened
+    // No memory for the texts; the status still says what happened.
+    last_error.message.clear();
+    last_error.operation.clear();
+    last_error.detail.clear();
   }
   last_error.status = status;
   last_error.sys_errno = sys_errno;
@@ -48,6 +56,8 @@ const char* adreno_status_name(adreno_status status) {
 adreno_status adreno_last_error_status(void) { return last_error.status; }
 const char* adreno_last_error_message(void) { return last_error.message.c_str(); }
 int adreno_last_error_errno(void) { return last_error.sys_errno; }
+const char* adreno_last_error_operation(void) { return last_error.operation.c_str(); }
+const char* adreno_last_error_detail(void) { return last_error.detail.c_str(); }
 
 void adreno_version(uint32_t* major, uint32_t* minor, uint32_t* patch) {
   if (major != nullptr) *major = ADRENO_VERSION_MAJOR;

@@ -13,8 +13,11 @@
 
 namespace adreno::capi {
 
-/// Records a failure of `function` as this thread's last error and returns its status.
-adreno_status fail(const char* function, adreno_status status, const std::string& message, int sys_errno) noexcept;
+/// Records a failure of `function` as this thread's last error and returns its status: the full
+/// message, and the Error's operation and detail apart (for a failure that is no adreno::Error,
+/// the C function and the message).
+adreno_status fail(const char* function, adreno_status status, const std::string& message, int sys_errno,
+                   const std::string& operation, const std::string& detail) noexcept;
 adreno_status status_of(Errc code) noexcept;
 
 template <typename Body>
@@ -23,13 +26,13 @@ adreno_status guarded(const char* function, Body&& body) noexcept {
     body();
     return ADRENO_SUCCESS;
   } catch (const Error& error) {
-    return fail(function, status_of(error.code()), error.what(), error.sys_errno());
+    return fail(function, status_of(error.code()), error.what(), error.sys_errno(), error.operation(), error.detail());
   } catch (const std::bad_alloc&) {
-    return fail(function, ADRENO_OUT_OF_MEMORY, "out of host memory [out_of_memory]", 0);
+    return fail(function, ADRENO_OUT_OF_MEMORY, "out of host memory [out_of_memory]", 0, function, "out of host memory");
   } catch (const std::exception& error) {
-    return fail(function, ADRENO_INVALID_ARGUMENT, error.what(), 0);
+    return fail(function, ADRENO_INVALID_ARGUMENT, error.what(), 0, function, error.what());
   } catch (...) {
-    return fail(function, ADRENO_INVALID_ARGUMENT, "unknown exception", 0);
+    return fail(function, ADRENO_INVALID_ARGUMENT, "unknown exception", 0, function, "unknown exception");
   }
 }
 

@@ -135,6 +135,15 @@ class Builder {
         {op.reg, static_cast<std::uint8_t>(count), half && !is_special(op.reg), repeats, cycle, kDst});
   }
 
+  // a1.x as an address source: Mesa's ir3_compiler_nir.c gives a cat5 with IR3_INSTR_A1EN
+  // (emit_sam) and ldc.k (emit_intrinsic_copy_ubo_to_uniform) a1.x through
+  // ir3_instr_set_address(instr, ir3_get_addr1(...)), so ir3_delay.c ir3_delayslots counts the
+  // writes_addr1 producer's slots before them like before any reader.
+  void address1(unsigned index) {
+    add(f_.reads, f_.read_count,
+        {static_cast<std::uint16_t>(kFirstSpecialRegid + 1), 1, false, false, 0, static_cast<std::uint8_t>(index)});
+  }
+
  private:
   template <std::size_t N>
   static void add(std::array<RegisterUse, N>& uses, std::uint8_t& n, const RegisterUse& use) {
@@ -325,6 +334,7 @@ Footprint footprint(const Instruction& in, Generation gen) {
       b.read(in.src[0], 0);
       b.read(in.src[1], 1);
       b.read(in.src[2], 2);
+      if (in.tex.s2en_bindless && desc_uses_a1(in.tex.desc_mode)) b.address1(3);  // the index a1.x holds
       b.write(in.dst, static_cast<unsigned>(std::bit_width(unsigned{in.tex.wrmask ? in.tex.wrmask : 1u})), is_half(in.type),
               false);
       f.producer = Producer::texture;
@@ -332,6 +342,8 @@ Footprint footprint(const Instruction& in, Generation gen) {
       break;
     case 6:
       memory_footprint(in, b);
+      // ldc.k writes c[a1.x]; stc and ldg.k may write c[a1.x + N].
+      if (in.opcode == Opcode::ldc_k || in.mem.const_dst_a1) b.address1(3);
       f.producer = memory_producer(in);
       if (in.opcode == Opcode::ldg_k || in.opcode == Opcode::ldc_k) f.constants_written = Wait::sy;
       // stsc stands for Mesa's push-consts load macro, which needs (ss) like stc (ir3_legalize.c
@@ -365,7 +377,10 @@ Footprint footprint(const Instruction& in, Generation gen) {
 std::string describe(const Hazard& h, const Instruction& consumer, const Instruction& producer, Generation gen) {
   constexpr const char* kUnknownA0 =
       ": the checker does not know a0.x and takes r<a0.x + N> for any register of its size, as Mesa takes the whole array";
-  const std::string reg = (h.half ? "h" : "") + register_name(h.regid) +
+  // r61.y is a1.x as a register (Mesa's disasm.c: `mova1 a1.x, 0` has dst 0xf5, 61 * 4 + 1); the
+  // printer keeps "a0.y" for an operand that spells it so, which the parser reads back.
+  const std::string name = h.regid == regid(kAddressReg, 1) ? std::string("a1.x") : register_name(h.regid);
+  const std::string reg = (h.half ? "h" : "") + name +
                           (h.possible && h.relative ? std::string(" (its relative operand may name it") + kUnknownA0 + ")"
                            : h.possible             ? std::string(" (if a relative destination named it") + kUnknownA0 + ")"
                            : h.relative             ? std::string(" (through its relative operand)")

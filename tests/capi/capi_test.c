@@ -187,6 +187,14 @@ static void version(void) {
   adreno_version(NULL, NULL, NULL); /* every pointer may be NULL */
 }
 
+/* Whether every byte of an out-parameter is still the pattern the test filled it with. */
+static bool every_byte_is(const void* object, size_t size, unsigned char pattern) {
+  const unsigned char* bytes = (const unsigned char*)object;
+  for (size_t i = 0; i < size; ++i)
+    if (bytes[i] != pattern) return false;
+  return true;
+}
+
 /* Every entry point refuses a NULL, a made-up and a wrong-type handle of each of its handle
  * parameters, and leaves its out-parameters as they were. */
 static void bad_handles(void) {
@@ -310,12 +318,10 @@ static void bad_handles(void) {
   EXPECT(u32 == 77 && u64 == 77 && fd == 77 && size == 77 && data == &u32);
   EXPECT(buffer_out == no_buffer && program_out == no_program && arguments_out == no_arguments);
   EXPECT(queue_out == no_queue && signal_out == no_signal && graph_out == no_graph);
-  const unsigned char* bytes = (const unsigned char*)&device_info;
-  for (size_t i = 0; i < sizeof device_info; ++i) EXPECT(bytes[i] == 0x5a);
-  bytes = (const unsigned char*)&buffer_info;
-  for (size_t i = 0; i < sizeof buffer_info; ++i) EXPECT(bytes[i] == 0x5a);
-  bytes = (const unsigned char*)&graph_info;
-  for (size_t i = 0; i < sizeof graph_info; ++i) EXPECT(bytes[i] == 0x5a);
+  EXPECT(every_byte_is(&device_info, sizeof device_info, 0x5a));
+  EXPECT(every_byte_is(&buffer_info, sizeof buffer_info, 0x5a));
+  EXPECT(every_byte_is(&program_info, sizeof program_info, 0x5a));
+  EXPECT(every_byte_is(&graph_info, sizeof graph_info, 0x5a));
 }
 
 static void* fail_on_another_thread(void* unused) {
@@ -337,10 +343,22 @@ static void last_error_per_thread(void) {
   EXPECT(strcmp(adreno_last_error_message(), copy) == 0);
   EXPECT(adreno_last_error_status() == ADRENO_INVALID_ARGUMENT);
   EXPECT(adreno_last_error_errno() == 0);
+  /* Its parts, as adreno::Error's operation() and detail() (the other thread failed with
+   * "signal is NULL", which is not ours). */
+  EXPECT(strcmp(adreno_last_error_operation(), "check arguments") == 0);
+  EXPECT(strcmp(adreno_last_error_detail(), "device is NULL") == 0);
   /* A successful call leaves the last error as it was. */
   uint32_t major;
   adreno_version(&major, NULL, NULL);
   EXPECT(strcmp(adreno_last_error_message(), copy) == 0);
+  EXPECT(strcmp(adreno_last_error_detail(), "device is NULL") == 0);
+}
+
+/* The full message is the C function, then the operation and the detail the parts give. */
+static bool message_is_made_of_its_parts(void) {
+  char parts[1024];
+  snprintf(parts, sizeof parts, ": %s: %s", adreno_last_error_operation(), adreno_last_error_detail());
+  return adreno_last_error_operation()[0] != '\0' && strstr(adreno_last_error_message(), parts) != NULL;
 }
 
 static void device_specs(void) {
@@ -1057,6 +1075,7 @@ static void kernel_refusals(void) {
     EXPECT(strstr(adreno_last_error_message(), "MSM_INFO_GET_IOVA") != NULL);
   }
   EXPECT(adreno_last_error_status() == full);
+  EXPECT(message_is_made_of_its_parts());
   /* Everything went back: the same objects fit again. */
   size_t again = 0;
   EXPECT(allocate_until_refused(device, 1ull << 31, &again) == full);

@@ -326,12 +326,14 @@ TEST_CASE("removing any wait from an example kernel faults naming the rule or ch
   const std::vector<Mutant> mutants = mutants_of(assembled.words);
   if (name == "sgemm") CHECK(mutants.size() > 40);
   // The directives come from the source; the mutated words replace its instructions (`raw`).
+  // The virtual GPU runs them with split registers, the mode the checker judged them in.
   const std::string directives = directives_of(source);
   std::mt19937 rng(static_cast<unsigned>(name.size()));
   for (const Mutant& mutant : mutants) {
     for (const WaveSize wave : {WaveSize::thread64, WaveSize::thread128}) {
       judge(backend, mutant, ir3::RegisterFile::split, [&](Device& device, const std::vector<std::uint64_t>& code) {
-        Program program = Program::from_ir3_assembly(device, raw_source(directives, code));
+        Program program =
+            Program::from_ir3_assembly(device, raw_source(directives, code), /*legalize=*/false, RegisterMode::split);
         run_example(device, program, name, wave, rng);
       });
     }
@@ -339,16 +341,31 @@ TEST_CASE("removing any wait from an example kernel faults naming the rule or ch
 }
 
 TEST_CASE("adreno-asm --check exits 1 naming the hazard of every mutant that has one, and 0 for the others", "[virtual-gpu][e2e][hazards][tools]") {
-  const std::string name = GENERATE(as<std::string>{}, "vector_add", "reverse", "sgemm");
-  const std::string source = example_source(name);
-  const auto scheduling = name == "sgemm" ? ir3::Scheduling::legalize : ir3::Scheduling::as_written;
-  const ir3::Program assembled = ir3::assemble(source, ir3::RegisterFile::split, scheduling);
-  const std::string directives = directives_of(source);
+  // Every example kernel and every Mesa fixture; each is checked in its register mode, by the
+  // test and by the tool (the fixtures' metadata says split: --split-registers).
+  const std::string name = GENERATE(as<std::string>{}, "vector_add", "mul_add", "reverse", "sgemm", "vector32",
+                                    "vector128", "multigroup", "scalar");
+  const bool fixture = std::filesystem::exists(kFixtures / (name + ".json"));
+  std::vector<std::uint64_t> words;
+  std::string directives;
+  auto file = ir3::RegisterFile::split;
+  if (fixture) {
+    file = load_ir3_metadata_json(kFixtures / (name + ".json")).merged_regs ? ir3::RegisterFile::merged
+                                                                              : ir3::RegisterFile::split;
+    words = read_words(kFixtures / (name + ".code.bin"));
+  } else {
+    const std::string source = example_source(name);
+    const auto scheduling = name == "sgemm" ? ir3::Scheduling::legalize : ir3::Scheduling::as_written;
+    words = ir3::assemble(source, file, scheduling).words;
+    directives = directives_of(source);
+  }
+  const std::string mode = file == ir3::RegisterFile::split ? "--check --split-registers" : "--check";
+  REQUIRE(verdict_of(words, file).hazards.empty());
   std::size_t hazardous = 0;
-  for (const Mutant& mutant : mutants_of(assembled.words)) {
+  for (const Mutant& mutant : mutants_of(words)) {
     INFO(mutant.what);
-    const Verdict verdict = verdict_of(mutant.words, ir3::RegisterFile::split);
-    const auto [status, output] = run_adreno_asm(raw_source(directives, mutant.words), "--check");
+    const Verdict verdict = verdict_of(mutant.words, file);
+    const auto [status, output] = run_adreno_asm(raw_source(directives, mutant.words), mode);
     INFO(output);
     if (verdict.hazards.empty()) {
       CHECK(status == 0);
@@ -367,17 +384,19 @@ TEST_CASE("example kernels stripped of every wait fault as written and run corre
   const std::string name = GENERATE(as<std::string>{}, "vector_add", "mul_add", "reverse", "sgemm");
   const std::string bare = without_waits(example_source(name));
   INFO(bare);
-  CHECK_FALSE(ir3::check(decode_through_end(ir3::assemble(bare).words)).empty());
-  const ir3::Program legalized = ir3::assemble(bare, ir3::RegisterFile::split, ir3::Scheduling::legalize);
-  CHECK(ir3::check(decode_through_end(legalized.words)).empty());
+  // Split registers throughout: the checker here and the programs the virtual GPU runs.
+  const auto file = ir3::RegisterFile::split;
+  CHECK_FALSE(ir3::check(decode_through_end(ir3::assemble(bare, file).words), file).empty());
+  const ir3::Program legalized = ir3::assemble(bare, file, ir3::Scheduling::legalize);
+  CHECK(ir3::check(decode_through_end(legalized.words), file).empty());
   std::mt19937 rng(7);
   VirtualDevice device(backend);
   {
     for (const WaveSize wave : {WaveSize::thread64, WaveSize::thread128}) {
-      Program program = Program::from_ir3_assembly(*device, bare, /*legalize=*/true);
+      Program program = Program::from_ir3_assembly(*device, bare, /*legalize=*/true, RegisterMode::split);
       run_example(*device, program, name, wave, rng);
     }
-    Program as_written = Program::from_ir3_assembly(*device, bare);
+    Program as_written = Program::from_ir3_assembly(*device, bare, /*legalize=*/false, RegisterMode::split);
     try {
       run_example(*device, as_written, name, WaveSize::thread64, rng);
       FAIL("the kernel without waits retired");

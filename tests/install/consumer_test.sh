@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # consumer_test.sh BUILD_DIR SOURCE_DIR SCRATCH CASE
 # Installs the library into a scratch prefix and exercises it as a user would. CASE:
-#   cmake       a consumer built through the CMake package
+#   cmake       a consumer that sets no C++ standard and links adreno::adreno alone, built
+#               through the CMake package
 #   pkg-config  the same consumer built through pkg-config
-#   no-std      a consumer that sets no C++ standard and links the test kit component
+#   kit         a test that sets no C++ standard and links the test kit component
 #   tool        every installed tool links the installed libadreno.so.0 and runs with no loader
 #               path set, also after the tree moved
 set -euo pipefail
@@ -12,11 +13,18 @@ rm -rf "$scratch" && mkdir -p "$scratch"
 prefix=$scratch/prefix
 cmake --install "$build" --prefix "$prefix" >/dev/null
 unset LD_LIBRARY_PATH
+# A standard the consumers set through the environment would hide a package that forgot C++20.
+unset CXXFLAGS
 
 case $case in
   cmake)
+    # No CMAKE_CXX_STANDARD, no compile feature in the consumer: the compiler's default (C++17
+    # for GCC 12) fails on the public headers, so the C++20 flag must come from the package's
+    # INTERFACE_COMPILE_FEATURES — and be on the consumer's compile line.
     cmake -S "$source/consumer" -B "$scratch/cmake" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
     cmake --build "$scratch/cmake" >/dev/null
+    grep -Eq -- '-std=(gnu|c)\+\+(20|2a)' "$scratch/cmake/CMakeFiles/consumer.dir/flags.make" ||
+      { echo "the consumer compiled without C++20 from the package"; exit 1; }
     LD_LIBRARY_PATH=$prefix/lib "$scratch/cmake/consumer"
     ;;
   pkg-config)
@@ -27,9 +35,8 @@ case $case in
     g++ -std="$std" "$source/consumer/consumer.cpp" $flags -o "$scratch/consumer-pc"
     LD_LIBRARY_PATH=$(dirname "$libdir") "$scratch/consumer-pc"
     ;;
-  no-std)
-    # No CMAKE_CXX_STANDARD, no compile feature in the consumer: the compiler's default (C++17
-    # for GCC 12) would fail on the public headers unless the package carries C++20.
+  kit)
+    # Also no standard set: adreno::testing brings adreno::adreno and its C++20 requirement.
     cmake -S "$source/kit_consumer" -B "$scratch/kit" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
     cmake --build "$scratch/kit" >/dev/null
     LD_LIBRARY_PATH=$prefix/lib "$scratch/kit/kit_consumer"

@@ -356,6 +356,30 @@ TEST_CASE("slots only a loop's entry needs go before its label, so the stripped 
   CHECK(legalize_source(bare) == both);
 }
 
+TEST_CASE("the mutants shrink each (rptN)nop and (nopN) to every smaller count and delete each nop", "[pure][ir3][hazards]") {
+  // The issue's own example, (rpt2)nop -> nop, is among them, not only (rpt2)nop -> (rpt1)nop.
+  const Program program = assemble("mov.u32u32 r0.x, 1\n(rpt2)nop\n(nop3) add.u r0.y, r0.x, 1\nend\n", RegisterFile::split);
+  std::vector<unsigned> repeats, nops;
+  unsigned deleted = 0;
+  for (const ir3_mutants::Mutant& mutant : ir3_mutants::mutants_of(program.words)) {
+    INFO(mutant.what);
+    const std::vector<Instruction> code = ir3_mutants::decode_through_end(mutant.words);
+    if (code.size() == 3) {  // the nop deleted: the add moved up, unchanged
+      CHECK(code[1].opcode == Opcode::add_u);
+      CHECK(code[1].nop == 3);
+      ++deleted;
+    } else if (code[1].repeat != 2) {
+      CHECK(code[2].nop == 3);
+      repeats.push_back(code[1].repeat);
+    } else {
+      nops.push_back(code[2].nop);
+    }
+  }
+  CHECK(deleted == 1);
+  CHECK(repeats == std::vector<unsigned>{0, 1});
+  CHECK(nops == std::vector<unsigned>{0, 1, 2});
+}
+
 TEST_CASE("every wait the legalizer places is needed, removing any one of them leaves a hazard", "[pure][ir3][hazards]") {
   std::vector<std::pair<std::string, RegisterFile>> sources;
   for (const char* name : {"vector32", "vector128", "scalar", "multigroup"})

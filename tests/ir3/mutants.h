@@ -63,8 +63,9 @@ inline std::vector<std::uint64_t> without_nop(const std::vector<std::uint64_t>& 
   return out;
 }
 
-/// Every single removal of a wait: each (sy), each (ss), each (nopN) down by one and to zero,
-/// each (rptN)nop down by one, each nop deleted.
+/// Every single removal of a wait: each (sy), each (ss), each (nopN) down to every smaller count
+/// (0 .. N-1), each (rptN)nop down to every smaller count ((rpt2)nop to (rpt1)nop and to nop),
+/// each nop deleted.
 inline std::vector<Mutant> mutants_of(const std::vector<std::uint64_t>& words) {
   const std::vector<ir3::Instruction> code = decode_through_end(words);
   std::vector<Mutant> out;
@@ -79,12 +80,13 @@ inline std::vector<Mutant> mutants_of(const std::vector<std::uint64_t>& words) {
     const ir3::Instruction& in = code[i];
     if (in.sy) with(i, "without (sy)", [](ir3::Instruction& x) { x.sy = false; });
     if (in.ss) with(i, "without (ss)", [](ir3::Instruction& x) { x.ss = false; });
-    if (in.nop) {
-      with(i, "without (nop)", [](ir3::Instruction& x) { x.nop = 0; });
-      if (in.nop > 1) with(i, "with one (nop) less", [](ir3::Instruction& x) { --x.nop; });
-    }
+    for (unsigned fewer = 0; fewer < in.nop; ++fewer)
+      with(i, fewer ? "as (nop" + std::to_string(fewer) + ")" : std::string("without (nop)"),
+           [fewer](ir3::Instruction& x) { x.nop = static_cast<decltype(x.nop)>(fewer); });
     if (in.opcode == ir3::Opcode::nop) {
-      if (in.repeat) with(i, "with one (rpt) less", [](ir3::Instruction& x) { --x.repeat; });
+      for (unsigned fewer = 0; fewer < in.repeat; ++fewer)
+        with(i, fewer ? "as (rpt" + std::to_string(fewer) + ")nop" : std::string("as nop"),
+             [fewer](ir3::Instruction& x) { x.repeat = static_cast<decltype(x.repeat)>(fewer); });
       out.push_back({"instruction " + std::to_string(i) + " `" + ir3::to_text(in) + "` deleted", without_nop(words, i)});
     }
   }

@@ -8,7 +8,7 @@
 set(rules
   "common|core kernel sys kgsl msm alloc pm4 ir3 virt testing capi"
   "core|testing capi"
-  "kernel|core testing capi"
+  "kernel|core kgsl msm alloc virt testing capi"
   "sys|core kernel kgsl msm alloc virt testing capi"
   "kgsl|core msm alloc virt testing capi"
   "msm|core kgsl alloc virt testing capi"

@@ -252,3 +252,70 @@ TEST_CASE("a load into a shared register is waited for with (ss) as well as (sy)
   CHECK(both.fault.empty());
   CHECK(both.out == std::vector<std::uint32_t>(64, 1));  // the buffer held zeros
 }
+
+// The address and predicate registers, with the slot counts taken from Mesa, not from our table:
+// ir3_delay.c ir3_delayslots returns 6 for any consumer of an instruction that writes_addr0 or
+// writes_addr1 (a0.x, a1.x), and ir3_legalize.c delay_update makes a destination that is
+// IR3_REG_PREDICATE or REG_A0 ready 6 cycles after it issues, whatever reads it. So an ALU reader
+// gets no 3-slot discount, and 4 slots leave 2 missing.
+TEST_CASE("a0.x, a1.x and p0 read before their 6 delay slots are shader faults naming the register", "[virtual-gpu][hazards]") {
+  const std::string six_for_every_reader = "needs 6 delay slots before an ALU reader of the same size and 6 before any other";
+  // a0.x: mova then a relative read (an ALU reader) 4 slots later; each fiber reads r4.x or r4.y.
+  auto relative_read = [](int nops) {
+    return R"(
+    mov.u32u32 r4.x, 10
+    mov.u32u32 r4.y, 20
+    (nop3) and.b r0.y, r0.x, 1
+    cov.u32s16 hr0.x, r0.y
+    (rpt2)nop
+    mova a0.x, hr0.x
+    (rpt)" + std::to_string(nops - 1) + R"()nop
+    mov.u32u32 r1.x, r<a0.x + 16>
+    (rpt5)nop
+  )";
+  };
+  // p0: a compare then the branch that reads it 4 slots later; fibers below c0.z keep r1.x = 1.
+  auto early_branch = [](int nops) {
+    return R"(
+    mov.u32u32 r1.x, 1
+    cmps.u.lt p0.x, r0.x, c0.z
+    (rpt)" + std::to_string(nops - 1) + R"()nop
+    br p0.x, #done
+    mov.u32u32 r1.x, 2
+  done:
+    (jp)nop
+    (rpt5)nop
+  )";
+  };
+  for (auto size : {pm4::ThreadSize::THREAD64, pm4::ThreadSize::THREAD128}) {
+    const Run a0 = run(relative_read(4), 64, size);
+    INFO(a0.fault);
+    CHECK_THAT(a0.fault, Catch::Contains("`mov.u32u32 r1.x, r<a0.x + 16>` (instruction 11) reads a0.x before"));
+    CHECK_THAT(a0.fault, Catch::Contains("from `mova a0.x, hr0.x` (instruction 9)"));
+    CHECK_THAT(a0.fault, Catch::Contains(six_for_every_reader));
+    CHECK_THAT(a0.fault, Catch::Contains("fix: needs 2 more delay slots"));
+    const Run a0_waited = run(relative_read(6), 64, size);
+    CHECK(a0_waited.fault.empty());
+    for (std::uint32_t i = 0; i < 64; ++i) CHECK(a0_waited.out[i] == 10 * (i % 2 + 1));
+
+    const Run p0 = run(early_branch(4), 64, size, 20);
+    INFO(p0.fault);
+    CHECK_THAT(p0.fault, Catch::Contains("`br p0.x, #2` (instruction 7) reads p0.x before"));
+    CHECK_THAT(p0.fault, Catch::Contains("from `cmps.u.lt p0.x, r0.x, c0.z` (instruction 5)"));
+    CHECK_THAT(p0.fault, Catch::Contains(six_for_every_reader));
+    CHECK_THAT(p0.fault, Catch::Contains("fix: needs 2 more delay slots"));
+    const Run p0_waited = run(early_branch(6), 64, size, 20);
+    CHECK(p0_waited.fault.empty());
+    for (std::uint32_t i = 0; i < 64; ++i) CHECK(p0_waited.out[i] == (i < 20 ? 1u : 2u));
+  }
+  // a1.x: mova1 then a cat5 that takes its index from a1.x (Mesa disasm.c's a6xx
+  // `sam.base0 (f32)(x)r2.x, r0.x, s#16, a1.x`), 4 slots later. The check stops the dispatch when
+  // the sam issues, before the virtual GPU would have to execute it.
+  const Run a1 = run("mova1 a1.x, 0\n(rpt3)nop\nsam.base0 (f32)(x)r1.x, r0.x, s#16, a1.x\n(sy)nop\n(rpt5)nop", 64,
+                     pm4::ThreadSize::THREAD64);
+  INFO(a1.fault);
+  CHECK_THAT(a1.fault, Catch::Contains("(instruction 6) reads a1.x before"));
+  CHECK_THAT(a1.fault, Catch::Contains("from `mova1 a1.x, 0` (instruction 4)"));
+  CHECK_THAT(a1.fault, Catch::Contains(six_for_every_reader));
+  CHECK_THAT(a1.fault, Catch::Contains("fix: needs 2 more delay slots"));
+}

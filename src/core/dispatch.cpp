@@ -64,6 +64,28 @@ template <typename... Args>
   invalid("argument {}{} of program '{}' is not set", index, name.empty() ? "" : " ('" + name + "')", info.name);
 }
 
+// A base group reaches a program only through its driver params (base_group_x..z of struct
+// ir3_driver_params_cs): the hardware's work-group id does not include it (emit_grid). A program
+// whose driver params do not cover an axis with a nonzero base would silently run from group 0.
+[[gnu::cold, gnu::noinline]] void check_base_group_read(const ProgramInfo& info, const Launch& launch) {
+  for (unsigned axis = 0; axis < 3; ++axis) {
+    if (launch.base_group[axis] == 0) continue;
+    const std::uint32_t wanted = dword_of(DriverParam::base_group_x) + axis;
+    const bool read = std::any_of(info.driver_params.begin(), info.driver_params.end(), [&](const DriverParamRange& range) {
+      return dword_of(range.first) <= wanted && wanted < dword_of(range.first) + range.count;
+    });
+    if (read) continue;
+    throw Error(Errc::unsupported, kOperation,
+                fmt::format("base_group.{} is {}, but program '{}' reads no base group on that axis ({}): it would run "
+                            "from group 0; its driver params must cover base_group_{}",
+                            "xyz"[axis], launch.base_group[axis], info.name,
+                            info.launch == LaunchPacket::run_opencl ? "a Qualcomm OpenCL binary has no driver params"
+                            : info.driver_params.empty()           ? "it has no driver params"
+                                                                   : "its driver params stop short of it",
+                            "xyz"[axis]));
+  }
+}
+
 }  // namespace
 
 void validate_launch(const ProgramInfo& info, const Launch& launch) {
@@ -85,9 +107,8 @@ void validate_launch(const ProgramInfo& info, const Launch& launch) {
       invalid("groups.{} = {} × local_size.{} = {} exceeds the 32-bit global size", name, launch.groups[axis], name,
               local);
   }
-  if (info.launch == LaunchPacket::run_opencl && (launch.base_group[0] | launch.base_group[1] | launch.base_group[2]) != 0)
-    throw Error(Errc::unsupported, kOperation,
-                fmt::format("program '{}' is a Qualcomm OpenCL binary, which reads no base group", info.name));
+  if ((launch.base_group[0] | launch.base_group[1] | launch.base_group[2]) != 0) [[unlikely]]
+    check_base_group_read(info, launch);
   if (invocations > program_limits::kMaxInvocations)
     invalid("local_size {}×{}×{} = {} invocations exceeds {}", launch.local_size[0], launch.local_size[1],
             launch.local_size[2], invocations, program_limits::kMaxInvocations);
@@ -233,6 +254,12 @@ void emit_grid(pm4::PacketWriter& out, bool exec_cs, const Launch& launch) {
   const auto axis = [&](unsigned i, const pm4::Register& global_size, const pm4::Register& global_offset,
                         const pm4::Register& kernel_group) {
     pm4::write_register(out, global_size, std::uint64_t{launch.local_size[i]} * launch.groups[i]);
+    // GLOBALOFF stays 0 and the base group goes to the program as driver params instead, as
+    // Turnip does for vkCmdDispatchBase (tu_cmd_buffer.cc tu_dispatch: GLOBALOFF_X/Y/Z 0, the base
+    // in the IR3_DP_CS(base_group_x..z) driver params) and gallium's fd6_compute.cc (GLOBALOFF
+    // 0): ir3 adds the base to the work-group id itself (nir's load_base_workgroup_id), so an
+    // offset here as well would count it twice. validate_launch refuses a base group a program
+    // does not read.
     pm4::write_register(out, global_offset, 0);
     pm4::write_register(out, kernel_group, exec_cs ? 1 : launch.groups[i]);
   };

@@ -3,6 +3,7 @@
 @localsize 128, 1, 1
 @buf 16384 (c0.x)
 @buf 16384 (c0.z)
+@localmem 512
 @invocationid(r0.x)
 @wgid(r48.x)
     shl.b r0.y, r48.x, 7

@@ -11,6 +11,7 @@
 @buf 4 (c0.x)
 @buf 4 (c0.z)
 @buf 4 (c1.x)
+@localmem 1536
 @invocationid(r0.x)
 @wgid(r48.x)
     ; row = 16·group.y + local.y, column = 8·group.x + local.x

@@ -415,6 +415,13 @@ adreno_status adreno_graph_release(adreno_graph graph);
 adreno_status adreno_graph_dispatch(adreno_graph graph, adreno_program program, adreno_arguments arguments,
                                     const adreno_launch* launch, const adreno_access* access, size_t access_count,
                                     uint32_t* dispatch);
+/** As adreno_graph_dispatch over the group counts each replay reads from `groups` (as
+ * adreno_queue_dispatch_indirect: typically written by an earlier dispatch of the graph, which
+ * puts a barrier between them). The graph holds that memory; adreno_graph_set_launch refuses
+ * the dispatch. */
+adreno_status adreno_graph_dispatch_indirect(adreno_graph graph, adreno_program program, adreno_arguments arguments,
+                                             adreno_buffer groups, const adreno_indirect_launch* launch,
+                                             const adreno_access* access, size_t access_count, uint32_t* dispatch);
 /** `sync` (may be NULL) gets the signal's or wait's number for adreno_graph_set_value. */
 adreno_status adreno_graph_signal(adreno_graph graph, adreno_signal signal, uint64_t value, uint32_t* sync);
 adreno_status adreno_graph_wait(adreno_graph graph, adreno_signal signal, uint64_t value, uint32_t* sync);

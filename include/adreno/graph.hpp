@@ -79,6 +79,16 @@ class Graph {
                          std::initializer_list<Access> access) {
     return dispatch(program, arguments, launch, std::span<const Access>(access.begin(), access.size()));
   }
+  /// As Queue::dispatch_indirect: each replay runs the grid whose group counts the GPU reads
+  /// from `groups` when it gets there (typically written by an earlier dispatch of the graph,
+  /// which then writes the view's buffer: the graph puts a barrier between them). The graph
+  /// holds that memory. set_launch refuses such a dispatch; change what writes the counts.
+  GraphDispatch dispatch_indirect(const Program& program, const Arguments& arguments, const BufferView& groups,
+                                  const IndirectLaunch& launch, std::span<const Access> access = {});
+  GraphDispatch dispatch_indirect(const Program& program, const Arguments& arguments, const BufferView& groups,
+                                  const IndirectLaunch& launch, std::initializer_list<Access> access) {
+    return dispatch_indirect(program, arguments, groups, launch, std::span<const Access>(access.begin(), access.size()));
+  }
   /// As Queue::signal / Queue::wait.
   GraphSync signal(const Signal& signal, std::uint64_t value);
   GraphSync wait(const Signal& signal, std::uint64_t value);

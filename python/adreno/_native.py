@@ -185,6 +185,7 @@ _CHECKED = {
     "adreno_graph_create": [handle, P(handle)],
     "adreno_graph_release": [handle],
     "adreno_graph_dispatch": [handle, handle, handle, P(Launch), P(c_int), c_size_t, P(c_uint32)],
+    "adreno_graph_dispatch_indirect": [handle, handle, handle, handle, P(IndirectLaunch), P(c_int), c_size_t, P(c_uint32)],
     "adreno_graph_signal": [handle, handle, c_uint64, P(c_uint32)],
     "adreno_graph_wait": [handle, handle, c_uint64, P(c_uint32)],
     "adreno_graph_build": [handle, c_uint32],

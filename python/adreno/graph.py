@@ -4,7 +4,7 @@ import dataclasses
 
 from . import _native
 from ._object import NativeObject
-from .types import image_desc, launch
+from .types import image_desc, indirect_launch, launch
 
 lib = _native.lib
 
@@ -33,6 +33,17 @@ class Graph(NativeObject):
         lib.adreno_graph_dispatch(self, program, arguments,
                                   ctypes.byref(launch(groups, local_size, wave_size, base_group)),
                                   accesses, len(access), ctypes.byref(number))
+        return number.value
+
+    def dispatch_indirect(self, program, arguments, groups, local_size, wave_size=None, access=()):
+        """Records a dispatch over the group counts each replay reads from the buffer or window
+        `groups` (as Queue.dispatch_indirect), typically written by an earlier dispatch of the
+        graph. set_launch refuses it. Returns the dispatch's number."""
+        accesses = (ctypes.c_int * len(access))(*[int(a) for a in access])
+        number = ctypes.c_uint32()
+        lib.adreno_graph_dispatch_indirect(self, program, arguments, groups,
+                                           ctypes.byref(indirect_launch(local_size, wave_size)),
+                                           accesses, len(access), ctypes.byref(number))
         return number.value
 
     def signal(self, signal, value):

@@ -48,6 +48,21 @@ adreno_status adreno_graph_dispatch(adreno_graph graph, adreno_program program, 
   });
 }
 
+adreno_status adreno_graph_dispatch_indirect(adreno_graph graph, adreno_program program, adreno_arguments arguments,
+                                             adreno_buffer groups, const adreno_indirect_launch* launch,
+                                             const adreno_access* access, size_t access_count, uint32_t* dispatch) {
+  return guarded(__func__, [&] {
+    auto g = lookup(graph, "graph");
+    auto p = lookup(program, "program");
+    auto a = lookup(arguments, "arguments");
+    auto counts = lookup(groups, "groups");
+    const std::vector<Access> accesses = access_of(access, access_count);
+    const GraphDispatch recorded =
+        g->graph.dispatch_indirect(p->program, a->arguments, counts->view, indirect_launch_of(launch), accesses);
+    if (dispatch != nullptr) *dispatch = static_cast<uint32_t>(recorded);
+  });
+}
+
 adreno_status adreno_graph_signal(adreno_graph graph, adreno_signal signal, uint64_t value, uint32_t* sync) {
   return record_sync(__func__, graph, signal, value, sync, &Graph::signal);
 }

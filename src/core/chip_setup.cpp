@@ -7,8 +7,8 @@
 //    else in the block — the ECO, chicken and power bits — is left to userspace, so a context
 //    that skipped it would run with whatever another process left there. UCHE_CLIENT_PF is
 //    written with Mesa's value, as Mesa does after the kernel.
-//  * HLSQ_SHARED_CONSTS = 0 (no constants shared between stages), as Turnip's tu6_init_hw and
-//    freedreno's fd6_emit_restore write it on a6xx: compute reads its own constant file.
+//  HLSQ_SHARED_CONSTS is not here: Turnip writes it with each compute pipeline's state
+//  (emit_program_state in dispatch.cpp).
 #include "core/chip_setup.h"
 
 #include "pm4/a6xx_registers.h"
@@ -20,7 +20,6 @@ void emit_chip_setup(pm4::CommandStream& cs, const GpuPart& part) {
   namespace r = pm4::a6xx;
   pm4::write_register(cs, r::SP_NC_MODE_CNTL_2, 0);
   for (const MagicRegister& magic : part.magic) pm4::write_register(cs, *magic.reg, magic.value);
-  pm4::write_register(cs, r::HLSQ_SHARED_CONSTS, {{"ENABLE", 0}});
 }
 
 }  // namespace adreno

@@ -48,9 +48,6 @@ constexpr const char* kOperation = "dispatch";
 
 std::uint64_t align64(std::uint64_t value) { return (value + 63) & ~std::uint64_t{63}; }
 
-// Where in the queue's 64-byte scratch an indirect dispatch assembles its count vec4 (the first
-// 16 bytes are the barriers' flush dword).
-constexpr std::uint64_t kIndirectParamsOffset = 16;
 
 // Every dispatch runs the checks that call this: the message is formatted out of line, in a cold
 // function, so that a check costs a compare and a branch and not a stack frame for strings.
@@ -62,6 +59,28 @@ template <typename... Args>
 [[noreturn, gnu::cold, gnu::noinline]] void argument_not_set(const ProgramInfo& info, std::size_t index) {
   const std::string& name = info.arguments[index].name;
   invalid("argument {}{} of program '{}' is not set", index, name.empty() ? "" : " ('" + name + "')", info.name);
+}
+
+// A base group reaches a program only through its driver params (base_group_x..z of struct
+// ir3_driver_params_cs): the hardware's work-group id does not include it (emit_grid). A program
+// whose driver params do not cover an axis with a nonzero base would silently run from group 0.
+[[gnu::cold, gnu::noinline]] void check_base_group_read(const ProgramInfo& info, const Launch& launch) {
+  for (unsigned axis = 0; axis < 3; ++axis) {
+    if (launch.base_group[axis] == 0) continue;
+    const std::uint32_t wanted = dword_of(DriverParam::base_group_x) + axis;
+    const bool read = std::any_of(info.driver_params.begin(), info.driver_params.end(), [&](const DriverParamRange& range) {
+      return dword_of(range.first) <= wanted && wanted < dword_of(range.first) + range.count;
+    });
+    if (read) continue;
+    throw Error(Errc::unsupported, kOperation,
+                fmt::format("base_group.{} is {}, but program '{}' reads no base group on that axis ({}): it would run "
+                            "from group 0; its driver params must cover base_group_{}",
+                            "xyz"[axis], launch.base_group[axis], info.name,
+                            info.launch == LaunchPacket::run_opencl ? "a Qualcomm OpenCL binary has no driver params"
+                            : info.driver_params.empty()           ? "it has no driver params"
+                                                                   : "its driver params stop short of it",
+                            "xyz"[axis]));
+  }
 }
 
 }  // namespace
@@ -85,9 +104,8 @@ void validate_launch(const ProgramInfo& info, const Launch& launch) {
       invalid("groups.{} = {} × local_size.{} = {} exceeds the 32-bit global size", name, launch.groups[axis], name,
               local);
   }
-  if (info.launch == LaunchPacket::run_opencl && (launch.base_group[0] | launch.base_group[1] | launch.base_group[2]) != 0)
-    throw Error(Errc::unsupported, kOperation,
-                fmt::format("program '{}' is a Qualcomm OpenCL binary, which reads no base group", info.name));
+  if ((launch.base_group[0] | launch.base_group[1] | launch.base_group[2]) != 0) [[unlikely]]
+    check_base_group_read(info, launch);
   if (invocations > program_limits::kMaxInvocations)
     invalid("local_size {}×{}×{} = {} invocations exceeds {}", launch.local_size[0], launch.local_size[1],
             launch.local_size[2], invocations, program_limits::kMaxInvocations);
@@ -185,6 +203,11 @@ void emit_program_state(pm4::CommandStream& cs, const Program::Impl& prog, pm4::
   pm4::set_marker(cs, pm4::Marker::RM6_COMPUTE);
   // Invalidate the cached compute state and IBOs so this program's state is loaded.
   pm4::write_register(cs, r::SP_UPDATE_CNTL, {{"CS_STATE", 1}, {"CS_UAV", 1}});
+  // No constants shared between stages: Turnip writes HLSQ_SHARED_CONSTS with each compute
+  // pipeline (tu_pipeline.cc tu6_emit_cs_config → tu6_emit_shared_consts_enable, on a6xx), enabled
+  // only for shared push constants (IR3_PUSH_CONSTS_SHARED), which no program here has; SP_MODE_CNTL
+  // SHARED_CONSTS_ENABLE stays 0 with it.
+  pm4::write_register(cs, r::HLSQ_SHARED_CONSTS, {{"ENABLE", 0}});
   pm4::write_register(cs, r::SP_MODE_CNTL, {{"CONSTANT_DEMOTION_ENABLE", !info.opencl_isa_mode}, {"ISAMMODE", isam}});
   pm4::write_register(cs, r::TPL1_MODE_CNTL, {{"ISAMMODE", isam}});
   pm4::write_register(cs, r::SP_PERFCTR_SHADER_MASK, {{"CS", 1}});
@@ -233,6 +256,12 @@ void emit_grid(pm4::PacketWriter& out, bool exec_cs, const Launch& launch) {
   const auto axis = [&](unsigned i, const pm4::Register& global_size, const pm4::Register& global_offset,
                         const pm4::Register& kernel_group) {
     pm4::write_register(out, global_size, std::uint64_t{launch.local_size[i]} * launch.groups[i]);
+    // GLOBALOFF stays 0 and the base group goes to the program as driver params instead, as
+    // Turnip does for vkCmdDispatchBase (tu_cmd_buffer.cc tu_dispatch: GLOBALOFF_X/Y/Z 0, the base
+    // in the IR3_DP_CS(base_group_x..z) driver params) and gallium's fd6_compute.cc (GLOBALOFF
+    // 0): ir3 adds the base to the work-group id itself (nir's load_base_workgroup_id), so an
+    // offset here as well would count it twice. validate_launch refuses a base group a program
+    // does not read.
     pm4::write_register(out, global_offset, 0);
     pm4::write_register(out, kernel_group, exec_cs ? 1 : launch.groups[i]);
   };
@@ -414,7 +443,47 @@ void Queue::dispatch(const Program& program, const Arguments& arguments, const L
   validate_dispatch(impl_->device(), prog, args, launch);
 
   const StagedDispatch staged = stage_dispatch(*impl_, prog, args, launch);
-  emit_dispatch(impl_->compute_stream(prog.part()), prog, staged.layout, staged.data, launch);
+  emit_dispatch(impl_->stream(), prog, staged.layout, staged.data, launch);
+}
+
+Launch indirect_launch(const IndirectLaunch& shape) {
+  Launch launch;
+  std::copy(std::begin(shape.local_size), std::end(shape.local_size), launch.local_size);
+  launch.wave_size = shape.wave_size;
+  return launch;
+}
+
+void validate_indirect(const ProgramInfo& info, const BufferView& groups, const char* operation) {
+  if (info.launch != LaunchPacket::exec_cs)
+    throw Error(Errc::unsupported, operation,
+                fmt::format("program '{}' is a Qualcomm OpenCL binary: CP_RUN_OPENCL reads no group counts from memory", info.name));
+  const GpuAddress counts = groups.gpu_address();
+  if (!groups.buffer() || groups.size() < 12 || counts.value() % 4 != 0)
+    throw Error(Errc::invalid_argument, operation,
+                fmt::format("groups: a view of {} bytes at {:#x}; three 4-byte-aligned uint32 counts are needed", groups.size(),
+                            counts.value()));
+}
+
+IndirectCounts emit_indirect_count_params(pm4::CommandStream& cs, const ProgramInfo& info, GpuAddress groups, GpuAddress data,
+                                          GpuAddress params) {
+  IndirectCounts indirect{groups, GpuAddress(), 0};
+  // The counts the program reads as driver params come from the same memory, as in Turnip's
+  // tu_emit_compute_driver_params: after a wait for earlier users, the CP copies x, y, z
+  // (CP_MEM_TO_MEM) into `params`, next to the fourth dword of that constant vec4 as this
+  // dispatch's constants have it, and loads the vec4 from there over the constants.
+  // Driver-param blocks start on a vec4 (Mesa's allocation; @numwg is refused off .x).
+  for (const DriverParamRange& range : info.driver_params) {
+    if (range.first != DriverParam::num_work_groups_x) continue;
+    pm4::wait_for_idle(cs);
+    for (std::uint32_t k = 0; k < 4; ++k) {
+      const GpuAddress source[] = {k < 3 ? groups + 4 * k : data + (std::uint64_t{range.const_dword} + 3) * 4};
+      pm4::mem_to_mem(cs, params + 4 * k, source);
+    }
+    pm4::wait_mem_writes(cs);
+    indirect.count_params = params;
+    indirect.count_params_vec4 = range.const_dword / 4;
+  }
+  return indirect;
 }
 
 void Queue::dispatch_indirect(const Program& program, const Arguments& arguments, const BufferView& groups,
@@ -422,43 +491,16 @@ void Queue::dispatch_indirect(const Program& program, const Arguments& arguments
   impl_->check_not_lost();
   const Program::Impl& prog = *program.impl();
   const Arguments::Impl& args = arguments.impl();
-  const ProgramInfo& info = prog.info();
-  Launch launch;
-  std::copy(std::begin(shape.local_size), std::end(shape.local_size), launch.local_size);
-  launch.wave_size = shape.wave_size;
+  const Launch launch = indirect_launch(shape);
   validate_dispatch(impl_->device(), prog, args, launch);
-  if (info.launch != LaunchPacket::exec_cs)
-    throw Error(Errc::unsupported, "dispatch indirect",
-                fmt::format("program '{}' is a Qualcomm OpenCL binary: CP_RUN_OPENCL reads no group counts from memory", info.name));
-  const GpuAddress counts = groups.gpu_address();
-  if (!groups.buffer() || groups.size() < 12 || counts.value() % 4 != 0)
-    throw Error(Errc::invalid_argument, "dispatch indirect",
-                fmt::format("groups: a view of {} bytes at {:#x}; three 4-byte-aligned uint32 counts are needed", groups.size(),
-                            counts.value()));
+  validate_indirect(prog.info(), groups, "dispatch indirect");
 
   const StagedDispatch staged = stage_dispatch(*impl_, prog, args, launch);
   impl_->reference(groups.buffer()->block_shared(), false);
 
-  pm4::CommandStream& cs = impl_->compute_stream(prog.part());
-  IndirectCounts indirect{counts, GpuAddress(), 0};
-  // The counts the program reads as driver params come from the same memory, as in Turnip's
-  // tu_emit_compute_driver_params: after a wait for earlier users, the CP copies x, y, z
-  // (CP_MEM_TO_MEM) into a 16-byte area of the queue's writable scratch, next to the fourth dword
-  // of that constant vec4 as this dispatch's constants have it, and loads the vec4 from there
-  // over the constants. Driver-param blocks start on a vec4 (Mesa's allocation; @numwg is
-  // refused off .x).
-  for (const DriverParamRange& range : info.driver_params) {
-    if (range.first != DriverParam::num_work_groups_x) continue;
-    const GpuAddress params = impl_->scratch() + kIndirectParamsOffset;
-    pm4::wait_for_idle(cs);
-    for (std::uint32_t k = 0; k < 4; ++k) {
-      const GpuAddress source[] = {k < 3 ? counts + 4 * k : staged.data + (std::uint64_t{range.const_dword} + 3) * 4};
-      pm4::mem_to_mem(cs, params + 4 * k, source);
-    }
-    pm4::wait_mem_writes(cs);
-    indirect.count_params = params;
-    indirect.count_params_vec4 = range.const_dword / 4;
-  }
+  pm4::CommandStream& cs = impl_->stream();
+  const IndirectCounts indirect = emit_indirect_count_params(cs, prog.info(), groups.gpu_address(), staged.data,
+                                                             impl_->scratch() + kIndirectParamsOffset);
   emit_dispatch(cs, prog, staged.layout, staged.data, launch, &indirect);
 }
 

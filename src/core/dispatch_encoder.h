@@ -3,6 +3,7 @@
 // constants and descriptors live in GPU memory, and who lists the memory for the kernel.
 #pragma once
 
+#include <adreno/buffer.hpp>
 #include <adreno/program.hpp>
 
 #include "core/arguments_impl.h"
@@ -59,6 +60,24 @@ struct IndirectCounts {
   GpuAddress count_params;  // null: the program reads no counts
   std::uint32_t count_params_vec4 = 0;
 };
+
+/// Where in a queue's or graph's 64-byte scratch an indirect dispatch assembles its count vec4
+/// (the first 16 bytes are the barriers' flush dword).
+constexpr std::uint64_t kIndirectParamsOffset = 16;
+
+/// The Launch an indirect dispatch is checked and encoded with: `shape`'s local and wave size.
+Launch indirect_launch(const IndirectLaunch& shape);
+
+/// Throws unless `info` can be launched indirectly (Error(unsupported)) from counts in `groups`
+/// (Error(invalid_argument): at least 12 bytes, 4-byte aligned).
+void validate_indirect(const ProgramInfo& info, const BufferView& groups, const char* operation);
+
+/// Appends what an indirect dispatch of `info` needs before its packets: when the program reads
+/// the group counts as driver params, the CP copies them from `groups` into the 16 bytes at
+/// `params` (with the fourth dword of their vec4 from the dispatch's constants at `data`).
+/// Returns what emit_dispatch takes.
+IndirectCounts emit_indirect_count_params(pm4::CommandStream& cs, const ProgramInfo& info, GpuAddress groups, GpuAddress data,
+                                          GpuAddress params);
 
 std::span<std::uint32_t> emit_dispatch(pm4::CommandStream& cs, const Program::Impl& program, const DispatchDataLayout& layout,
                                        GpuAddress data, const Launch& launch, const IndirectCounts* indirect = nullptr);

@@ -44,12 +44,17 @@ constexpr std::array kParts = {
 
 }  // namespace
 
-const GpuPart& supported_part(const DeviceInfo& info, std::string_view operation) {
+const GpuPart* find_part(const DeviceInfo& info) noexcept {
   const std::uint32_t core = info.chip_id >> 24;
   if (core == 6) {
     for (const GpuPart& part : kParts)
-      if (part.gpu_id == info.gpu_id) return part;
+      if (part.gpu_id == info.gpu_id) return &part;
   }
+  return nullptr;
+}
+
+const GpuPart& supported_part(const DeviceInfo& info, std::string_view operation) {
+  if (const GpuPart* part = find_part(info)) return *part;
   throw Error(Errc::unsupported, std::string(operation),
               fmt::format("unsupported GPU: {} (chip id {:#010x}); compute dispatch supports the a6xx parts "
                           "a630, a640, a650 and a660",

@@ -41,5 +41,7 @@ struct GpuPart {
 /// The part `info` describes; throws Error(unsupported, "unsupported GPU") for anything else
 /// (a7xx and later, or an a6xx part not in the table).
 const GpuPart& supported_part(const DeviceInfo& info, std::string_view operation);
+/// As supported_part, but null for a GPU compute dispatch does not support.
+const GpuPart* find_part(const DeviceInfo& info) noexcept;
 
 }  // namespace adreno

@@ -53,6 +53,8 @@ class Graph::Impl {
 
   GraphDispatch dispatch(const Program& program, const Arguments& arguments, const Launch& launch,
                          std::span<const Access> access);
+  GraphDispatch dispatch_indirect(const Program& program, const Arguments& arguments, const BufferView& groups,
+                                  const IndirectLaunch& shape, std::span<const Access> access);
   GraphSync sync(const Signal& signal, std::uint64_t value, bool is_signal);
   void build(const GraphOptions& options);
   void set_buffer(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer, GpuAddress address, std::uint64_t size);
@@ -104,6 +106,9 @@ class Graph::Impl {
     std::byte* data_cpu = nullptr;
     GpuAddress data_gpu;
     std::optional<Launch> next_launch;  // set_launch's, for the next replay
+    // An indirect dispatch: the memory its group counts are read from, at each replay.
+    std::shared_ptr<MemoryBlock> groups_block;
+    GpuAddress groups;
   };
   struct RecordedSync {
     std::shared_ptr<Signal::Impl> signal;
@@ -203,7 +208,6 @@ class Graph::Impl {
 
   std::vector<RecordedReplay> recorded_;
   std::vector<GpuUse> uses_;  // scratch for the waits
-  const GpuPart* part_ = nullptr;  // of its programs (null without dispatches): the queue's chip setup
 };
 
 GraphDispatch Graph::Impl::dispatch(const Program& program, const Arguments& arguments, const Launch& launch,
@@ -244,6 +248,19 @@ GraphDispatch Graph::Impl::dispatch(const Program& program, const Arguments& arg
   return id;
 }
 
+GraphDispatch Graph::Impl::dispatch_indirect(const Program& program, const Arguments& arguments, const BufferView& groups,
+                                             const IndirectLaunch& shape, std::span<const Access> access) {
+  check_recording("record graph indirect dispatch");
+  validate_indirect(program.impl()->info(), groups, "record graph indirect dispatch");
+  const GraphDispatch id = dispatch(program, arguments, indirect_launch(shape), access);
+  RecordedDispatch& recorded = dispatches_.back();
+  recorded.groups_block = groups.buffer()->block_shared();
+  recorded.groups = groups.gpu_address();
+  // The counts are read: a dispatch that writes them comes first, with a barrier between.
+  recorded.accesses.push_back(ScheduleAccess{recorded.groups_block.get(), true, false});
+  return id;
+}
+
 GraphSync Graph::Impl::sync(const Signal& signal, std::uint64_t value, bool is_signal) {
   check_recording(is_signal ? "record graph signal" : "record graph wait");
   const auto id = static_cast<GraphSync>(syncs_.size());
@@ -260,7 +277,8 @@ void Graph::Impl::build(const GraphOptions& options) {
   auto same_work = [&](std::size_t a, std::size_t b) {
     const RecordedDispatch& x = dispatches_[nodes_[a].index];
     const RecordedDispatch& y = dispatches_[nodes_[b].index];
-    return x.program == y.program && std::equal(x.launch.groups, x.launch.groups + 3, y.launch.groups) &&
+    // An indirect dispatch's grid is not known here: never taken for a duplicate.
+    return x.program == y.program && !x.groups_block && !y.groups_block && std::equal(x.launch.groups, x.launch.groups + 3, y.launch.groups) &&
            std::equal(x.launch.local_size, x.launch.local_size + 3, y.launch.local_size) &&
            std::equal(x.launch.base_group, x.launch.base_group + 3, y.launch.base_group) &&
            x.launch.wave_size == y.launch.wave_size && x.data == y.data;
@@ -313,10 +331,16 @@ void Graph::Impl::build(const GraphOptions& options) {
       RecordedDispatch& recorded = dispatches_[node.index];
       std::byte* const at = memory.cpu.data() + data_at[node.index];
       std::memcpy(at, recorded.data.data(), recorded.data.size());
-      part_ = &recorded.program->part();
       recorded.data_cpu = at;
       recorded.data_gpu = memory.gpu + data_at[node.index];
-      recorded.packets = emit_dispatch(cs, *recorded.program, recorded.layout, recorded.data_gpu, recorded.launch);
+      if (recorded.groups_block) {
+        own_block(recorded.groups_block, false);
+        const IndirectCounts counts = emit_indirect_count_params(cs, recorded.program->info(), recorded.groups, recorded.data_gpu,
+                                                                 scratch->allocation().gpu + kIndirectParamsOffset);
+        recorded.packets = emit_dispatch(cs, *recorded.program, recorded.layout, recorded.data_gpu, recorded.launch, &counts);
+      } else {
+        recorded.packets = emit_dispatch(cs, *recorded.program, recorded.layout, recorded.data_gpu, recorded.launch);
+      }
       own_block(recorded.program->code(), false);
       if (recorded.program->private_memory()) own_block(recorded.program->private_memory(), true);
       recorded.first_site = static_cast<std::uint32_t>(sites.size());
@@ -482,6 +506,9 @@ void Graph::Impl::set_value(GraphSync id, std::uint64_t value) {
 
 void Graph::Impl::set_launch(GraphDispatch id, const Launch& launch) {
   RecordedDispatch& recorded = kept_dispatch(id, "set graph launch");
+  if (recorded.groups_block)
+    invalid("set graph launch", fmt::format("dispatch {} is indirect: each replay reads its group counts from memory",
+                                            static_cast<std::uint32_t>(id)));
   validate_launch(recorded.program->info(), launch);
   if (!recorded.next_launch) dirty_launches_.push_back(static_cast<std::uint32_t>(&recorded - dispatches_.data()));
   recorded.next_launch = launch;
@@ -603,7 +630,7 @@ void Graph::Impl::replay(Queue::Impl& queue) {
   for (const OwnReference& own : own_) queue.reference(own.block, own.write);
   queue.list_objects(objects_);
   if (graph.ib.dwords != 0)
-    pm4::indirect_buffer(part_ != nullptr ? queue.compute_stream(*part_) : queue.stream(), graph.ib.gpu, graph.ib.dwords);
+    pm4::indirect_buffer(queue.stream(), graph.ib.gpu, graph.ib.dwords);
   for (const std::uint32_t index : signal_syncs_) queue.note_signal(syncs_[index].signal, syncs_[index].value);
 
   const std::uint64_t fence_before = queue.last_fence();
@@ -626,6 +653,10 @@ Graph::~Graph() = default;
 GraphDispatch Graph::dispatch(const Program& program, const Arguments& arguments, const Launch& launch,
                               std::span<const Access> access) {
   return impl_->dispatch(program, arguments, launch, access);
+}
+GraphDispatch Graph::dispatch_indirect(const Program& program, const Arguments& arguments, const BufferView& groups,
+                                       const IndirectLaunch& launch, std::span<const Access> access) {
+  return impl_->dispatch_indirect(program, arguments, groups, launch, access);
 }
 GraphSync Graph::signal(const Signal& signal, std::uint64_t value) { return impl_->sync(signal, value, true); }
 GraphSync Graph::wait(const Signal& signal, std::uint64_t value) { return impl_->sync(signal, value, false); }

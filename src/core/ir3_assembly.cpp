@@ -15,10 +15,6 @@ namespace {
 
 constexpr const char* kOperation = "load ir3 assembly";
 
-// Shared memory a program that touches local memory gets: the assembler cannot know how much it
-// uses, so it gets all an a6xx work group may have.
-constexpr std::uint32_t kAssemblySharedBytes = program_limits::kMaxSharedBytes;
-
 std::optional<ir3::Instruction> decoded(std::uint64_t word) {
   try {
     return ir3::decode(word);
@@ -64,14 +60,22 @@ Ir3Metadata ir3_metadata(const ir3::Program& assembled) {
     max_const_vec4 = std::max(max_const_vec4, static_cast<int>(regid / 4));
   }
   metadata.constlen_vec4 = static_cast<std::uint32_t>(max_const_vec4 + 1);
-  // @localmem as computerator takes it (the variant's shared_size); without it, a program that
-  // touches local memory gets all a work group may have.
-  metadata.shared_bytes = launch.local_memory_bytes.value_or(info.uses_local_memory ? kAssemblySharedBytes : 0);
+  // @localmem as computerator takes it (the variant's shared_size). Code that reads or writes
+  // local memory must declare it: the size cannot be told from the code, and without it Mesa's
+  // computerator would program the smallest SHARED_SIZE, which the code may overrun.
+  metadata.shared_bytes = launch.local_memory_bytes.value_or(0);
+  if (info.uses_local_memory && metadata.shared_bytes == 0)
+    throw Error(Errc::malformed, kOperation,
+                launch.local_memory_bytes ? "the code reads or writes local memory (l[]) but @localmem declares 0 bytes"
+                                          : "the code reads or writes local memory (l[]) but no @localmem declares its size");
   if (metadata.shared_bytes > program_limits::kMaxSharedBytes)
     throw Error(Errc::malformed, kOperation,
                 fmt::format("@localmem {} exceeds the {} bytes of a work group", metadata.shared_bytes, program_limits::kMaxSharedBytes));
   // @branchstack N: SP_CS_CNTL_0 BRANCHSTACK takes ceil(min(N, 64) / 2) on a6xx (Mesa
-  // ir3_shader_branchstack_hw, with ir3_compiler's branchstack_size 64).
+  // ir3_shader_branchstack_hw, with ir3_compiler's branchstack_size 64). N is taken as declared,
+  // checked only against the field's range (program limits): not against the code's branch
+  // nesting, which Mesa's parser does not check either, and which the virtual GPU's per-lane
+  // program counters (virt/gpu/wave.h) do not need.
   if (launch.branch_stack) metadata.branch_stack = (std::min<std::uint32_t>(*launch.branch_stack, 64) + 1) / 2;
   // @pvtmem N: private bytes per fiber, in the per-wave layout ir3 picks for compute on a6xx
   // (ir3_shader.c) unless an ldp/stp moves more than one dword.

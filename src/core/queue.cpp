@@ -29,10 +29,10 @@ const char* reset_status_name(ResetStatus status) {
 
 std::shared_ptr<MemoryBlock> block_of(const BufferView& view) { return view.buffer()->block_shared(); }
 
-// The scratch block: the barriers' flush target first, then the commands each submission starts
-// with (emit_invalidate), recorded once.
-constexpr std::uint64_t kScratchBytes = 128;
+// The scratch block: the barriers' flush target and an indirect dispatch's count vec4 first, then
+// the commands each submission starts with (emit_invalidate and the per-chip setup), recorded once.
 constexpr std::uint64_t kPrologueOffset = 64;
+constexpr std::uint64_t kScratchBytes = kPrologueOffset + 256;
 
 /// Hands out the prologue's bytes of the scratch block, once.
 class PrologueChunk final : public pm4::ChunkSource {
@@ -63,6 +63,9 @@ Queue::Impl::Impl(std::shared_ptr<Device::Impl> device, unsigned priority)
     pm4::CommandStream prologue(chunk);
     // Memory the host or another queue wrote since the last submission is read fresh.
     emit_invalidate(prologue);
+    // The per-chip state compute needs (chip_setup.h), for GPUs compute dispatch supports: on
+    // others no program loads, so no compute work reaches this queue.
+    if (const GpuPart* part = find_part(device_->info())) emit_chip_setup(prologue, *part);
     prologue_dwords_ = static_cast<std::uint32_t>((prologue.gpu_address_here() - (scratch_->allocation().gpu + kPrologueOffset)) / 4);
   } catch (...) {
     device_->kernel().destroy_context(context_);
@@ -92,18 +95,13 @@ Queue::Impl::~Impl() {
   }
 }
 
+pm4::IbRange Queue::Impl::prologue() const noexcept {
+  return pm4::IbRange{scratch_->allocation().gpu + kPrologueOffset, prologue_dwords_, 0};
+}
+
 pm4::CommandStream& Queue::Impl::stream() {
   if (!stream_) stream_.emplace(commands_, pm4::CommandStream::Growth::separate_ibs);
   return *stream_;
-}
-
-pm4::CommandStream& Queue::Impl::compute_stream(const GpuPart& part) {
-  pm4::CommandStream& cs = stream();
-  if (!chip_setup_recorded_) [[unlikely]] {
-    emit_chip_setup(cs, part);
-    chip_setup_recorded_ = true;
-  }
-  return cs;
 }
 
 void Queue::Impl::reference(const std::shared_ptr<MemoryBlock>& block, bool write) {

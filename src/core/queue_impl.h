@@ -31,9 +31,6 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
 
   /// The stream to record into (opened on first use after each submit).
   pm4::CommandStream& stream();
-  /// The stream to record compute work for `part` into: the first call on this queue (kernel
-  /// context) appends the part's per-chip setup (chip_setup.h) first.
-  pm4::CommandStream& compute_stream(const GpuPart& part);
   /// Lists `block` for the kernel and for use tracking at the next submit.
   void reference(const std::shared_ptr<MemoryBlock>& block, bool write);
   /// Lists kernel objects for the next submit only: for memory whose holder (a graph) keeps it
@@ -57,6 +54,9 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
 
   /// The command memory of the work being recorded (tools and tests decode it from here).
   const CommandMemory& commands() const noexcept { return commands_; }
+  /// The commands every submission starts with, in the scratch block (scratch_block()).
+  pm4::IbRange prologue() const noexcept;
+  const MemoryBlock& scratch_block() const noexcept { return *scratch_; }
   /// GPU memory for the constants and descriptors of recorded dispatches.
   UploadArea& uploads() noexcept { return uploads_; }
 
@@ -91,7 +91,6 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   std::shared_ptr<MemoryBlock> scratch_;  // flush target and, after it, the submission prologue
   std::uint32_t prologue_dwords_ = 0;
   std::uint64_t fence_ = 0;
-  bool chip_setup_recorded_ = false;
   mutable std::mutex lost_mutex_;  // waits may come from any thread (Signal::wait)
   std::optional<std::string> lost_;  // why the context is gone, once it is
   std::atomic<bool> is_lost_{false};  // lets every recording call check without the mutex

@@ -182,9 +182,18 @@ void directive(const Line& line, std::size_t start, LaunchInfo& launch, Sections
                  (name == "tex" ? "texture prefetch" : name == "in" ? "input" : "output") +
                  ", which a compute kernel has none of (Mesa's parser accepts it and ignores it)");
   } else if (name == "ubo") {
-    error_at(line.number, start + 1, "@ubo: uniform buffers are not supported; declare the buffer with @buf");
+    // computerator (a6xx.cc) binds @ubo i as uniform-buffer slot i (CP_LOAD_STATE6 ST6_UBO) for
+    // ldc / ldc.k to read; this runtime binds no uniform buffers and the virtual GPU does not
+    // interpret ldc, so such a kernel could neither be set up nor checked.
+    error_at(line.number, start + 1,
+             "@ubo: uniform buffers (UBO slots read with ldc/ldc.k) are not supported: the runtime binds none and the "
+             "virtual GPU does not interpret ldc; pass the values in a @buf storage buffer (read with ldib) or @const");
   } else if (name == "earlypreamble") {
-    error_at(line.number, start + 1, "@earlypreamble: early preambles (SP_CS_CNTL_0 EARLYPREAMBLE) are not supported");
+    // computerator sets SP_CS_CNTL_0 EARLYPREAMBLE for it: a preamble (shps ... shpe, with getone
+    // and stc) that runs once before the main shader; the virtual GPU interprets none of those.
+    error_at(line.number, start + 1,
+             "@earlypreamble: early preambles (SP_CS_CNTL_0 EARLYPREAMBLE; shps/shpe, getone, stc) are not supported: the "
+             "virtual GPU does not interpret a preamble; compute the values in the main shader or pass them with @const");
   } else if (name == "invocationid" || name == "wgid" || name == "numwg") {
     c.expect('(');
     const std::uint16_t reg = c.reg(name == "numwg" ? 'c' : 'r');
@@ -218,7 +227,28 @@ std::uint64_t raw_word(std::string_view text, std::size_t line, std::size_t colu
 struct Pending {
   Line line;
   std::size_t start;  // offset of the instruction in the line
+  std::string carried;  // flags written after the previous instruction, which Mesa gives this one
 };
+
+// Mesa's lexer skips line ends, so flags written after an instruction — computerator's
+// stg_ldg_offset.asm has "nop(sy)" — belong to the next one ("nop" then "(sy)ldg.a…"). Returns
+// how many trailing characters of `text` are such flags ("(sy)", "(ss)(sy)", …).
+std::size_t trailing_flags(std::string_view text) {
+  std::size_t keep = text.size();
+  while (keep > 0 && std::isspace(static_cast<unsigned char>(text[keep - 1]))) --keep;
+  std::size_t flags_from = text.size();
+  while (keep > 0 && text[keep - 1] == ')') {
+    const std::size_t open = text.rfind('(', keep - 1);
+    if (open == std::string_view::npos) break;
+    const std::string_view name = text.substr(open + 1, keep - 1 - open - 1);
+    const bool counted = (name.substr(0, 3) == "rpt" || name.substr(0, 3) == "nop") && name.size() == 4 &&
+                         std::isdigit(static_cast<unsigned char>(name[3]));
+    if (!counted && name != "sy" && name != "ss" && name != "jp" && name != "ul" && name != "sat" && name != "eq") break;
+    flags_from = open;
+    keep = open;
+  }
+  return text.size() - flags_from;
+}
 
 // The instructions of a source, in order, with the line each came from.
 struct Parsed {
@@ -236,6 +266,7 @@ Parsed parse(std::string_view source, Generation gen) {
   std::unordered_map<std::string, std::int32_t> labels;
   std::size_t number = 0;
   Sections sections;
+  std::string carried;  // trailing flags waiting for the next instruction
   for (std::size_t begin = 0; begin <= source.size();) {
     std::size_t end = source.find('\n', begin);
     if (end == std::string_view::npos) end = source.size();
@@ -255,15 +286,25 @@ Parsed parse(std::string_view source, Generation gen) {
       continue;
     }
     if (line.text.substr(pos, 4) != "raw ") {
-      if (sections.full_nop) pending.push_back({Line{"(rpt5)nop", line.number, line.raw}, 0});
-      if (sections.full_sync) pending.push_back({Line{"(ss)(sy)nop", line.number, line.raw}, 0});
+      if (sections.full_nop) pending.push_back({Line{"(rpt5)nop", line.number, line.raw}, 0, {}});
+      if (sections.full_sync) pending.push_back({Line{"(ss)(sy)nop", line.number, line.raw}, 0, {}});
     }
-    pending.push_back({line, pos});
+    const bool raw = line.text.substr(pos, 4) == "raw ";
+    if (raw && !carried.empty()) error_at(line.number, pos + 1, "flags '" + carried + "' cannot go on a raw word");
+    const std::size_t flags = raw ? 0 : trailing_flags(line.text.substr(pos));
+    const std::string_view own = line.text.substr(0, line.text.size() - flags);
+    std::string flags_text(line.text.substr(own.size()));
+    if (skip_space(own, pos) < own.size()) pending.push_back({Line{own, line.number, line.raw}, pos, std::move(carried)});
+    else flags_text = carried + flags_text;  // a line of flags only: they go on too
+    carried = std::move(flags_text);
+    while (!carried.empty() && std::isspace(static_cast<unsigned char>(carried.back()))) carried.pop_back();
   }
+  if (!carried.empty()) error_at(number, 1, "flags '" + carried + "' at the end, with no instruction after them");
 
   for (std::size_t index = 0; index < pending.size(); ++index) {
-    const auto& [line, start] = pending[index];
-    std::string_view text = line.text.substr(start);
+    const auto& [line, start, carried_flags] = pending[index];
+    const std::string joined = carried_flags + std::string(line.text.substr(start));
+    std::string_view text = joined;
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
       text.remove_suffix(1);
     if (text.substr(0, 4) == "raw ") {
@@ -285,7 +326,8 @@ Parsed parse(std::string_view source, Generation gen) {
       parsed.raw.push_back(0);
       parsed.is_raw.push_back(false);
     } catch (const SyntaxError& e) {
-      error_at(line.number, start + e.column(), e.message());
+      // A column inside carried flags points at where this instruction's own text starts.
+      error_at(line.number, start + std::max<std::size_t>(e.column(), carried_flags.size() + 1) - carried_flags.size(), e.message());
     } catch (const Error& e) {
       error_at(line.number, start + 1, e.detail() + " in '" + std::string(text) + "'");
     }

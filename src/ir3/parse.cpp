@@ -670,6 +670,7 @@ void scaled_address(const Token& t, Instruction& in, Operand& base, Operand& ind
   base.kind = index.kind = OperandKind::gpr;
   base.reg = gpr_id({s.substr(0, plus), t.column});
   s.remove_prefix(plus + 1);
+  const bool parenthesized = s.find('(') != std::string_view::npos;
   std::string flat;
   for (char c : s) {
     if (c != '(' && c != ')') flat += c;
@@ -698,9 +699,18 @@ void scaled_address(const Token& t, Instruction& in, Operand& base, Operand& ind
     m.shift = static_cast<std::uint8_t>(steps[0].second - shift);
   } else if (steps.size() == 2 && steps[0].first == '+') {
     m.offset = static_cast<std::int32_t>(steps[0].second);
-  } else if (steps.size() == 3 && steps[0].first == '<') {
+  } else if (steps.size() == 3 && steps[0].first == '<' && parenthesized) {
+    // "((index<<S)+OFF)<<2", as the disassembler prints it: S is the field.
     m.shift = static_cast<std::uint8_t>(steps[0].second);
     m.offset = static_cast<std::int32_t>(steps[1].second);
+  } else if (!parenthesized && steps.size() >= 2 && steps.size() <= 3 && steps[0].first == '<' && steps.back().first == '<' &&
+             steps.back().second == 2 && (steps.size() == 2 || steps[1].first == '+')) {
+    // "index<<N+OFF<<2" without parentheses, the older syntax computerator's stg_ldg_offset.asm
+    // is written in: Mesa's parser (ir3_parser.y cat6_a6xx_global_address_pt3) takes the field
+    // as N - 2 and requires the final shift to be 2.
+    if (steps[0].second < 2) fail(t, "shift smaller than 2 in");
+    m.shift = static_cast<std::uint8_t>(steps[0].second - 2);
+    if (steps.size() == 3) m.offset = static_cast<std::int32_t>(steps[1].second);
   } else {
     fail(t, "malformed address");
   }

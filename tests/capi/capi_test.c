@@ -1312,6 +1312,26 @@ static void launches(void) {
   FAILS(adreno_graph_set_launch(graph, dispatch, NULL), ADRENO_INVALID_ARGUMENT, "launch is NULL");
   FAILS(adreno_graph_set_launch(graph, dispatch + 1, &kVectorAddLaunch), ADRENO_INVALID_ARGUMENT, NULL);
 
+  /* A graph's indirect dispatch reads the counts at each replay: 6 groups, then 13. */
+  adreno_graph indirect_graph;
+  OK(adreno_graph_create(device, &indirect_graph));
+  FAILS(adreno_graph_dispatch_indirect(indirect_graph, program, arguments, short_window, &kVectorAddIndirect, NULL, 0, NULL),
+        ADRENO_INVALID_ARGUMENT, "groups");
+  uint32_t indirect = 99;
+  OK(adreno_graph_dispatch_indirect(indirect_graph, program, arguments, counts, &kVectorAddIndirect, NULL, 0, &indirect));
+  EXPECT(indirect == 0);
+  OK(adreno_graph_build(indirect_graph, 0));
+  FAILS(adreno_graph_set_launch(indirect_graph, indirect, &kVectorAddLaunch), ADRENO_INVALID_ARGUMENT, "is indirect");
+  const uint32_t replay_groups[] = {6, 13};
+  for (size_t i = 0; i < 2; ++i) {
+    groups[0] = replay_groups[i], groups[1] = 1, groups[2] = 1;
+    memset(words_of(c), 0, kCount * 4);
+    OK(adreno_graph_replay(indirect_graph, queue));
+    OK(adreno_queue_finish(queue, ADRENO_WAIT_FOREVER));
+    EXPECT(wrong_partial_sums(c, a, b, replay_groups[i] * 64) == 0);
+  }
+  OK(adreno_graph_release(indirect_graph));
+
   /* Assembly options: the kernel without its (sy) is a timing hazard — a shader fault on the
    * virtual GPU — unless legalized; split registers assemble it too. */
   char unsynced[4096];

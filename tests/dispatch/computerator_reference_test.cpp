@@ -1,32 +1,36 @@
-// [virtual-kernel] Our dispatch of a kernel shaped like Mesa computerator's simple.asm (one
-// invocation, @buf 4, constants c0..c2, r0..r2 with a merged half register, two instruction
-// groups, 128-wide waves), register by register against Mesa computerator's own submission for
-// simple.asm on a630 (../shared/reference/computerator/simple-a630.rd, read with our .rd reader):
-// every register Mesa writes we write with the same value, or the difference is an address or a
-// value listed below with why it is right for us; every register we write that Mesa does not is
-// listed too. The per-chip block is part of the comparison.
+// [virtual-kernel] Mesa computerator's own example simple.asm against Mesa computerator's own
+// submission of it (../shared/reference/computerator/simple-{a630,a740}.rd, read with our .rd
+// reader): our assembler's words are the code Mesa loaded, and our dispatch of it, register by
+// register, writes every register Mesa writes with the same value, or the difference is an
+// address or a value listed below with why it is right for us; every register we write that Mesa
+// does not is listed too. The per-chip block is part of the comparison.
 #include <adreno/adreno.hpp>
 
 #include "../core/virtual_device.h"
+#include "core/ir3_assembly.h"
+#include "ir3/assembler.h"
 #include "pm4/a6xx_registers.h"
 #include "pm4/packet.h"
+#include "pm4/packets.h"
 #include "pm4/rd.h"
+#include "qualcomm_binary_builder.h"
 #include "recorded_stream.h"
 
 #include <zlib.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 using namespace adreno;
 namespace r = adreno::pm4::a6xx;
 
 namespace {
 
-const std::filesystem::path kReference =
-    std::filesystem::path(ADRENO_IR3_FIXTURES_DIR) / ".." / ".." / "reference" / "computerator" / "simple-a630.rd";
+const std::filesystem::path kReferenceDir = std::filesystem::path(ADRENO_SHARED_DIR) / "reference" / "computerator";
 
 // CP_CONTEXT_REG_BUNCH (adreno_pm4.xml: 0x5c, A5XX-): pairs of register offset and value.
 constexpr std::uint32_t kContextRegBunch = 0x5c;
@@ -45,7 +49,7 @@ std::vector<std::byte> gunzip(const std::filesystem::path& path) {
 
 // Every register write of the dump's command streams: type-4 packets and CP_CONTEXT_REG_BUNCH.
 std::map<std::uint32_t, std::uint32_t> mesa_registers() {
-  const std::vector<std::byte> bytes = gunzip(kReference);
+  const std::vector<std::byte> bytes = gunzip(kReferenceDir / "simple-a630.rd");
   const std::vector<pm4::RdSection> sections = pm4::parse_rd(bytes);
   const pm4::RdMemory memory(sections);
   std::map<std::uint32_t, std::uint32_t> registers;
@@ -67,52 +71,99 @@ std::map<std::uint32_t, std::uint32_t> mesa_registers() {
   return registers;
 }
 
-// The kernel: ours, with simple.asm's directives and footprint (the highest register r2, hr4.x
-// inside r2.x, 17 instructions), storing a marker through UAV slot 0.
-constexpr const char* kSimpleShaped = R"(
-@localsize 1, 1, 1
-@buf 4
-@const(c0.x) 0.0, 0.0, 0.0, 0.0
-@const(c1.x) 1.0, 2.0, 3.0, 4.0
-@wgid(r48.x)
-@invocationid(r0.x)
-@numwg(c2.x)
-mov.u32u32 r0.x, 0x600dcafe
-mov.u32u32 r0.y, 0
-mov.f32f32 r2.x, c1.y
-mov.u32u32 r1.x, 0
-mov.u32u32 r1.y, 0
-mov.u32u32 r1.z, 0
-cov.f32s16 hr4.x, r2.x
-mov.u32u32 r1.w, 0
-nop
-nop
-nop
-nop
-nop
-nop
-(rpt5)nop
-stib.b.untyped.1d.u32.1.imm r0.x, r0.y, 0
-end
-)";
+// A type-7 packet of the dump's command streams: its opcode and payload.
+struct MesaPacket {
+  std::uint32_t opcode;
+  std::vector<std::uint32_t> payload;
+};
+
+std::vector<MesaPacket> mesa_packets(const pm4::RdMemory& memory) {
+  std::vector<MesaPacket> packets;
+  for (const pm4::RdCmdstreamAddr& stream : memory.cmdstreams()) {
+    std::vector<std::uint32_t> words(stream.dwords);
+    REQUIRE(memory.read(stream.address, words));
+    for (std::size_t i = 0; i < words.size();) {
+      const auto header = pm4::decode_header(words[i]);
+      REQUIRE(header);
+      if (header->type == pm4::Header::Type::type7)
+        packets.push_back({header->reg_or_opcode, std::vector<std::uint32_t>(words.begin() + static_cast<long>(i) + 1,
+                                                                              words.begin() + static_cast<long>(i + 1 + header->count))});
+      i += 1 + header->count;
+    }
+  }
+  return packets;
+}
+
+// The shader code Mesa's submission loads: the CP_LOAD_STATE6_FRAG of ST6_SHADER into
+// SB6_CS_SHADER (adreno_pm4.xml CP_LOAD_STATE6_0: STATE_TYPE bits 14-15, STATE_SRC 16-17,
+// STATE_BLOCK 18-21, NUM_UNIT 22-31; SS6_INDIRECT = 2 reads NUM_UNIT × 16 instructions from
+// EXT_SRC_ADDR), read from the dump's buffers.
+std::vector<std::uint32_t> mesa_shader_code(const std::filesystem::path& dump) {
+  const std::vector<std::byte> bytes = gunzip(dump);
+  const std::vector<pm4::RdSection> sections = pm4::parse_rd(bytes);
+  const pm4::RdMemory memory(sections);
+  constexpr std::uint32_t kLoadState6Frag = 0x34;
+  std::vector<std::uint32_t> code;
+  for (const MesaPacket& packet : mesa_packets(memory)) {
+    if (packet.opcode != kLoadState6Frag) continue;
+    const std::uint32_t header = packet.payload.at(0);
+    const std::uint32_t type = (header >> 14) & 3, source = (header >> 16) & 3, block = (header >> 18) & 0xf;
+    if (type != pm4::raw(pm4::StateType::ST6_SHADER) || block != pm4::raw(pm4::StateBlock::SB6_CS_SHADER)) continue;
+    REQUIRE(source == 2);
+    REQUIRE(code.empty());  // one shader load
+    code.resize(std::size_t{header >> 22} * 32);
+    REQUIRE(memory.read(GpuAddress(packet.payload.at(1) | (std::uint64_t{packet.payload.at(2)} << 32)), code));
+  }
+  REQUIRE(!code.empty());
+  return code;
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  REQUIRE(in);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Mesa's computerator example itself (tests/mesa_computerator_examples/simple.asm): stores
+// 0x12345678 to buf[0] through UAV slot 0, reading it back through r<a0.x> with a0.x computed
+// from c0 (0.0 + 0.0).
+std::string simple_asm() {
+  return read_text(std::filesystem::path(ADRENO_SOURCE_DIR) / "tests" / "mesa_computerator_examples" / "simple.asm");
+}
 
 }  // namespace
 
-TEST_CASE("a simple.asm-shaped dispatch writes Mesa computerator's registers, the per-chip block included",
+TEST_CASE("Mesa's simple.asm assembles to the code Mesa computerator loads on a630 and a740", "[pure][ir3]") {
+  const ir3::Program assembled = ir3::assemble(simple_asm(), ir3::RegisterFile::merged);
+  std::vector<std::uint32_t> ours = ir3_code_dwords(assembled);
+  for (const char* dump : {"simple-a630.rd", "simple-a740.rd"}) {
+    INFO(dump);
+    const std::vector<std::uint32_t> mesa = mesa_shader_code(kReferenceDir / dump);
+    // Mesa loads whole 16-instruction groups, padded with nops (zero words).
+    CHECK(mesa.size() == std::size_t{assembled.info.instrlen} * 32);
+    ours.resize(mesa.size(), 0);
+    CHECK(ours == mesa);
+  }
+}
+
+TEST_CASE("a dispatch of Mesa's simple.asm writes Mesa computerator's registers, the per-chip block included",
           "[virtual-kernel][dispatch]") {
   const std::map<std::uint32_t, std::uint32_t> mesa = mesa_registers();
   VirtualDevice device("virtual-kgsl:a630");
   {
-    Program program = Program::from_ir3_assembly(*device, kSimpleShaped);
+    Program program = Program::from_ir3_assembly(*device, simple_asm());
     Buffer buffer = device->allocate({.size = 16});
     Arguments arguments(program);
     arguments.set_buffer(0, buffer);
     Queue queue(*device);
     queue.dispatch(program, arguments, Launch{{1, 1, 1}, {1, 1, 1}, WaveSize::thread128});
     queue.dispatch(program, arguments, Launch{{1, 1, 1}, {1, 1, 1}, WaveSize::thread128});
-    const RecordedStream ours = record_of(queue);
+    const RecordedStream ours = record_of(queue, Prologue::included);
     INFO(ours.text);
-    // The per-chip block goes once per queue (kernel context), before its first dispatch.
+    // The per-chip block starts the submission (the queue's prologue), once however many
+    // dispatches follow.
     CHECK(std::count(ours.write_order.begin(), ours.write_order.end(), r::SP_CHICKEN_BITS.offset) == 1);
     CHECK(std::count(ours.write_order.begin(), ours.write_order.end(), r::SP_CS_CNTL_0.offset) == 2);
 
@@ -134,7 +185,8 @@ TEST_CASE("a simple.asm-shaped dispatch writes Mesa computerator's registers, th
         {r::SP_CS_PVT_MEM_BASE.offset + 1, "private memory off"},
         {r::SP_CS_PVT_MEM_SIZE.offset, "private memory off"},
         {r::SP_CS_PVT_MEM_STACK_OFFSET.offset, "private memory off"},
-        {r::HLSQ_SHARED_CONSTS.offset, "per-chip block: Turnip's tu6_init_hw writes it 0 on a6xx"},
+        {r::HLSQ_SHARED_CONSTS.offset, "0 with the compute state, as Turnip's tu6_emit_cs_config writes it on a6xx"},
+        // The prologue's CACHE_INVALIDATE and CP_WAIT_FOR_IDLE are packets, not registers.
         // The constant load's SS6_INDIRECT source is the upload area, not a CP_LOAD_STATE6 with
         // inline data; no register.
     };
@@ -156,7 +208,127 @@ TEST_CASE("a simple.asm-shaped dispatch writes Mesa computerator's registers, th
     CHECK(mesa.count(r::SP_CHICKEN_BITS.offset) == 1);
     CHECK(mesa.count(r::UCHE_UNKNOWN_0E12.offset) == 1);
     queue.finish(std::chrono::seconds(60));
-    CHECK(buffer.cpu_view().as<std::uint32_t>()[0] == 0x600dcafe);
+    CHECK(buffer.cpu_view().as<std::uint32_t>()[0] == 0x12345678);
+  }
+  device.close_and_check_ledger();
+}
+
+// Kills: the per-chip block went once per queue, so a second submission of the same context ran
+// with whatever the registers held by then (Mesa writes it for every submission: computerator's
+// a6xx_emit_grid calls cs_restore_emit each time, Turnip's tu6_init_hw starts each command buffer).
+TEST_CASE("every submission starts with the per-chip block, dispatches and graph replays alike", "[virtual-kernel][dispatch]") {
+  VirtualDevice device("virtual-kgsl:a630");
+  {
+    Program program = Program::from_ir3_assembly(*device, simple_asm());
+    Buffer buffer = device->allocate({.size = 16});
+    Arguments arguments(program);
+    arguments.set_buffer(0, buffer);
+    Graph graph(*device);
+    graph.dispatch(program, arguments, Launch{{1, 1, 1}, {1, 1, 1}, std::nullopt});
+    graph.build();
+    Queue queue(*device);
+    const auto chip_block_count = [&] {
+      const RecordedStream recorded = record_of(queue, Prologue::included);
+      INFO(recorded.text);
+      CHECK(recorded.value(r::SP_CHICKEN_BITS) == 0x1430);  // a630's raw_magic_regs value, Mesa's dump too
+      return std::count(recorded.write_order.begin(), recorded.write_order.end(), r::SP_CHICKEN_BITS.offset);
+    };
+    for (int submission = 0; submission < 3; ++submission) {
+      INFO("submission " << submission);
+      if (submission == 1) {
+        graph.replay(queue);
+      } else {
+        queue.dispatch(program, arguments, Launch{{1, 1, 1}, {1, 1, 1}, std::nullopt});
+      }
+      CHECK(chip_block_count() == 1);
+      queue.finish(std::chrono::seconds(60));
+    }
+  }
+  device.close_and_check_ledger();
+}
+
+namespace {
+
+struct MesaMagicRow {
+  const pm4::Register* reg;
+  std::uint32_t value;
+};
+
+struct MesaPartRows {
+  const char* model;
+  std::vector<MesaMagicRow> rows;
+};
+
+// Mesa src/freedreno/common/freedreno_devices.py, raw_magic_regs of the GPUId(640), GPUId(650)
+// and GPUId(660) entries (Mesa 26), row by row in the file's order: what computerator's
+// cs_restore_emit and Turnip's tu6_init_hw write, after SP_NC_MODE_CNTL_2 = 0. Written out here
+// rather than taken from the library's part table, so that a wrong row there fails.
+const std::vector<MesaPartRows> kMesaRawMagicRegs = {
+    {"a640",
+     {{&r::PC_MODE_CNTL, 0x1f}, {&r::PC_POWER_CNTL, 1}, {&r::VFD_POWER_CNTL, 1}, {&r::TPL1_DBG_ECO_CNTL, 0x00008000},
+      {&r::GRAS_DBG_ECO_CNTL, 0}, {&r::SP_CHICKEN_BITS, 0x00000420}, {&r::SP_DBG_ECO_CNTL, 0},
+      {&r::UCHE_CLIENT_PF, 0x00000004}, {&r::HLSQ_DBG_ECO_CNTL, 0}, {&r::VPC_DBG_ECO_CNTL, 0x02000000},
+      {&r::UCHE_UNKNOWN_0E12, 0x1}}},
+    {"a650",
+     {{&r::PC_MODE_CNTL, 0x1f}, {&r::PC_POWER_CNTL, 2}, {&r::VFD_POWER_CNTL, 2}, {&r::TPL1_DBG_ECO_CNTL, 0x00108000},
+      {&r::GRAS_DBG_ECO_CNTL, 0}, {&r::SP_CHICKEN_BITS, 0x00001400}, {&r::SP_DBG_ECO_CNTL, 0x01000000},
+      {&r::UCHE_CLIENT_PF, 0x00000004}, {&r::HLSQ_DBG_ECO_CNTL, 0}, {&r::VPC_DBG_ECO_CNTL, 0x02000000},
+      {&r::UCHE_UNKNOWN_0E12, 0x1}}},
+    {"a660",
+     {{&r::PC_MODE_CNTL, 0x1f}, {&r::PC_POWER_CNTL, 2}, {&r::VFD_POWER_CNTL, 2}, {&r::TPL1_DBG_ECO_CNTL, 0x05008000},
+      {&r::GRAS_DBG_ECO_CNTL, 0}, {&r::SP_CHICKEN_BITS, 0x00001400}, {&r::SP_DBG_ECO_CNTL, 0x01000000},
+      {&r::UCHE_CLIENT_PF, 0x00000084}, {&r::HLSQ_DBG_ECO_CNTL, 0}, {&r::VPC_DBG_ECO_CNTL, 0x02000000},
+      {&r::UCHE_UNKNOWN_0E12, 0x1}}},
+};
+
+}  // namespace
+
+TEST_CASE("the per-chip block of a640, a650 and a660 is freedreno_devices.py's raw_magic_regs, row by row",
+          "[virtual-kernel][dispatch]") {
+  const MesaPartRows& part = GENERATE(from_range(kMesaRawMagicRegs));
+  VirtualDevice device(std::string("virtual-kgsl:") + part.model);
+  {
+    Queue queue(*device);
+    const RecordedStream prologue = record_of(queue, Prologue::included);
+    INFO(part.model << "\n" << prologue.text);
+    std::vector<std::uint32_t> expected_order = {r::SP_NC_MODE_CNTL_2.offset};
+    for (const MesaMagicRow& row : part.rows) {
+      INFO(std::string(row.reg->name));
+      CHECK(prologue.value(*row.reg) == row.value);
+      expected_order.push_back(row.reg->offset);
+    }
+    CHECK(prologue.value(r::SP_NC_MODE_CNTL_2) == 0);
+    CHECK(prologue.write_order == expected_order);  // nothing else, in Mesa's order
+  }
+  device.close_and_check_ledger();
+}
+
+// SP_CS_TSIZE: the number of textures, written next to the texture descriptors, as freedreno's
+// fd6_emit_textures writes num_merged_textures to SP_CS_TEX_COUNT (the register's older name).
+// HLSQ_SHARED_CONSTS: 0 with each dispatch's compute state, as Turnip's tu6_emit_cs_config writes
+// it on a6xx for a pipeline without shared push constants.
+TEST_CASE("a dispatch with three textures writes SP_CS_TSIZE 3, and every dispatch HLSQ_SHARED_CONSTS 0",
+          "[virtual-kernel][dispatch]") {
+  VirtualDevice device("virtual-kgsl");
+  {
+    ClBinaryBuilder builder;
+    builder.name = "three_textures";
+    builder.arguments = {{1, 0}, {1, 0}, {1, 0}};
+    Program program = Program::from_qualcomm_binary(*device, builder.build());
+    Buffer data = device->allocate({.size = 64 * 64 * 16});
+    Arguments arguments(program);
+    for (std::size_t i = 0; i < 3; ++i)
+      arguments.set_texture(i, ImageDesc{data.view(0, 64 * 64 * 16), ImageFormat::rgba32_float, 64, 64, 64 * 16});
+    Queue queue(*device);
+    queue.dispatch(program, arguments, Launch{{1, 1, 1}, {1, 1, 1}, std::nullopt});
+    queue.dispatch(program, arguments, Launch{{1, 1, 1}, {1, 1, 1}, std::nullopt});
+    const RecordedStream recorded = record_of(queue);
+    INFO(recorded.text);
+    CHECK(recorded.value(r::SP_CS_TSIZE) == 3);
+    CHECK(recorded.field(r::SP_CS_CONFIG, "NTEX") == 3);
+    CHECK(std::count(recorded.write_order.begin(), recorded.write_order.end(), r::SP_CS_TSIZE.offset) == 2);
+    CHECK(recorded.value(r::HLSQ_SHARED_CONSTS) == 0);
+    CHECK(std::count(recorded.write_order.begin(), recorded.write_order.end(), r::HLSQ_SHARED_CONSTS.offset) == 2);
   }
   device.close_and_check_ledger();
 }

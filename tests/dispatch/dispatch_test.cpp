@@ -10,6 +10,7 @@
 #include "program_fixtures.h"
 #include "recorded_stream.h"
 
+#include <array>
 #include <random>
 
 using namespace adreno;
@@ -389,6 +390,47 @@ TEST_CASE("a launch whose base group plus groups overflows 32 bits is refused na
       CHECK(error.code() == Errc::invalid_argument);
       CHECK(std::string(error.what()).find("base_group.y = 4294967294 + groups.y = 2") != std::string::npos);
     }
+  }
+  device.close_and_check_ledger();
+}
+
+// Kills: a base group given to a program that reads none was accepted and silently dropped (the
+// hardware's work-group id does not include it; only the driver params carry it).
+TEST_CASE("a base group is refused naming the axis unless the program's driver params carry it",
+          "[virtual-kernel][dispatch]") {
+  VirtualDevice device("virtual-kgsl");
+  {
+    Buffer buffer = device->allocate({.size = 4096});
+    const auto program_with = [&](std::optional<Ir3Metadata::DriverParams> params) {
+      Ir3Metadata metadata = three_buffer_metadata();
+      metadata.constlen_vec4 = 8;
+      metadata.driver_params = params;
+      return Program::from_ir3(*device, placeholder_code(), metadata);
+    };
+    Program none = program_with(std::nullopt);
+    // From c4.x: the groups, work_dim and base_group.x (dwords 0..4), not .y or .z.
+    Program base_x_only = program_with(Ir3Metadata::DriverParams{16, 5});
+    Program whole = program_with(Ir3Metadata::DriverParams{16, 16});
+    Queue queue(*device);
+    const auto dispatch = [&](Program& program, std::array<std::uint32_t, 3> base) {
+      Arguments arguments(program);
+      arguments.set_buffer(0, buffer).set_buffer(1, buffer).set_buffer(2, buffer).set_scalar(3, 9u);
+      queue.dispatch(program, arguments, Launch{{2, 2, 2}, {1, 1, 1}, std::nullopt, {base[0], base[1], base[2]}});
+    };
+    require_error([&] { dispatch(none, {0, 3, 0}); }, Errc::unsupported, "base_group.y is 3, but program");
+    require_error([&] { dispatch(none, {0, 3, 0}); }, Errc::unsupported, "it has no driver params");
+    require_error([&] { dispatch(base_x_only, {1, 0, 7}); }, Errc::unsupported, "base_group.z is 7");
+    require_error([&] { dispatch(base_x_only, {1, 0, 7}); }, Errc::unsupported, "stop short of it");
+    dispatch(none, {0, 0, 0});
+    dispatch(base_x_only, {5, 0, 0});
+    dispatch(whole, {5, 6, 7});
+    // The graph's launch checks are the same.
+    Graph graph(*device);
+    Arguments arguments(none);
+    arguments.set_buffer(0, buffer).set_buffer(1, buffer).set_buffer(2, buffer).set_scalar(3, 9u);
+    require_error([&] { graph.dispatch(none, arguments, Launch{{1, 1, 1}, {1, 1, 1}, std::nullopt, {1, 0, 0}}); },
+                  Errc::unsupported, "base_group.x is 1");
+    queue.finish(std::chrono::seconds(60));
   }
   device.close_and_check_ledger();
 }

@@ -11,6 +11,7 @@
 #include "pm4/packets.h"
 #include "recorded_stream.h"
 
+#include <cstring>
 #include <string>
 
 using namespace adreno;
@@ -82,6 +83,34 @@ TEST_CASE("the virtual command processor refuses a code preload larger than the 
       FAIL("the preload ran");
     } catch (const Error& error) {
       CHECK(error.code() == Errc::device_lost);
+    }
+  }
+  device.close_and_check_ledger();
+}
+
+// Kills: the a730 model's cache held 128 units; freedreno_devices.py's a7xx_base gives 127 ("Blob
+// limits it to 128 but we hang with 128"), so a 128-unit preload must be a CP error there.
+TEST_CASE("the a730 model's instruction cache holds a7xx_base's 127 units", "[virtual-gpu][dispatch]") {
+  const std::uint32_t units = GENERATE(127u, 128u);
+  VirtualDevice device(std::string(EACH_VIRTUAL_BACKEND()) + ":a730");
+  {
+    // Programs do not load on a7xx; the preload reads nops from a plain buffer.
+    Buffer code = device->allocate({.size = 128 * 128});
+    std::memset(code.cpu_view().data(), 0, 128 * 128);
+    Queue queue(*device);
+    pm4::load_state6_frag(queue.impl().stream(), {pm4::StateType::ST6_SHADER, pm4::StateBlock::SB6_CS_SHADER, 0, units},
+                          code.gpu_address());
+    queue.impl().reference(code.impl()->block_shared(), false);
+    INFO(units << " units");
+    if (units == 127) {
+      queue.finish(std::chrono::seconds(60));
+    } else {
+      try {
+        queue.finish(std::chrono::seconds(60));
+        FAIL("the preload ran");
+      } catch (const Error& error) {
+        CHECK(error.code() == Errc::device_lost);
+      }
     }
   }
   device.close_and_check_ledger();

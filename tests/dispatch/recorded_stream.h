@@ -79,15 +79,23 @@ inline BlockReader queue_memory(adreno::Queue& queue) {
   BlockReader reader;
   for (const auto& block : queue.impl().commands().blocks()) reader.add(*block);
   for (std::size_t i = 0; i < queue.impl().uploads().block_count(); ++i) reader.add(queue.impl().uploads().block(i));
+  reader.add(queue.impl().scratch_block());
   return reader;
 }
 
-/// Everything recorded on `queue` since its last submit.
-inline RecordedStream record_of(adreno::Queue& queue) {
+/// Whether record_of reads the commands every submission starts with (the queue's prologue:
+/// the cache invalidation and the per-chip setup) before the recorded ones.
+enum class Prologue { left_out, included };
+
+/// Everything recorded on `queue` since its last submit, after its prologue when asked.
+inline RecordedStream record_of(adreno::Queue& queue, Prologue prologue = Prologue::left_out) {
   using namespace adreno::pm4;
   RecordedStream out;
   const BlockReader reader = queue_memory(queue);
-  for (const IbRange& ib : queue.impl().stream().finish()) {
+  std::vector<IbRange> ibs;
+  if (prologue == Prologue::included) ibs.push_back(queue.impl().prologue());
+  for (const IbRange& ib : queue.impl().stream().finish()) ibs.push_back(ib);
+  for (const IbRange& ib : ibs) {
     const std::vector<std::uint32_t> words = reader.dwords(ib.gpu, ib.dwords);
     out.text += decode_stream(words, ib.gpu, [&](adreno::GpuAddress a, std::span<std::uint32_t> o) {
       return reader.read(a, o.data(), o.size_bytes());

@@ -361,6 +361,70 @@ TEST_CASE("an indirect dispatch runs the grid an earlier dispatch computed, and 
   device.close_and_check_ledger();
 }
 
+// Kills: a graph could not record an indirect dispatch at all, so a replayed graph ran only the
+// grid fixed at recording.
+TEST_CASE("a replayed graph runs the indirect grid its count-writer computed, the counts changing between replays",
+          "[virtual-gpu][e2e][graph]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    Program writer = Program::from_ir3_assembly(*device, kCountWriter);
+    Program program = Program::from_ir3_assembly(*device, kGridStride);
+    std::mt19937 rng(17);
+    const auto in = random_words(rng, 1024, 0xffffff);
+    Buffer out = device->allocate({.size = 1024 * 4}), input = upload(*device, in);
+    Buffer counts = device->allocate({.size = 16}), minus_one = device->allocate({.size = 16});
+    Arguments writer_arguments(writer), arguments(program);
+    writer_arguments.set_buffer(0, counts).set_buffer(1, minus_one);
+    arguments.set_buffer(0, out).set_buffer(1, input);
+    Graph graph(*device);
+    graph.dispatch(writer, writer_arguments, Launch{{1, 1, 1}, {4, 1, 1}, std::nullopt}, {Access::write, Access::read});
+    const GraphDispatch indirect =
+        graph.dispatch_indirect(program, arguments, counts, IndirectLaunch{{64, 1, 1}, std::nullopt}, {Access::write, Access::read});
+    graph.build();
+    CHECK(graph.barriers() == 1);  // the counts are written before they are read
+    try {
+      graph.set_launch(indirect, Launch{{2, 1, 1}, {64, 1, 1}, std::nullopt});
+      FAIL("set a launch on an indirect dispatch");
+    } catch (const Error& error) {
+      CHECK(error.code() == Errc::invalid_argument);
+      CHECK(std::string(error.what()).find("is indirect") != std::string::npos);
+    }
+    Queue queue(*device);
+    for (const std::array<std::uint32_t, 3> grid :
+         {std::array<std::uint32_t, 3>{3, 2, 1}, {1, 1, 1}, {2, 2, 2}, {5, 1, 1}}) {
+      INFO("grid " << grid[0] << "x" << grid[1] << "x" << grid[2]);
+      std::memset(out.cpu_view().data(), 0, 1024 * 4);
+      const std::uint32_t minus[] = {grid[0] - 1, grid[1] - 1, grid[2] - 1, 0};
+      std::memcpy(minus_one.cpu_view().data(), minus, sizeof minus);
+      graph.replay(queue);
+      queue.finish(std::chrono::seconds(60));
+      check_grid_stride(out, in, grid);
+    }
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("a graph refuses an indirect dispatch from a short view and records nothing", "[virtual-kernel][graph]") {
+  VirtualDevice device("virtual-kgsl");
+  {
+    Program program = Program::from_ir3_assembly(*device, kGridStride);
+    Buffer out = device->allocate({.size = 1024 * 4}), counts = device->allocate({.size = 16});
+    Arguments arguments(program);
+    arguments.set_buffer(0, out).set_buffer(1, out);
+    Graph graph(*device);
+    try {
+      graph.dispatch_indirect(program, arguments, counts.view(0, 8), IndirectLaunch{{64, 1, 1}, std::nullopt});
+      FAIL("recorded from 8 bytes");
+    } catch (const Error& error) {
+      CHECK(error.code() == Errc::invalid_argument);
+      CHECK(std::string(error.what()).find("groups: a view of 8 bytes") != std::string::npos);
+    }
+    graph.build();
+    CHECK(graph.dispatch_count() == 0);  // nothing half-recorded
+  }
+  device.close_and_check_ledger();
+}
+
 TEST_CASE("indirect dispatches with bad counts fault on the GPU and bad views are refused naming them",
           "[virtual-gpu][e2e]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND());

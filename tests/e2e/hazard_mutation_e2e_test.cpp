@@ -466,7 +466,7 @@ std::vector<RuleKernel> rule_kernels() {
   return {
       // ir3_legalize.c sync_update: is_barrier forces (ss)(sy) on the next instruction.
       {"barrier",
-       header + R"(    ldg.a.u32 r1.y, g[r2.x+(r0.x<<2)], 1
+       "@localmem 256\n" + header + R"(    ldg.a.u32 r1.y, g[r2.x+(r0.x<<2)], 1
     (sy)shl.b r0.y, r0.x, 2
     (rpt5)nop
     stl.u32 l[r0.y], r1.y, 1

@@ -189,6 +189,28 @@ TEST_CASE("an instruction of the other generation only is refused, naming it", "
   }
 }
 
+// Kills: "index<<N+OFF<<2" without parentheses took N as the field, so computerator's
+// stg_ldg_offset.asm ("g[r1.x+r0.y<<4+2<<2]") was refused as a shift of 4 not fitting 2 bits.
+TEST_CASE("an a6xx scaled address in Mesa's older unparenthesized syntax assembles to Mesa's word", "[pure][ir3]") {
+  // Mesa's disasm test vectors (src/freedreno/ir3/tests/disasm.c, "Customely crafted"), written
+  // in the syntax ir3_parser.y's cat6_a6xx_global_address_pt3 reads as field N - 2.
+  CHECK(assemble("stg.a.u32 g[r2.x+r1.x<<4+3<<2], r5.x, 1\n").words[0] == 0xc0d61104'01802628ull);
+  CHECK(assemble("ldg.a.f32 r1.w, g[r1.y+r1.w<<5+2<<2], 3\n").words[0] == 0xc0020007'03c1740full);
+  // The disassembler's parenthesized form of the same words.
+  CHECK(assemble("stg.a.u32 g[r2.x+(((r1.x<<2)+3)<<2)], r5.x, 1\n").words[0] == 0xc0d61104'01802628ull);
+  CHECK(error_of("stg.a.u32 g[r2.x+r1.x<<4+3<<3], r5.x, 1\n").find("malformed address") != std::string::npos);
+}
+
+// Kills: "nop(sy)" was an unknown instruction; Mesa's lexer skips line ends, so flags after an
+// instruction are the next one's (computerator's stg_ldg_offset.asm writes "nop(sy)").
+TEST_CASE("flags written after an instruction go on the next one, as Mesa's parser reads them", "[pure][ir3]") {
+  CHECK(assemble("nop(sy)\nadd.u r1.x, r1.x, 1\nend\n").words == assemble("nop\n(sy)add.u r1.x, r1.x, 1\nend\n").words);
+  CHECK(assemble("nop (ss)(sy)\n(sy)\nlabel:\nadd.u r1.x, r1.x, 1\nend\n").words ==
+        assemble("nop\nlabel:\n(ss)(sy)(sy)add.u r1.x, r1.x, 1\nend\n").words);
+  CHECK(error_of("end\nnop(sy)\n").find("flags '(sy)' at the end, with no instruction after them") != std::string::npos);
+  CHECK(error_of("nop(sy)\n(sy)frob r0.x\n").find("2:5:") == 0);  // columns stay the line's own
+}
+
 TEST_CASE("a form whose encoding differs by generation is refused in the other generation's syntax", "[pure][ir3]") {
   // ldg.a/stg.a: a6xx scales a shifted index (ir3-cat6.xml gen 600..699), a7xx adds base, index and
   // an 8-bit offset (gen 700-); Mesa's a7xx parser refuses the shift syntax too ("unexpected '<'").

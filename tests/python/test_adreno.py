@@ -165,6 +165,23 @@ def test_indirect_dispatch_base_group_and_a_graphs_new_launch(device, vector_add
         assert wrong_sums(c, a, b) == 0
         with pytest.raises(adreno.InvalidArgument, match="local_size.x is 0"):
             graph.set_launch(dispatch, 16, 0)
+    # A graph's indirect dispatch reads the counts at each replay: 9 groups, then 3.
+    with device.program_from_assembly(vector_add_source) as program, \
+            program.arguments() as arguments, device.queue() as queue, device.graph() as graph:
+        arguments.set_buffer(0, c).set_buffer(1, a).set_buffer(2, b)
+        with pytest.raises(adreno.InvalidArgument, match="groups"):
+            graph.dispatch_indirect(program, arguments, counts.window(0, 8), 64)
+        dispatch = graph.dispatch_indirect(program, arguments, counts, 64)
+        graph.build()
+        with pytest.raises(adreno.InvalidArgument, match="is indirect"):
+            graph.set_launch(dispatch, 2, 64)
+        for groups in (9, 3):
+            words = counts.view().cast("I")
+            words[0], words[1], words[2] = groups, 1, 1
+            zero(c)
+            graph.replay(queue)
+            queue.finish()
+            assert partial_sums_wrong(c, a, b, groups * 64) == 0
     for buffer in (a, b, c, counts):
         buffer.close()
 

@@ -3,6 +3,7 @@
 set -uo pipefail
 tools=$1 demo=$2 scratch=$3
 kernels=$(cd "$(dirname "$0")/../../examples/kernels" && pwd)
+mesa_examples=$(cd "$(dirname "$0")/../mesa_computerator_examples" && pwd)
 rm -rf "$scratch" && mkdir -p "$scratch"
 failures=0
 
@@ -105,6 +106,53 @@ ASM
 expect "run: @buf initial values and @const values with no --arg" 0 "arg 0 \(8 x u32\): 1010 1020 1030 1040 1050 1060 1070 1080" \
   "$tools/adreno-run" --virtual "$scratch/uav.s" -g 1 -p 0
 expect "run: @buf initial values on virtual MSM" 0 "1010 1020 1030" "$tools/adreno-run" -d virtual-msm "$scratch/uav.s" -g 1 -p 0
+# The directives that size what the hardware sets up — @branchstack, @localmem, @pvtmem — with no
+# --arg: each @buf a zero-filled storage buffer.
+cat > "$scratch/localmem.s" <<'ASM'
+@localsize 4, 1, 1
+@buf 4
+@invocationid(r0.x)
+@localmem 16
+shl.b r1.x, r0.x, 2
+add.u r1.y, r0.x, 100
+xor.b r1.z, r0.x, 1
+(rpt2)nop
+shl.b r1.w, r1.z, 2
+(rpt5)nop
+stl.u32 l[r1.x], r1.y, 1
+bar
+(ss)nop
+(sy)ldl.u32 r2.x, l[r1.w], 1
+(ss)add.u r2.x, r2.x, r1.x
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r2.x, r0.x, 0
+end
+ASM
+cat > "$scratch/pvtmem.s" <<'ASM'
+@localsize 4, 1, 1
+@buf 4
+@pvtmem 8
+@invocationid(r0.x)
+shl.b r1.x, r0.x, 3
+mov.u32u32 r2.x, 0
+(rpt5)nop
+stp.u32 p[r2.x + 4], r1.x, 1
+ldp.u32 r3.x, p[r2.x + 4], 1
+(sy)add.u r3.x, r3.x, 5
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r3.x, r0.x, 0
+end
+ASM
+# Lane i stores 100 + (i ^ 1) + 4i: its neighbour's value through local memory.
+expect "run: @localmem with no --arg" 0 "arg 0 \(4 x u32\): 101 104 111 114$" "$tools/adreno-run" --virtual "$scratch/localmem.s" -g 1 -p 0
+# Lane i stores 8i + 5, round-tripped through private memory.
+expect "run: @pvtmem with no --arg" 0 "arg 0 \(4 x u32\): 5 13 21 29$" "$tools/adreno-run" -d virtual-msm "$scratch/pvtmem.s" -g 1 -p 0
+# Mesa's own examples: branch.asm (@branchstack 1) stores 0x87654321 for lane 0 and 0x12345678
+# for the others; simple.asm stores 0x12345678 at buf[0].
+expect "run: Mesa's branch.asm (@branchstack) with no --arg" 0 "arg 0 \(16 x u32\): 2271560481 305419896 305419896" \
+  "$tools/adreno-run" --virtual "$mesa_examples/branch.asm" -g 1 -p 0
+expect "run: Mesa's simple.asm with no --arg" 0 "arg 0 \(4 x u32\): 305419896 0 0 0$" \
+  "$tools/adreno-run" -d virtual-msm "$mesa_examples/simple.asm" -g 1 -p 0
 
 echo "$failures failed"
 [ $failures -eq 0 ]

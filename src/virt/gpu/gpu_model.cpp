@@ -14,7 +14,8 @@ constexpr std::array kModels = {
     GpuModel{"a640", 0x06040001, 640, 1024 * 1024, 64},
     GpuModel{"a650", 0x06050002, 650, 1024 * 1024 + 512 * 1024, 127},
     GpuModel{"a660", 0x06060001, 660, 1024 * 1024 + 512 * 1024, 127},
-    GpuModel{"a730", 0x07030001, 730, 2 * 1024 * 1024, 128},  // a7xx_gen1
+    // a7xx_base's instr_cache_size is 127, not 128: "Blob limits it to 128 but we hang with 128".
+    GpuModel{"a730", 0x07030001, 730, 2 * 1024 * 1024, 127},  // a7xx_gen1
 };
 
 }  // namespace

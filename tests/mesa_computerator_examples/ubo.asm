@@ -1,0 +1,55 @@
+; ubo.asm — Mesa's computerator example src/freedreno/computerator/examples/ubo.asm,
+; unmodified below this header. Kept as Mesa's text so that a test shows what the runtime says
+; about its @ubo and @earlypreamble, which it does not support
+; (tests/e2e/computerator_syntax_e2e_test.cpp).
+;
+; Copyright © 2020 Google, Inc. (Mesa's computerator)
+;
+; Permission is hereby granted, free of charge, to any person obtaining a
+; copy of this software and associated documentation files (the "Software"),
+; to deal in the Software without restriction, including without limitation
+; the rights to use, copy, modify, merge, publish, distribute, sublicense,
+; and/or sell copies of the Software, and to permit persons to whom the
+; Software is furnished to do so, subject to the following conditions:
+;
+; The above copyright notice and this permission notice (including the next
+; paragraph) shall be included in all copies or substantial portions of the
+; Software.
+;
+; THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+; IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+; FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT.  IN NO EVENT SHALL
+; THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+; LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+; OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+; SOFTWARE.
+
+@localsize 1, 1, 1
+@ubo 4 1, 2, 3, 4 ; UBO 0
+@ubo 4 5, 6, 7, 8 ; UBO 1
+@buf 4
+@invocationid(r0.x)
+@branchstack 1
+@earlypreamble
+
+shps #main
+getone #main
+
+mova1 a1.x, (r)0
+(ss)nop
+
+; copy UBO 0 to c0
+ldc.4.k.imm c[a1.x], 0, 0
+
+(sy)(ss)shpe
+
+main:
+
+; load UBO 1 to r1
+(jp)ldc.offset0.4.imm r1.x, 0, 1
+
+(sy)(rpt3)add.u r1.x, (r)r1.x, (r)c0.x
+(rpt2)nop
+
+stib.b.untyped.1d.u32.4.imm r1.x, r0.x, 0
+end

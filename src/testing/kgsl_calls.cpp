@@ -64,8 +64,9 @@ void describe_fault_report(const void* arg, bool, Call& call) {
 }
 void describe_dmabuf_sync(const void* arg, bool, Call& call) {
   const std::uint64_t flags = as<dma_buf_sync>(arg).flags;
-  call.arguments = fmt::format("flags={}{}{}", (flags & DMA_BUF_SYNC_END) ? "END" : "START",
-                               (flags & DMA_BUF_SYNC_READ) ? "|READ" : "", (flags & DMA_BUF_SYNC_WRITE) ? "|WRITE" : "");
+  call.arguments =
+      fmt::format("flags={}{}{}", (flags & DMA_BUF_SYNC_END) ? "END" : "START", (flags & DMA_BUF_SYNC_READ) ? "|READ" : "",
+                  (flags & DMA_BUF_SYNC_WRITE) ? "|WRITE" : "");
 }
 void describe_submit(const void* arg, bool ok, Call& call) {
   const auto& param = as<kgsl_gpu_command>(arg);

@@ -63,9 +63,8 @@ TEST_CASE("the virtual seam answers DMA_BUF_IOCTL_SYNC as the dma-buf core does:
   REQUIRE(::ftruncate(dmabuf, 4096) == 0);
   std::vector<int> seen;  // results the observer was told of
   sys.set_observer([&](const virt::VirtualSyscalls::Call& call) {
-    if (call.kind == virt::VirtualSyscalls::Call::Kind::ioctl && call.request == DMA_BUF_IOCTL_SYNC && call.fd == dmabuf) {
-      seen.push_back(call.result);
-    }
+    const bool sync = call.kind == virt::VirtualSyscalls::Call::Kind::ioctl && call.request == DMA_BUF_IOCTL_SYNC;
+    if (sync && call.fd == dmabuf) seen.push_back(call.result);
   });
   // drivers/dma-buf/dma-buf.c dma_buf_ioctl.
   dma_buf_sync sync{DMA_BUF_SYNC_START | DMA_BUF_SYNC_RW};

@@ -295,7 +295,8 @@ TEST_CASE("GPU_COMMAND on a full draw queue times out having queued nothing, and
   std::vector<IbRef> ibs;
   for (std::size_t i = 0; i < kCommands; ++i) {
     const auto write = mem_write(data.gpu + 4 * (i + 1), {values[i]});
-    ibs.push_back(write_ib(cmd, cmd_view, 256 * i, i == 0 ? concat({wait_memory_equal(data.gpu, gate), write}) : write));
+    const auto stream = i == 0 ? concat({wait_memory_equal(data.gpu, gate), write}) : write;
+    ibs.push_back(write_ib(cmd, cmd_view, 256 * i, stream));
   }
 
   std::mutex mutex;

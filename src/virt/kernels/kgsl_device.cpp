@@ -156,7 +156,9 @@ int KgslDevice::wait_for_room(KgslContext& context, unsigned drawobjs) {
     {
       std::lock_guard lock(mutex_);
       const std::uint64_t retired = context.ring->retired();
-      while (!context.drawqueue.empty() && context.drawqueue.front().timestamp <= retired) context.drawqueue.pop_front();
+      while (!context.drawqueue.empty() && context.drawqueue.front().timestamp <= retired) {
+        context.drawqueue.pop_front();
+      }
       unsigned queued = 0;
       for (const KgslContext::Queued& entry : context.drawqueue) queued += entry.drawobjs;
       if (queued + drawobjs <= size - 1) return 0;

@@ -55,7 +55,9 @@ constexpr const char* kDriverDate = "20130625";
 constexpr const char* kDriverDesc = "MSM Snapdragon DRM";
 constexpr int kVersionMajor = 1, kVersionMinor = 12, kVersionPatch = 0;
 
-std::uint64_t page_align(std::uint64_t size, std::uint64_t page_size) { return (size + page_size - 1) & ~(page_size - 1); }
+std::uint64_t page_align(std::uint64_t size, std::uint64_t page_size) {
+  return (size + page_size - 1) & ~(page_size - 1);
+}
 
 /// Shared by every file of one node, as the drm_device is.
 struct MsmDevice {

@@ -62,6 +62,7 @@ class Session {
   Session(FuzzedDataProvider& input, bool msm) : in_(input), msm_(msm) {
     adreno::virt::VirtualGpuConfig config;
     config.hang_timeout = std::chrono::milliseconds(20);
+    config.context_queue_wait = std::chrono::milliseconds(20);  // a full KGSL draw queue gives up as quickly
     const char* node = msm ? adreno::virt::kVirtualMsmNode : adreno::virt::kVirtualKgslNode;
     sys_.add_node(node, msm ? adreno::virt::make_virtual_msm_node(config) : adreno::virt::make_virtual_kgsl_node(config));
     fd_ = sys_.open(node, O_RDWR);

@@ -16,7 +16,7 @@ struct ErrnoKind {
 
 inline constexpr ErrnoKind kErrnoKinds[] = {
     {ENOMEM, adreno::Errc::out_of_memory},     // allocation failed
-    {EINTR, adreno::Errc::kernel_error},        // interrupted: reported only when not retried
+    {EINTR, adreno::Errc::kernel_error},        // interrupted: the seam asks again (sys::retry_transient)
     {EAGAIN, adreno::Errc::kernel_error},       // try again: likewise
     {EINVAL, adreno::Errc::invalid_argument},   // the driver refused an argument
     {EDEADLK, adreno::Errc::device_lost},       // KGSL: the context was invalidated (kgsl_check_context_state)

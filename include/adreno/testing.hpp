@@ -58,6 +58,7 @@ enum class Operation {
   import_dmabuf,       ///< KGSL GPUOBJ_IMPORT of a dma-buf · MSM PRIME_FD_TO_HANDLE
   import_host_memory,  ///< KGSL GPUOBJ_IMPORT of user memory · (none on MSM)
   export_dmabuf,       ///< (none on KGSL) · MSM PRIME_HANDLE_TO_FD
+  sync_dmabuf,         ///< KGSL DMA_BUF_IOCTL_SYNC on an imported dma-buf's descriptor · (none on MSM)
   submit,              ///< KGSL GPU_COMMAND · MSM GEM_SUBMIT
   wait,                ///< KGSL DEVICE_WAITTIMESTAMP_CTXTID · MSM WAIT_FENCE
   reset_status,        ///< KGSL GETPROPERTY(GPU_RESET_STAT) · MSM SUBMITQUEUE_QUERY
@@ -152,7 +153,8 @@ class VirtualDevice {
 
   /// The `nth` (1-based) call of `operation` from now fails with `error`.
   void fail_call(Operation operation, int error, unsigned nth = 1);
-  /// Every call of `operation` fails with `error` until clear_faults().
+  /// Every call of `operation` fails with `error` until clear_faults(). Not EINTR or EAGAIN:
+  /// interrupted calls are asked again (as libdrm's drmIoctl does), so the call would never end.
   void fail_every_call(Operation operation, int error);
   /// Each call of `operation` fails with probability `fraction`, drawn from a generator seeded
   /// with `seed` (the same calls fail on every run).
@@ -172,7 +174,8 @@ class VirtualDevice {
 
   /// The kernel objects alive now: buffers, CPU mappings, contexts, open descriptors.
   std::vector<KernelObject> ledger() const;
-  /// Every call on the device node since open (or clear_log()), in order.
+  /// Every call on the device node, and every DMA_BUF_IOCTL_SYNC, since open (or clear_log()),
+  /// in order.
   std::vector<Call> calls() const;
   std::vector<Call> calls(Operation operation) const;
   /// Every submission (accepted or refused) since open (or clear_log()), in order.

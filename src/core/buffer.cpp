@@ -63,12 +63,18 @@ void Buffer::flush_for_gpu(std::uint64_t offset, std::uint64_t size) const {
   size = std::min(size, impl_->size() - std::min(offset, impl_->size()));
   CpuView window = view(offset, size).cpu_view();
   clean_dcache(window.data(), window.size());
+  // The CPU is done writing: an imported dma-buf's exporter hears it (DMA_BUF_SYNC_END).
+  const MemoryBlock& block = impl_->block();
+  block.device().kernel().cpu_access(block.bo(), CpuAccess::end);
 }
 
 void Buffer::invalidate_for_cpu(std::uint64_t offset, std::uint64_t size) const {
   if (memory_type() != MemoryType::cached) return;
   size = std::min(size, impl_->size() - std::min(offset, impl_->size()));
   CpuView window = view(offset, size).cpu_view();
+  // The CPU is about to read: an imported dma-buf's exporter hears it (DMA_BUF_SYNC_START).
+  const MemoryBlock& block = impl_->block();
+  block.device().kernel().cpu_access(block.bo(), CpuAccess::begin);
   invalidate_dcache(window.data(), window.size());
 }
 

@@ -195,7 +195,7 @@ int Device::export_dmabuf(const Buffer& buffer) {
 Buffer Device::import_host_memory(void* ptr, std::uint64_t size) {
   if (ptr == nullptr || size == 0) throw Error(Errc::invalid_argument, "import host memory", "null pointer or size 0");
   // The kernel maps whole pages: import the pages that hold [ptr, ptr+size).
-  static const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  const std::uint64_t page = impl_->syscalls().page_size();
   const auto address = reinterpret_cast<std::uintptr_t>(ptr);
   const std::uintptr_t first = address & ~(page - 1);
   const std::uint64_t span = ((address + size + page - 1) & ~(page - 1)) - first;

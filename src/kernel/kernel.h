@@ -72,6 +72,9 @@ struct KernelInfo {
 /// Whether a context has been reset, and whose fault it was (KGSL GPU_RESET_STAT vocabulary).
 enum class ResetStatus { none, guilty, innocent, unknown };
 
+/// The edges of a CPU access session on a mapping (the dma-buf UAPI's DMA_BUF_SYNC_START/END).
+enum class CpuAccess { begin, end };
+
 class Kernel {
  public:
   using ContextId = std::uint32_t;
@@ -97,6 +100,14 @@ class Kernel {
   virtual int export_dmabuf(const Bo& bo) = 0;
   /// Imports `size` bytes of process memory at `ptr`; the memory must outlive the Bo.
   virtual Bo import_user_memory(void* ptr, std::uint64_t size) = 0;
+  /// CPU access to `bo`'s mapping begins (before the CPU reads what the GPU wrote) or ends (after
+  /// the CPU wrote what the GPU will read). A mapping the kernel made through the exporter's
+  /// dma-buf descriptor tells the exporter, which does its cache maintenance then; the default,
+  /// for mappings the GPU driver made itself, has nothing to tell.
+  virtual void cpu_access(const Bo& bo, CpuAccess edge) {
+    (void)bo;
+    (void)edge;
+  }
 
   /// Queues the IBs on `ctx`, to start once every fence in `after` retired; returns the
   /// submission's fence (KGSL timestamp, MSM fence seqno). Once the kernel may have taken the

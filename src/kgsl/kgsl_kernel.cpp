@@ -4,9 +4,9 @@
 #include "kgsl/kgsl_abi.h"
 
 #include <fcntl.h>
+#include <linux/dma-buf.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -17,10 +17,10 @@
 namespace adreno {
 namespace {
 
-// KGSL mmap offsets name the object: id << PAGE_SHIFT (kgsl.c get_mmap_entry), in the kernel's
-// page size — 4 KiB on most Android kernels, 16 or 64 KiB on some arm64 builds.
-off_t object_offset(std::uint32_t id) {
-  static const auto page_size = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+// KGSL mmap offsets name the object: id << PAGE_SHIFT (kgsl.c kgsl_mmap passes vm_pgoff to
+// get_mmap_entry as the id), in the kernel's page size — 4 KiB on most Android kernels, 16 or
+// 64 KiB on some arm64 builds; Turnip's `id << 12` (tu_knl_kgsl.cc kgsl_bo_map) assumes 4 KiB.
+off_t object_offset(std::uint32_t id, std::uint64_t page_size) {
   return static_cast<off_t>(std::uint64_t{id} * page_size);
 }
 
@@ -190,21 +190,44 @@ void KgslKernel::free(const Bo& bo) {
   }
 }
 
+int KgslKernel::dmabuf_of(std::uint32_t id) {
+  std::lock_guard lock(mutex_);
+  auto it = dmabufs_.find(id);
+  return it == dmabufs_.end() ? -1 : it->second;
+}
+
 CpuView KgslKernel::map(const Bo& bo) {
   // An imported dma-buf is mapped through its own descriptor: KGSL refuses to map it (kgsl.c
   // get_mmap_entry: kgsl_dmabuf_ops has no vmfault), as Turnip's kgsl_bo_map knows.
-  int dmabuf = -1;
-  {
-    std::lock_guard lock(mutex_);
-    if (auto it = dmabufs_.find(bo.handle); it != dmabufs_.end()) dmabuf = it->second;
-  }
-  const off_t offset = dmabuf >= 0 ? off_t{0} : object_offset(bo.handle);
+  const int dmabuf = dmabuf_of(bo.handle);
+  const off_t offset = dmabuf >= 0 ? off_t{0} : object_offset(bo.handle, sys_.page_size());
   sys::MapResult result = sys_.mmap(bo.size, PROT_READ | PROT_WRITE, MAP_SHARED, dmabuf >= 0 ? dmabuf : fd_, offset);
   if (result.addr == nullptr) {
     throw_kernel_error(dmabuf >= 0 ? "KGSL mmap of dma-buf" : "KGSL mmap",
                        fmt::format("object {} ({} bytes at offset {:#x})", bo.handle, bo.size, offset), -result.error);
   }
   return CpuView(result.addr, bo.size);
+}
+
+void KgslKernel::cpu_access(const Bo& bo, CpuAccess edge) {
+  // A dma-buf mapped through its own descriptor is the exporter's mapping: the dma-buf UAPI
+  // (include/uapi/linux/dma-buf.h, struct dma_buf_sync) asks that CPU access to it be bracketed
+  // with DMA_BUF_IOCTL_SYNC, START before and END after, with the same read/write flags, so the
+  // exporter can do its cache maintenance (dma-buf.c dma_buf_begin/end_cpu_access; the system
+  // heap syncs its pages for the CPU or the device there, heaps/system_heap.c
+  // system_heap_dma_buf_begin/end_cpu_access). Both edges say READ and WRITE: the
+  // library cannot know which the application does. Turnip's KGSL backend maps imports the same
+  // way (tu_knl_kgsl.cc kgsl_bo_map) but issues no sync; KGSL's own memory needs none.
+  const int dmabuf = dmabuf_of(bo.handle);
+  if (dmabuf < 0) return;
+  dma_buf_sync sync{};
+  sync.flags = (edge == CpuAccess::begin ? DMA_BUF_SYNC_START : DMA_BUF_SYNC_END) | DMA_BUF_SYNC_RW;
+  if (int ret = sys_.ioctl(dmabuf, DMA_BUF_IOCTL_SYNC, &sync); ret < 0) {
+    throw_kernel_error("KGSL DMA_BUF_IOCTL_SYNC",
+                       fmt::format("object {} (dma-buf fd {}), {}", bo.handle, dmabuf,
+                                   edge == CpuAccess::begin ? "DMA_BUF_SYNC_START" : "DMA_BUF_SYNC_END"),
+                       ret);
+  }
 }
 
 void KgslKernel::unmap(const Bo& bo, CpuView view) {
@@ -353,24 +376,25 @@ bool KgslKernel::wait(ContextId ctx, std::uint64_t fence, std::chrono::nanosecon
     throw Error(Errc::invalid_argument, "KGSL wait",
                 fmt::format("{}: fence {} is no 32-bit KGSL timestamp", context_detail(ctx), fence));
   }
-  using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
   const bool forever = timeout >= std::chrono::nanoseconds(std::chrono::hours(24 * 365));
+  const auto deadline = forever ? std::chrono::steady_clock::time_point::max() : sys_.now() + timeout;
   kgsl_device_waittimestamp_ctxtid param{};
   param.context_id = ctx;
   param.timestamp = static_cast<unsigned>(fence);
   for (;;) {
     // KGSL waits in whole milliseconds and reads 0 as "forever": round up, never below 1 ms, and
-    // let very long waits be forever. A wait interrupted by a signal is asked again with what is
-    // left of the caller's timeout, as Turnip's wait_timestamp_safe (tu_knl_kgsl.cc) does.
-    const auto left = forever ? timeout : timeout - (Clock::now() - start);
-    const auto ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
+    // let very long waits be forever. The timeout is relative, so an interrupted wait must not
+    // be asked again as it was (the seam's ioctl would restart the whole timeout): it comes back
+    // here and is asked with what is left until the deadline, as Turnip's wait_timestamp_safe
+    // (tu_knl_kgsl.cc) does with a raw ioctl.
+    const auto ms =
+        forever ? std::int64_t{0} : std::chrono::ceil<std::chrono::milliseconds>(deadline - sys_.now()).count();
     param.timeout = forever || ms >= INT_MAX ? 0 : static_cast<unsigned>(std::max<std::int64_t>(ms, 1));
-    const int ret = sys_.ioctl(fd_, IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID, &param);
+    const int ret = sys_.ioctl_once(fd_, IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID, &param);
     if (ret == 0) return true;
     if (ret == -ETIMEDOUT) return false;
     if (ret == -EINTR || ret == -EAGAIN) {
-      if (!forever && Clock::now() - start >= timeout) return false;
+      if (!forever && sys_.now() >= deadline) return false;
       continue;
     }
     // -EPROTO: the timestamp retired, but the context lived through a fault recovery (adreno.c

@@ -36,6 +36,7 @@ class KgslKernel final : public Kernel {
   Bo import_dmabuf(int fd) override;
   int export_dmabuf(const Bo& bo) override;
   Bo import_user_memory(void* ptr, std::uint64_t size) override;
+  void cpu_access(const Bo& bo, CpuAccess edge) override;
 
   std::uint64_t submit(ContextId ctx, std::span<const IbRef> ibs, std::span<const BoUse> bos,
                        std::span<const FenceWait> after = {}) override;
@@ -49,6 +50,8 @@ class KgslKernel final : public Kernel {
   Bo describe_new_object(std::uint32_t id, BoFlags flags, const char* created_by);
   /// GPUOBJ_IMPORT of dma-buf `fd` and GPUOBJ_INFO.
   Bo import_dmabuf_object(int fd);
+  /// The imported dma-buf's own descriptor for object `id`, or -1 for KGSL's own memory.
+  int dmabuf_of(std::uint32_t id);
   /// IOCTL_KGSL_CMDSTREAM_READTIMESTAMP_CTXTID: the context's timestamp of `type`.
   std::uint32_t read_timestamp(ContextId ctx, unsigned type);
   /// Frees `id`, reporting nothing: for error paths that are already throwing.

@@ -1,6 +1,7 @@
 #include "msm/msm_kernel.h"
 
 #include "kernel/cache_maintenance.h"
+#include "kernel/dmabuf.h"
 #include "kernel/kernel_error.h"
 #include "msm/msm_abi.h"
 #include "msm/submit_table.h"
@@ -179,13 +180,7 @@ class MsmKernel final : public Kernel {
   }
 
   Bo import_dmabuf(int fd) override {
-    // dma-buf.c gives the dma-buf file's inode the buffer's size, so fstat reports it.
-    struct stat st {};
-    int ret = sys_.fstat(fd, &st);
-    if (ret < 0) throw_kernel_error("MSM import_dmabuf fstat", "fd " + std::to_string(fd), ret);
-    if (st.st_size <= 0) {
-      throw Error(Errc::invalid_argument, "MSM import_dmabuf", "fd " + std::to_string(fd) + " has no size; not a dma-buf");
-    }
+    const std::uint64_t size = dmabuf_size(sys_, fd, "MSM import_dmabuf");
     drm_prime_handle args{0, 0, fd};
     call(DRM_IOCTL_PRIME_FD_TO_HANDLE, &args, "DRM_IOCTL_PRIME_FD_TO_HANDLE", "fd " + std::to_string(fd));
     bool known;
@@ -204,7 +199,7 @@ class MsmKernel final : public Kernel {
     ++handle_refs_[args.handle];
     shared_handles_.insert(args.handle);
     // msm_gem.c msm_gem_import: imported objects are write-combined for the CPU.
-    return Bo{args.handle, static_cast<std::uint64_t>(st.st_size), GpuAddress(iova),
+    return Bo{args.handle, size, GpuAddress(iova),
               BoFlags{MemoryType::write_combined, false}};
   }
 
@@ -273,15 +268,11 @@ class MsmKernel final : public Kernel {
       ++sec;
       nsec -= 1000000000;
     }
+    // Interrupted (msm_wait_fence waits interruptibly), the seam asks again with the same
+    // arguments (sys::retry_transient), which keep the same deadline; once it passed, the driver
+    // answers -ETIMEDOUT.
     uapi::drm_msm_wait_fence args{static_cast<std::uint32_t>(fence), 0, {sec, nsec}, ctx};
     int ret = sys_.ioctl(fd_, uapi::DRM_IOCTL_MSM_WAIT_FENCE, &args);
-    // Interrupted (msm_wait_fence waits interruptibly): asked again with the same deadline, until
-    // it passed, as KgslKernel::wait does.
-    while (ret == -EINTR || ret == -EAGAIN) {
-      ::clock_gettime(CLOCK_MONOTONIC, &now);
-      if (now.tv_sec > sec || (now.tv_sec == sec && now.tv_nsec >= nsec)) return false;
-      ret = sys_.ioctl(fd_, uapi::DRM_IOCTL_MSM_WAIT_FENCE, &args);
-    }
     if (ret == -ETIMEDOUT) return false;  // msm_drv.c wait_fence: the deadline passed first
     if (ret < 0) {
       throw_kernel_error("MSM DRM_IOCTL_MSM_WAIT_FENCE", queue_text(ctx) + ", fence " + std::to_string(fence), ret);

@@ -5,12 +5,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <cerrno>
-
 namespace adreno::sys {
 namespace {
-
-bool is_transient(int error) { return error == EINTR || error == EAGAIN; }
 
 class RealSyscalls final : public Syscalls {
  public:
@@ -24,12 +20,9 @@ class RealSyscalls final : public Syscalls {
 
   int close(int fd) override { return ::close(fd) == 0 ? 0 : -errno; }
 
-  int ioctl(int fd, unsigned long request, void* arg) override {
-    for (;;) {
-      int ret = ::ioctl(fd, request, arg);
-      if (ret >= 0) return ret;
-      if (!is_transient(errno)) return -errno;
-    }
+  int ioctl_once(int fd, unsigned long request, void* arg) override {
+    const int ret = ::ioctl(fd, request, arg);
+    return ret >= 0 ? ret : -errno;
   }
 
   MapResult mmap(std::size_t length, int prot, int flags, int fd, off_t offset) override {
@@ -51,6 +44,18 @@ class RealSyscalls final : public Syscalls {
   }
 
   int fstat(int fd, struct stat* out) override { return ::fstat(fd, out) == 0 ? 0 : -errno; }
+
+  off_t lseek(int fd, off_t offset, int whence) override {
+    const off_t ret = ::lseek(fd, offset, whence);
+    return ret >= 0 ? ret : -errno;
+  }
+
+  std::uint64_t page_size() const override {
+    static const auto size = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    return size;
+  }
+
+  std::chrono::steady_clock::time_point now() const override { return std::chrono::steady_clock::now(); }
 };
 
 }  // namespace

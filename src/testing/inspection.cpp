@@ -18,6 +18,7 @@ const char* to_string(Operation operation) noexcept {
     case Operation::import_dmabuf: return "import_dmabuf";
     case Operation::import_host_memory: return "import_host_memory";
     case Operation::export_dmabuf: return "export_dmabuf";
+    case Operation::sync_dmabuf: return "sync_dmabuf";
     case Operation::submit: return "submit";
     case Operation::wait: return "wait";
     case Operation::reset_status: return "reset_status";

@@ -3,6 +3,7 @@
 #include "testing/kernel_calls.h"
 
 #include <fmt/format.h>
+#include <linux/dma-buf.h>
 
 namespace adreno::testing::detail {
 namespace {
@@ -61,6 +62,12 @@ void describe_fault_report(const void* arg, bool, Call& call) {
   call.object = param.context_id;
   call.arguments = fmt::format("context={} faultnents={}", param.context_id, param.faultnents);
 }
+void describe_dmabuf_sync(const void* arg, bool, Call& call) {
+  const std::uint64_t flags = as<dma_buf_sync>(arg).flags;
+  call.arguments =
+      fmt::format("flags={}{}{}", (flags & DMA_BUF_SYNC_END) ? "END" : "START", (flags & DMA_BUF_SYNC_READ) ? "|READ" : "",
+                  (flags & DMA_BUF_SYNC_WRITE) ? "|WRITE" : "");
+}
 void describe_submit(const void* arg, bool ok, Call& call) {
   const auto& param = as<kgsl_gpu_command>(arg);
   call.object = param.context_id;
@@ -101,6 +108,7 @@ constexpr IoctlEntry kIoctls[] = {
     {IOCTL_KGSL_DEVICE_GETPROPERTY, "IOCTL_KGSL_DEVICE_GETPROPERTY", Operation::query, is_other_property,
      describe_property},
     {IOCTL_KGSL_GET_FAULT_REPORT, "IOCTL_KGSL_GET_FAULT_REPORT", Operation::query, nullptr, describe_fault_report},
+    {DMA_BUF_IOCTL_SYNC, "DMA_BUF_IOCTL_SYNC", Operation::sync_dmabuf, nullptr, describe_dmabuf_sync},
 };
 
 }  // namespace

@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 
 namespace adreno::testing {
 namespace {
@@ -23,7 +25,7 @@ const detail::DriverCalls& driver_calls(Driver driver) {
 const char* driver_name(Driver driver) { return driver == Driver::kgsl ? "KGSL" : "MSM"; }
 
 std::unique_ptr<virt::VirtualSyscalls> make_system(const VirtualDeviceOptions& options, const virt::VirtualGpuConfig& config) {
-  auto system = std::make_unique<virt::VirtualSyscalls>();
+  auto system = std::make_unique<virt::VirtualSyscalls>(config.page_size);
   if (options.driver == Driver::kgsl) {
     if (options.priority_levels) {
       throw Error(Errc::unsupported, "open test device",
@@ -184,6 +186,12 @@ void VirtualDevice::fail_call(Operation operation, int error, unsigned nth) {
 }
 
 void VirtualDevice::fail_every_call(Operation operation, int error) {
+  if (error == EINTR || error == EAGAIN) {
+    throw Error(Errc::invalid_argument, "test device fault plan",
+                fmt::format("{} on every call of {}: the seam asks an interrupted call again, as libdrm does, so "
+                            "it would never return",
+                            ::strerrorname_np(error), to_string(operation)));
+  }
   virt::VirtualSyscalls::Failure failure;
   failure.schedule = virt::VirtualSyscalls::Failure::Schedule::every;
   failure.error = error;

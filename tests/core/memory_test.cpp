@@ -303,7 +303,7 @@ TEST_CASE("a GPU write to a read-only buffer is dropped, and the queue goes on a
 TEST_CASE("every failing ioctl during allocation surfaces a typed error and leaks nothing",
           "[virtual-kernel][memory]") {
   const std::string backend = EACH_VIRTUAL_BACKEND();
-  const int error_number = GENERATE(ENOMEM, EINVAL, EIO, EINTR);
+  const int error_number = GENERATE(ENOMEM, EINVAL, EIO, EBUSY);  // EINTR is asked again by the seam
   INFO(backend << " errno " << error_number);
   // Fail the 1st, 2nd, ... ioctl of an allocation until one allocation needs fewer ioctls.
   for (unsigned nth = 1;; ++nth) {

@@ -1,8 +1,8 @@
 // [virtual-kernel] Every ioctl KgslKernel issues, made to fail with each errno the driver can
 // return: the backend reports a typed error naming the operation and the errno, and leaks
-// nothing. Injection happens in the seam in front of the driver. The real seam retries EINTR
-// and EAGAIN (sys/syscalls.h); the injected ones bypass that retry, so the backend must report
-// them cleanly like any other failure.
+// nothing. Injection happens in the seam in front of the driver, behind the seam's retry of
+// EINTR and EAGAIN (sys::retry_transient): those reach the backend only where it asks once —
+// the wait, whose relative timeout must shrink before it is asked again.
 #include "kgsl_test_support.h"
 
 #include "../injected_errnos.h"
@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <functional>
+#include <random>
 
 using namespace kgsl_test;
 using namespace std::chrono_literals;
@@ -110,12 +112,15 @@ TEST_CASE("every backend ioctl failing with each errno is a typed error naming i
     for (const injected::ErrnoKind& kind : injected::kErrnoKinds) {
       const int injected = kind.error;
       CAPTURE(operation.name, ::strerrorname_np(injected));
+      const bool transient = injected == EINTR || injected == EAGAIN;
+      // The seam asks every other ioctl again, so it succeeds (tests/core/syscalls_test.cpp).
+      if (transient && operation.request != IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID) continue;
       Scene scene;
       scene.v.sys.fail_ioctl(operation.request, operation.nth, injected);
       if (operation.request == IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID && injected == ETIMEDOUT) {
         // A wait that times out is no error: it returns false.
         CHECK_FALSE(scene.k.wait(scene.ctx, scene.fence, 5s));
-      } else if (operation.request == IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID && (injected == EINTR || injected == EAGAIN)) {
+      } else if (transient) {
         // An interrupted wait is asked again with the time left (Turnip tu_knl_kgsl.cc
         // wait_timestamp_safe); the retired fence then reports done.
         CHECK(scene.k.wait(scene.ctx, scene.fence, 5s));
@@ -140,6 +145,7 @@ TEST_CASE("every backend ioctl failing with each errno is a typed error naming i
 
 TEST_CASE("opening fails cleanly when the DEVICE_INFO query fails with each errno", "[virtual-kernel][kgsl]") {
   for (const injected::ErrnoKind& kind : injected::kErrnoKinds) {
+    if (kind.error == EINTR || kind.error == EAGAIN) continue;  // asked again by the seam
     CAPTURE(::strerrorname_np(kind.error));
     virt::VirtualSyscalls sys;
     sys.add_node(virt::kVirtualKgslNode, virt::make_virtual_kgsl_node({}));
@@ -153,4 +159,60 @@ TEST_CASE("opening fails cleanly when the DEVICE_INFO query fails with each errn
     }
     CHECK(sys.leaks().empty());  // the descriptor was closed
   }
+}
+
+TEST_CASE("a wait interrupted again and again is asked with the time left and times out at its deadline",
+          "[virtual-kernel][kgsl]") {
+  // WAITTIMESTAMP's timeout is relative: asked again as it was (the seam's ioctl), each signal
+  // would restart the whole timeout. KgslKernel::wait asks once at a time and shrinks it, as
+  // Turnip's wait_timestamp_safe (tu_knl_kgsl.cc) does. Here every wait is interrupted 10 ms
+  // after it was asked (the seam's clock moves on 10 ms per interruption), so a 100 ms wait is
+  // asked with 100, 90, ..., 10 ms and then reports the timeout, never reaching the driver.
+  VirtualKgsl v;
+  Kernel& k = *v.kernel;
+  std::mt19937 rng(31);
+  const auto ctx = k.create_context(0);
+  const Bo cmd = k.alloc(4096, {});
+  const Bo data = k.alloc(4096, {});
+  CpuView cmd_view = k.map(cmd);
+  CpuView data_view = k.map(data);
+  std::memset(data_view.data(), 0, 16);
+  const std::uint32_t gate = rng() | 1;
+  const IbRef held = write_ib(cmd, cmd_view, 0, wait_memory_equal(data.gpu, gate));
+  const auto fence = k.submit(ctx, std::span(&held, 1), {});
+
+  // At most 20 interruptions: a backend that asks again with the whole timeout then waits for
+  // the driver's real 100 ms and fails the checks, instead of looping forever.
+  std::vector<unsigned> timeouts;  // of each interrupted wait, as asked
+  virt::VirtualSyscalls::Failure interrupt;
+  interrupt.request = IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID;
+  interrupt.schedule = virt::VirtualSyscalls::Failure::Schedule::every;
+  interrupt.error = EINTR;
+  interrupt.matches = [&timeouts](unsigned long, const void* arg) {
+    if (timeouts.size() == 20) return false;
+    timeouts.push_back(static_cast<const kgsl_device_waittimestamp_ctxtid*>(arg)->timeout);
+    return true;
+  };
+  v.sys.fail(std::move(interrupt));
+  v.sys.set_observer([&v](const virt::VirtualSyscalls::Call& call) {
+    if (call.request == IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID && call.injected) v.sys.advance_clock(10ms);
+  });
+  CHECK_FALSE(k.wait(ctx, fence, 100ms));
+  v.sys.set_observer({});
+  v.sys.clear_ioctl_failures();
+  CAPTURE(timeouts);
+  REQUIRE_FALSE(timeouts.empty());
+  CHECK(timeouts.size() <= 10);       // the deadline passed after ten interruptions at most
+  CHECK(timeouts.front() > 90);       // the whole 100 ms (less whatever real time passed)
+  for (std::size_t i = 1; i < timeouts.size(); ++i) CHECK(timeouts[i] + 10 <= timeouts[i - 1]);
+  CHECK(timeouts.back() >= 1);
+
+  std::memcpy(data_view.data(), &gate, 4);
+  REQUIRE(k.wait(ctx, fence, 5s));
+  k.destroy_context(ctx);
+  k.unmap(cmd, cmd_view);
+  k.unmap(data, data_view);
+  k.free(cmd);
+  k.free(data);
+  CHECK(v.close_and_list_leaks().empty());
 }

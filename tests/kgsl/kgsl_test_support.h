@@ -22,7 +22,7 @@ constexpr std::uint32_t kWaitMemoryEqual = 3 | (1u << 4);
 
 /// The virtual KGSL node registered on a fresh seam, and the backend opened on it.
 struct VirtualKgsl {
-  explicit VirtualKgsl(virt::VirtualGpuConfig config = {}) {
+  explicit VirtualKgsl(virt::VirtualGpuConfig config = {}) : sys(config.page_size) {
     sys.add_node(virt::kVirtualKgslNode, virt::make_virtual_kgsl_node(config));
     kernel = open_kgsl_kernel(sys, virt::kVirtualKgslNode, true);
   }

@@ -2,9 +2,15 @@
 // the whole life of a context and its buffers.
 #include "kgsl_test_support.h"
 
+#include "kgsl/kgsl_abi.h"
+
 #include <catch2/catch.hpp>
 
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
 #include <random>
+#include <thread>
 
 using namespace kgsl_test;
 using namespace std::chrono_literals;
@@ -218,5 +224,113 @@ TEST_CASE("a submission without IBs is a marker that still gets the next timesta
   k.unmap(cmd, cmd_view);
   k.free(cmd);
   k.destroy_context(ctx);
+  CHECK(v.close_and_list_leaks().empty());
+}
+
+TEST_CASE("with 16 KiB kernel pages, objects are whole pages and each is mapped at its id << 14",
+          "[virtual-kernel][kgsl]") {
+  // kgsl.c kgsl_mmap hands vma->vm_pgoff — the offset in the kernel's pages — to get_mmap_entry
+  // as the object id; kgsl_sharedmem.c kgsl_alloc_pages rounds sizes to PAGE_SIZE and
+  // kgsl_memdesc_init aligns GPU addresses to it. Some arm64 Android kernels use 16 KiB pages.
+  constexpr std::uint64_t kPage = 16384;
+  virt::VirtualGpuConfig config;
+  config.page_size = kPage;
+  VirtualKgsl v(config);
+  std::vector<std::uint64_t> offsets;
+  v.sys.set_observer([&offsets](const virt::VirtualSyscalls::Call& call) {
+    if (call.kind == virt::VirtualSyscalls::Call::Kind::mmap) offsets.push_back(call.offset);
+  });
+  Kernel& k = *v.kernel;
+  std::mt19937 rng(37);
+  const Bo cmd = k.alloc(4096, {});
+  const Bo data = k.alloc(kPage + 100, {});
+  CHECK(cmd.size == kPage);
+  CHECK(data.size == 2 * kPage);
+  CHECK(cmd.gpu.value() % kPage == 0);
+  CHECK(data.gpu.value() % kPage == 0);
+  CpuView cmd_view = k.map(cmd);
+  CpuView data_view = k.map(data);
+  CHECK(offsets == std::vector<std::uint64_t>{cmd.handle * kPage, data.handle * kPage});
+
+  // The mappings are the objects: the GPU writes the second page of `data`, the CPU reads it.
+  const auto ctx = k.create_context(0);
+  std::vector<std::uint32_t> values(16);
+  for (auto& value : values) value = rng();
+  const IbRef ib = write_ib(cmd, cmd_view, 0, mem_write(data.gpu + kPage, values));
+  REQUIRE(k.wait(ctx, k.submit(ctx, std::span(&ib, 1), {}), 5s));
+  for (std::size_t i = 0; i < values.size(); ++i) CHECK(read32(data_view, kPage / 4 + i) == values[i]);
+
+  v.sys.set_observer({});
+  k.destroy_context(ctx);
+  k.unmap(cmd, cmd_view);
+  k.unmap(data, data_view);
+  k.free(cmd);
+  k.free(data);
+  CHECK(v.close_and_list_leaks().empty());
+}
+
+TEST_CASE("GPU_COMMAND on a full draw queue times out having queued nothing, and asked again each IB runs once",
+          "[virtual-kernel][kgsl]") {
+  // adreno_dispatch.c _wait_for_room_in_context_queue: a context holds at most
+  // _context_drawqueue_size - 1 drawobjs; GPU_COMMAND sleeps up to _context_queue_wait for room
+  // and then answers -ETIMEDOUT before queueing anything. A queue of 3 (room for 2 commands)
+  // and a 20 ms wait make it happen behind one command held at a CP wait.
+  virt::VirtualGpuConfig config;
+  config.context_queue_size = 3;
+  config.context_queue_wait = 20ms;
+  config.hang_timeout = 30s;  // the held command is released by the test, not the hang detector
+  VirtualKgsl v(config);
+  Kernel& k = *v.kernel;
+  std::mt19937 rng(41);
+  const auto ctx = k.create_context(0);
+  const Bo cmd = k.alloc(4096, {});
+  const Bo data = k.alloc(4096, {});
+  CpuView cmd_view = k.map(cmd);
+  CpuView data_view = k.map(data);
+  std::memset(data_view.data(), 0, 64);
+  constexpr std::size_t kCommands = 6;
+  const std::uint32_t gate = rng() | 1;
+  std::vector<std::uint32_t> values(kCommands);
+  for (auto& value : values) value = rng();
+  std::vector<IbRef> ibs;
+  for (std::size_t i = 0; i < kCommands; ++i) {
+    const auto write = mem_write(data.gpu + 4 * (i + 1), {values[i]});
+    const auto stream = i == 0 ? concat({wait_memory_equal(data.gpu, gate), write}) : write;
+    ibs.push_back(write_ib(cmd, cmd_view, 256 * i, stream));
+  }
+
+  std::mutex mutex;
+  std::condition_variable changed;
+  unsigned queued = 0, timed_out = 0;  // GPU_COMMAND answers
+  v.sys.set_observer([&](const virt::VirtualSyscalls::Call& call) {
+    if (call.kind != virt::VirtualSyscalls::Call::Kind::ioctl || call.request != IOCTL_KGSL_GPU_COMMAND) return;
+    std::lock_guard lock(mutex);
+    ++(call.result == 0 ? queued : timed_out);
+    changed.notify_all();
+  });
+  std::vector<std::uint64_t> fences(kCommands);
+  std::thread submitter([&] {
+    for (std::size_t i = 0; i < kCommands; ++i) fences[i] = k.submit(ctx, std::span(&ibs[i], 1), {});
+  });
+  {
+    // The third command finds no room until the first retires: wait for the driver to say so
+    // (a bound only so that a kernel that never says so fails instead of hanging).
+    std::unique_lock lock(mutex);
+    CHECK(changed.wait_for(lock, 30s, [&] { return timed_out > 0; }));
+    CHECK(queued == 2);
+  }
+  std::memcpy(data_view.data(), &gate, 4);
+  submitter.join();
+  v.sys.set_observer({});
+  CHECK(queued == kCommands);  // every command queued exactly once
+  for (std::size_t i = 0; i < kCommands; ++i) CHECK(fences[i] == fences[0] + i);
+  REQUIRE(k.wait(ctx, fences.back(), 5s));
+  for (std::size_t i = 0; i < kCommands; ++i) CHECK(read32(data_view, i + 1) == values[i]);
+
+  k.destroy_context(ctx);
+  k.unmap(cmd, cmd_view);
+  k.unmap(data, data_view);
+  k.free(cmd);
+  k.free(data);
   CHECK(v.close_and_list_leaks().empty());
 }

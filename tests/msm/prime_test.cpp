@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <random>
 
 using namespace adreno;
@@ -80,6 +81,32 @@ TEST_CASE("a dma-buf imported twice is one GEM object, and the GPU writes its pa
     kernel->unmap(ib, ib_view);
     kernel->free(ib);
     kernel->destroy_context(ctx);
+  }
+  CHECK(v.sys.leaks().empty());
+}
+
+TEST_CASE("a dma-buf whose fstat reports no size (kernels before 5.3) is sized with lseek and left at offset 0",
+          "[virtual-kernel][msm]") {
+  // dma-buf.c gives the dma-buf inode its size only since Linux 5.3 (dma_buf_getfile), while
+  // dma_buf_llseek answers SEEK_END on every kernel; Mesa sizes imports that way
+  // (freedreno_bo.c fd_bo_from_dmabuf, tu_knl_drm_msm.cc msm_bo_init_dmabuf).
+  VirtualMsm v;
+  v.sys.set_dmabuf_size_in_fstat(false);
+  ForeignBuffer foreign(5 * 4096);
+  std::mt19937 rng(13);
+  for (std::size_t i = 0; i < foreign.size / 4; ++i) foreign.host[i] = static_cast<std::uint32_t>(rng());
+  {
+    auto kernel = v.open();
+    Bo imported = kernel->import_dmabuf(foreign.fd);
+    CHECK(imported.size == 5 * 4096);
+    CHECK(::lseek(foreign.fd, 0, SEEK_CUR) == 0);  // put back where it was
+    // The whole buffer is the object's: its last word reads through the object's mapping.
+    CpuView view = kernel->map(imported);
+    std::uint32_t last;
+    std::memcpy(&last, view.data() + foreign.size - 4, 4);
+    CHECK(last == foreign.host[foreign.size / 4 - 1]);
+    kernel->unmap(imported, view);
+    kernel->free(imported);
   }
   CHECK(v.sys.leaks().empty());
 }

@@ -46,7 +46,7 @@ class RecordingSyscalls final : public adreno::sys::Syscalls {
 
   int open(const char* path, int flags) override { return inner_.open(path, flags); }
   int close(int fd) override { return inner_.close(fd); }
-  int ioctl(int fd, unsigned long request, void* arg) override {
+  int ioctl_once(int fd, unsigned long request, void* arg) override {
     namespace uapi = adreno::msm::uapi;
     std::unique_lock lock(mutex_);
     if (request == uapi::DRM_IOCTL_MSM_GEM_NEW) gem_news_.push_back(*static_cast<uapi::drm_msm_gem_new*>(arg));
@@ -57,7 +57,7 @@ class RecordingSyscalls final : public adreno::sys::Syscalls {
       submissions_.push_back(Submission{args, {bos, bos + args.nr_bos}, {cmds, cmds + args.nr_cmds}});
     }
     lock.unlock();
-    return inner_.ioctl(fd, request, arg);
+    return inner_.ioctl_once(fd, request, arg);
   }
   adreno::sys::MapResult mmap(std::size_t length, int prot, int flags, int fd, off_t offset) override {
     return inner_.mmap(length, prot, flags, fd, offset);
@@ -66,6 +66,9 @@ class RecordingSyscalls final : public adreno::sys::Syscalls {
   int poll(struct pollfd* fds, nfds_t count, int timeout_ms) override { return inner_.poll(fds, count, timeout_ms); }
   int dup(int fd) override { return inner_.dup(fd); }
   int fstat(int fd, struct stat* out) override { return inner_.fstat(fd, out); }
+  off_t lseek(int fd, off_t offset, int whence) override { return inner_.lseek(fd, offset, whence); }
+  std::uint64_t page_size() const override { return inner_.page_size(); }
+  std::chrono::steady_clock::time_point now() const override { return inner_.now(); }
 
  private:
   adreno::sys::Syscalls& inner_;

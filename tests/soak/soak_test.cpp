@@ -5,8 +5,9 @@
 //
 // The kit's fault plan belongs to a device, so each kernel gets two devices: a healthy one, on
 // which nothing may fail (no error, no GPU fault, every result exact), and a faulty one, whose
-// kernel fails a seeded fraction of allocations (ENOMEM), submissions (EAGAIN), waits (EINTR)
-// and dma-buf imports (ENOMEM), and whose submissions now and then hang or page-fault. There,
+// kernel fails a seeded fraction of allocations (ENOMEM), submissions (EAGAIN: the seam asks
+// again), waits (EINTR: asked again, KGSL's with the time left) and dma-buf imports (ENOMEM),
+// and whose submissions now and then hang or page-fault. There,
 // every error must be one those faults explain — an injected errno, or device_lost after a GPU
 // fault the device recorded — and a wrong result is allowed only when the device recorded a GPU
 // fault meanwhile (a page fault the driver lets pass). At the end every device's ledger is empty.

@@ -128,6 +128,17 @@ TEST_CASE("each operation the application reaches, made to fail, reaches it with
          }
          ::close(fd);
        }},
+      {Operation::sync_dmabuf, true, false,
+       [](Device& device) {
+         const int fd = make_dmabuf(8192);
+         try {
+           device.import_dmabuf(fd).flush_for_gpu();
+         } catch (...) {
+           ::close(fd);
+           throw;
+         }
+         ::close(fd);
+       }},
       {Operation::import_host_memory, true, false,
        [](Device& device) {
          alignas(4096) static std::byte page[4096];
@@ -163,6 +174,8 @@ TEST_CASE("a fault plan outside what the driver has is refused", "[virtual-kerne
   CHECK_THROWS_AS(kgsl.fail_call(Operation::export_dmabuf, EINVAL), Error);  // KGSL exports no dma-buf ioctl
   CHECK_THROWS_AS(kgsl.fail_call(Operation::unmap, EINVAL), Error);            // munmap is logged, not failed
   CHECK_THROWS_AS(kgsl.fail_call(Operation::alloc, 0), Error);
+  CHECK_THROWS_AS(kgsl.fail_every_call(Operation::submit, EAGAIN), Error);  // would be asked again forever
+  CHECK_THROWS_AS(kgsl.fail_every_call(Operation::wait, EINTR), Error);
   CHECK_THROWS_AS(kgsl.fail_call(Operation::alloc, ENOMEM, 0), Error);
   CHECK_THROWS_AS(kgsl.fail_random_calls(Operation::alloc, 1.5, 1, ENOMEM), Error);
   CHECK_THROWS_AS(kgsl.hang_submission(0), Error);

@@ -9,6 +9,8 @@
 
 #include <adreno/error.hpp>
 
+#include <sys/mman.h>
+
 #include <algorithm>
 
 using namespace adreno;
@@ -162,5 +164,35 @@ TEST_CASE("each logged call names its ioctl, the arguments that matter and the r
   REQUIRE_FALSE(all.empty());
   CHECK(all.front().operation == Operation::alloc);
   CHECK(all.back().operation == Operation::free);
+  close_without_leaks(test);
+}
+
+TEST_CASE("on KGSL, CPU access to an imported dma-buf is bracketed: invalidate_for_cpu starts it, flush_for_gpu ends it",
+          "[virtual-kernel][testing]") {
+  // The dma-buf UAPI (linux/dma-buf.h, struct dma_buf_sync): CPU access through the dma-buf's
+  // own mapping starts with DMA_BUF_SYNC_START and ends with DMA_BUF_SYNC_END, with the same
+  // read/write flags, so the exporter can keep its caches right. KGSL's own memory needs none.
+  VirtualDevice test({.driver = Driver::kgsl});
+  const int fd = ::memfd_create("kit-dmabuf", MFD_CLOEXEC);
+  REQUIRE(fd >= 0);
+  REQUIRE(::ftruncate(fd, 4 * 4096) == 0);
+  {
+    Buffer imported = test.device().import_dmabuf(fd);
+    Buffer own = test.device().allocate({.size = 4096, .memory = MemoryType::cached});
+    REQUIRE(imported.memory_type() == MemoryType::cached);  // kgsl.c: dma-bufs are mapped cached
+    test.clear_log();
+    imported.invalidate_for_cpu();
+    imported.cpu_view().as<std::uint32_t>()[5] = 0x5eed;
+    imported.flush_for_gpu();
+    own.invalidate_for_cpu();
+    own.flush_for_gpu();
+  }
+  const auto syncs = test.calls(Operation::sync_dmabuf);
+  REQUIRE(syncs.size() == 2);
+  CHECK(syncs[0].name == "DMA_BUF_IOCTL_SYNC");
+  CHECK(syncs[0].arguments == "flags=START|READ|WRITE");
+  CHECK(syncs[1].arguments == "flags=END|READ|WRITE");
+  for (const Call& sync : syncs) CHECK(sync.error == 0);  // the virtual dma-buf core accepted both
+  ::close(fd);
   close_without_leaks(test);
 }

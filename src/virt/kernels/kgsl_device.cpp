@@ -140,6 +140,45 @@ std::vector<KgslPageFault> KgslDevice::page_faults(const KgslContext& context) c
   return {context.page_faults.begin(), context.page_faults.end()};
 }
 
+int KgslDevice::wait_for_room(KgslContext& context, unsigned drawobjs) {
+  // adreno_dispatch.c: adreno_dispatcher_queue_cmds refuses a command that could never fit
+  // (-EINVAL); _wait_for_room_in_context_queue lets the queue hold at most
+  // _context_drawqueue_size - 1 drawobjs, sleeps up to _context_queue_wait for the dispatcher to
+  // drain it (_check_context_queue also wakes for an invalidated context) and gives up with
+  // -ETIMEDOUT before anything is queued. The driver's queue drains as the dispatcher sends
+  // commands to the ringbuffer (up to its in-flight limit); here a command leaves it when it
+  // retires, so the virtual queue is full at least as often as the driver's.
+  const unsigned size = config_.context_queue_size;
+  if (size == 0 || drawobjs > size - 1) return -EINVAL;
+  const auto deadline = std::chrono::steady_clock::now() + config_.context_queue_wait;
+  for (;;) {
+    std::uint64_t until = 0;  // the timestamp whose retirement makes room
+    {
+      std::lock_guard lock(mutex_);
+      const std::uint64_t retired = context.ring->retired();
+      while (!context.drawqueue.empty() && context.drawqueue.front().timestamp <= retired) {
+        context.drawqueue.pop_front();
+      }
+      unsigned queued = 0;
+      for (const KgslContext::Queued& entry : context.drawqueue) queued += entry.drawobjs;
+      if (queued + drawobjs <= size - 1) return 0;
+      for (const KgslContext::Queued& entry : context.drawqueue) {
+        until = entry.timestamp;
+        queued -= entry.drawobjs;
+        if (queued + drawobjs <= size - 1) break;
+      }
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) return -ETIMEDOUT;
+    if (context.ring->wait(until, deadline - now) == Ring::WaitResult::faulted) return -EDEADLK;
+  }
+}
+
+void KgslDevice::queued(KgslContext& context, std::uint64_t timestamp, unsigned drawobjs) {
+  std::lock_guard lock(mutex_);
+  context.drawqueue.push_back(KgslContext::Queued{timestamp, drawobjs});
+}
+
 bool KgslDevice::take_recovered(KgslContext& context) {
   std::lock_guard lock(mutex_);
   return std::exchange(context.recovered, false);

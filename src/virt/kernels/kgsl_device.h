@@ -39,6 +39,13 @@ struct KgslContext {
   bool reset_reported = false;  // GPU_RESET_STAT reports GUILTY once, then NO_ERROR
   bool recovered = false;       // ADRENO_CONTEXT_FAULT: lived through another context's recovery
   std::deque<KgslPageFault> page_faults;  // KGSL_CONTEXT_FAULT_INFO only; the device's lock
+  /// The draw queue: each queued command's timestamp and the drawobjs it brought, oldest first,
+  /// until it retires; the device's lock.
+  struct Queued {
+    std::uint64_t timestamp;
+    unsigned drawobjs;
+  };
+  std::deque<Queued> drawqueue;
 };
 
 class KgslDevice {
@@ -58,6 +65,12 @@ class KgslDevice {
   std::shared_ptr<KgslContext> find(std::uint64_t owner, std::uint32_t id) const;
   /// Any context of the device, whoever owns it (kgsl_context_get), else nullptr.
   std::shared_ptr<KgslContext> find_any(std::uint32_t id) const;
+  /// Before queueing `drawobjs` (1, or 2 with a sync object) on `context`: 0 once they fit in its
+  /// draw queue, -ETIMEDOUT when it stayed full for the whole wait, -EDEADLK when the context
+  /// was invalidated meanwhile, -EINVAL when they can never fit.
+  int wait_for_room(KgslContext& context, unsigned drawobjs);
+  /// The command of `timestamp` was queued with `drawobjs` drawobjs.
+  void queued(KgslContext& context, std::uint64_t timestamp, unsigned drawobjs);
   /// Whether `context` lived through a fault recovery since last asked (read-and-clear).
   bool take_recovered(KgslContext& context);
   /// GPU_RESET_STAT: read-and-clear, as kgsl_prop_gpu_reset_stat does.

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -40,7 +41,6 @@ constexpr unsigned kMaxAlignLog2 = 25;
 constexpr unsigned kKgslMajor = 234;
 constexpr unsigned kKgsl3d0Minor = 0;
 
-constexpr std::uint64_t page_align(std::uint64_t size) { return (size + kPageSize - 1) & ~(kPageSize - 1); }
 
 std::uint64_t cachemode(std::uint64_t flags) { return (flags & KGSL_CACHEMODE_MASK) >> KGSL_CACHEMODE_SHIFT; }
 
@@ -108,6 +108,10 @@ const KgslFile::IoctlEntry KgslFile::kIoctls[] = {
            &KgslFile::readtimestamp_ctxtid>},
     {IOCTL_KGSL_GET_FAULT_REPORT, &call<IOCTL_KGSL_GET_FAULT_REPORT, kgsl_fault_report, &KgslFile::get_fault_report>},
 };
+
+std::uint64_t KgslFile::page_size() const { return device_->config().page_size; }
+
+std::uint64_t KgslFile::page_align(std::uint64_t size) const { return (size + page_size() - 1) & ~(page_size() - 1); }
 
 KgslFile::KgslFile(std::shared_ptr<KgslDevice> device)
     : device_(std::move(device)),
@@ -228,9 +232,9 @@ int KgslFile::gpuobj_alloc(kgsl_gpuobj_alloc& param) {
                                        KGSL_MEMFLAGS_FORCE_32BIT | KGSL_MEMFLAGS_IOCOHERENT |
                                        KGSL_MEMFLAGS_GUARD_PAGE);
   if (flags & KGSL_MEMFLAGS_SECURE) return -EOPNOTSUPP;  // check_and_warn_secured: no secure MMU here
-  // cap_alignment; kgsl_memdesc_init raises it to at least a page.
+  // cap_alignment; kgsl_memdesc_init raises it to at least a page (ilog2(PAGE_SIZE)).
   unsigned align_log2 = static_cast<unsigned>((flags & KGSL_MEMALIGN_MASK) >> KGSL_MEMALIGN_SHIFT);
-  align_log2 = std::clamp(align_log2, 12u, kMaxAlignLog2);
+  align_log2 = std::clamp(align_log2, static_cast<unsigned>(std::countr_zero(page_size())), kMaxAlignLog2);
   flags = (flags & ~std::uint64_t{KGSL_MEMALIGN_MASK}) | (std::uint64_t{align_log2} << KGSL_MEMALIGN_SHIFT);
   // "For now only allow allocations up to 4G".
   if (param.size == 0 || param.size > UINT_MAX) return -EINVAL;
@@ -240,6 +244,7 @@ int KgslFile::gpuobj_alloc(kgsl_gpuobj_alloc& param) {
   // coherence, so both flags are dropped as on a target without those features.
   flags &= ~(KGSL_MEMFLAGS_USE_CPU_MAP | KGSL_MEMFLAGS_IOCOHERENT);
 
+  // kgsl_sharedmem.c kgsl_alloc_pages: PAGE_ALIGN(size).
   const std::uint64_t size = page_align(param.size);
   auto backing = allocate_pages(device_->config().memory_limit, size);
   if (!backing) return -ENOMEM;
@@ -248,7 +253,7 @@ int KgslFile::gpuobj_alloc(kgsl_gpuobj_alloc& param) {
   param.size = size;
   param.flags = flags;
   // kgsl_memdesc_footprint: a guard page makes the mmap footprint a page longer.
-  param.mmapsize = (flags & KGSL_MEMFLAGS_GUARD_PAGE) ? size + kPageSize : size;
+  param.mmapsize = (flags & KGSL_MEMFLAGS_GUARD_PAGE) ? size + page_size() : size;
   param.id = id;
   return 0;
 }
@@ -274,7 +279,7 @@ int KgslFile::gpuobj_info(kgsl_gpuobj_info& param) {
   param.gpuaddr = entry->gpuaddr;
   param.flags = entry->flags;
   param.size = entry->size;
-  param.va_len = (entry->flags & KGSL_MEMFLAGS_GUARD_PAGE) ? entry->size + kPageSize : entry->size;
+  param.va_len = (entry->flags & KGSL_MEMFLAGS_GUARD_PAGE) ? entry->size + page_size() : entry->size;
   param.va_addr = 0;  // never reported: an entry may have several CPU mappings
   return 0;
 }
@@ -293,8 +298,8 @@ int KgslFile::gpuobj_import(kgsl_gpuobj_import& param) {
     kgsl_gpuobj_import_useraddr useraddr;
     if (param.priv == 0) return -EINVAL;  // a failed copy_from_user is -EINVAL here
     std::memcpy(&useraddr, user_pointer(param.priv), sizeof useraddr);
-    if (useraddr.virtaddr == 0 || useraddr.virtaddr % kPageSize != 0) return -EINVAL;
-    if (param.priv_len == 0 || param.priv_len % kPageSize != 0) return -EINVAL;
+    if (useraddr.virtaddr == 0 || useraddr.virtaddr % page_size() != 0) return -EINVAL;
+    if (param.priv_len == 0 || param.priv_len % page_size() != 0) return -EINVAL;
     backing = Backing::wrap_user(reinterpret_cast<void*>(useraddr.virtaddr), param.priv_len);
     flags |= KGSL_MEMFLAGS_USERMEM_ADDR;
   } else {
@@ -313,7 +318,7 @@ int KgslFile::gpuobj_import(kgsl_gpuobj_import& param) {
   }
   const std::uint64_t size = backing->size();
   // kgsl_ioctl_gpuobj_import aligns imports of 1 MiB and 64 KiB or more to that size.
-  const std::uint64_t align = size >= (1u << 20) ? (1u << 20) : size >= (1u << 16) ? (1u << 16) : kPageSize;
+  const std::uint64_t align = size >= (1u << 20) ? (1u << 20) : size >= (1u << 16) ? (1u << 16) : page_size();
   std::uint32_t id = 0;
   if (int ret = attach_entry(std::move(backing), size, flags, align, id); ret != 0) return ret;
   param.flags = flags;
@@ -380,6 +385,10 @@ int KgslFile::gpu_command(kgsl_gpu_command& param) {
   }
   // adreno_dispatcher_queue_cmds → kgsl_check_context_state: an invalidated context is -EDEADLK.
   if (context->ring->fault()) return -EDEADLK;
+  // kgsl_ioctl_gpu_command queues a sync object (with sync points) and a command or marker
+  // object (unless KGSL_CMDBATCH_SYNC), and they must fit in the context's draw queue.
+  const bool has_syncs = !after.empty();
+  const unsigned drawobjs = (has_syncs ? 1u : 0u) + ((param.flags & KGSL_CMDBATCH_SYNC) ? 0u : 1u);
   // adreno_verify_cmdobj → _verify_ib: the size must be 1..0xFFFFF dwords and the address a
   // dword-aligned range inside the process' pagetable. The driver does not look the address
   // up among the mem entries: an IB in a hole of the pagetable is accepted and page-faults.
@@ -389,8 +398,11 @@ int KgslFile::gpu_command(kgsl_gpu_command& param) {
     if (!in_range || gpuaddr % 4 != 0) return -EINVAL;
     ibs.push_back(IbSpan{gpuaddr, static_cast<std::uint32_t>(size >> 2)});
   }
-  param.timestamp = static_cast<unsigned>(context->ring->submit(
-      std::move(ibs), {}, nullptr, next_injected_fault(device_->config().fault_injection), std::move(after)));
+  if (int ret = device_->wait_for_room(*context, drawobjs); ret != 0) return ret;
+  const std::uint64_t timestamp = context->ring->submit(
+      std::move(ibs), {}, nullptr, next_injected_fault(device_->config().fault_injection), std::move(after));
+  device_->queued(*context, timestamp, drawobjs);
+  param.timestamp = static_cast<unsigned>(timestamp);
   // adreno_dispatcher_queue_cmds: once queued, a context that lived through a fault recovery
   // learns of it as -EPROTO (the flag is read and cleared); kgsl_ioctl_helper then copies
   // nothing back, so the caller does not see the timestamp.
@@ -487,9 +499,10 @@ int KgslFile::get_fault_report(kgsl_fault_report& param) {
 // --- mmap (kgsl.c kgsl_mmap, get_mmap_entry) ---
 
 void* KgslFile::mmap(std::size_t length, int prot, int flags, off_t offset, int& error) {
-  // The offset names the entry: id << PAGE_SHIFT.
-  auto entry = find_entry(static_cast<std::uint32_t>(static_cast<std::uint64_t>(offset) / kPageSize));
-  if (!entry || offset % kPageSize != 0) {
+  // The offset names the entry in the kernel's pages: kgsl_mmap hands vma->vm_pgoff (the offset
+  // >> PAGE_SHIFT) to get_mmap_entry, which looks it up as an id (kgsl_sharedmem_find_id).
+  auto entry = find_entry(static_cast<std::uint32_t>(static_cast<std::uint64_t>(offset) / page_size()));
+  if (!entry || offset % page_size() != 0) {
     error = EINVAL;
     return nullptr;
   }
@@ -505,7 +518,7 @@ void* KgslFile::mmap(std::size_t length, int prot, int flags, off_t offset, int&
     return nullptr;
   }
   // The whole entry (or its footprint) is mapped, nothing else.
-  const std::uint64_t footprint = (entry->flags & KGSL_MEMFLAGS_GUARD_PAGE) ? entry->size + kPageSize : entry->size;
+  const std::uint64_t footprint = (entry->flags & KGSL_MEMFLAGS_GUARD_PAGE) ? entry->size + page_size() : entry->size;
   if (length != entry->size && length != footprint) {
     error = ERANGE;
     return nullptr;

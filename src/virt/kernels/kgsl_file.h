@@ -51,6 +51,10 @@ class KgslFile final : public VirtualFile {
     ~MemEntry() { memory->unmap(gpuaddr); }
   };
 
+  /// The kernel's PAGE_SIZE (VirtualGpuConfig::page_size) and a size rounded up to it.
+  std::uint64_t page_size() const;
+  std::uint64_t page_align(std::uint64_t size) const;
+
   int getproperty(kgsl_device_getproperty& param);
   int waittimestamp_ctxtid(kgsl_device_waittimestamp_ctxtid& param);
   int drawctxt_create(kgsl_drawctxt_create& param);

@@ -55,7 +55,9 @@ constexpr const char* kDriverDate = "20130625";
 constexpr const char* kDriverDesc = "MSM Snapdragon DRM";
 constexpr int kVersionMajor = 1, kVersionMinor = 12, kVersionPatch = 0;
 
-std::uint64_t page_align(std::uint64_t size) { return (size + kPageSize - 1) & ~(kPageSize - 1); }
+std::uint64_t page_align(std::uint64_t size, std::uint64_t page_size) {
+  return (size + page_size - 1) & ~(page_size - 1);
+}
 
 /// Shared by every file of one node, as the drm_device is.
 struct MsmDevice {
@@ -352,8 +354,9 @@ class MsmFile final : public VirtualFile {
         break;
       default: return -EINVAL;
     }
-    // msm_gem.c msm_gem_new: the size is page-aligned, and zero-sized objects are refused.
-    const std::uint64_t size = page_align(args.size);
+    // msm_gem.c msm_gem_new: the size is page-aligned (the kernel's pages), and zero-sized
+    // objects are refused.
+    const std::uint64_t size = page_align(args.size, device_->config.page_size);
     if (size == 0) return -EINVAL;
     auto backing = allocate_pages(device_->config.memory_limit, size);
     if (!backing) return -ENOMEM;

@@ -1,6 +1,7 @@
 #include "virt/kernels/virtual_syscalls.h"
 
 #include <fcntl.h>
+#include <linux/dma-buf.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -8,10 +9,21 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 
 namespace adreno::virt {
 
-VirtualSyscalls::VirtualSyscalls() = default;
+namespace {
+
+// What the virtual kernels import as a dma-buf (Backing::import_fd): a memfd or regular file.
+bool is_dmabuf(int fd) {
+  struct stat st {};
+  return ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+}  // namespace
+
+VirtualSyscalls::VirtualSyscalls(std::uint64_t page_size) : page_size_(page_size) {}
 
 VirtualSyscalls::~VirtualSyscalls() {
   // Whatever the user did not close is torn down like a process exit would.
@@ -178,7 +190,21 @@ int VirtualSyscalls::close(int fd) {
   return 0;
 }
 
-int VirtualSyscalls::ioctl(int fd, unsigned long request, void* arg) {
+int VirtualSyscalls::dmabuf_sync(int fd, const void* arg) {
+  // drivers/dma-buf/dma-buf.c dma_buf_ioctl: the request exists only on dma-buf files (any other
+  // file answers -ENOTTY); flags outside DMA_BUF_SYNC_VALID_FLAGS_MASK, or naming neither READ
+  // nor WRITE, are -EINVAL. START (no END bit) begins CPU access, END ends it; the virtual
+  // dma-bufs are host memory, so neither has cache work to do.
+  if (!is_dmabuf(fd)) return -ENOTTY;
+  if (arg == nullptr) return -EFAULT;
+  dma_buf_sync sync;
+  std::memcpy(&sync, arg, sizeof sync);
+  if (sync.flags & ~static_cast<std::uint64_t>(DMA_BUF_SYNC_VALID_FLAGS_MASK)) return -EINVAL;
+  if ((sync.flags & DMA_BUF_SYNC_RW) == 0) return -EINVAL;
+  return 0;
+}
+
+int VirtualSyscalls::ioctl_once(int fd, unsigned long request, void* arg) {
   std::shared_ptr<VirtualFile> file = file_for(fd);
   int injected = 0;
   {
@@ -187,11 +213,12 @@ int VirtualSyscalls::ioctl(int fd, unsigned long request, void* arg) {
     ++total_ioctls_;
     injected = injected_failure(Call::Kind::ioctl, request, arg);
   }
-  if (!file) {
+  const bool dmabuf = !file && request == DMA_BUF_IOCTL_SYNC;
+  if (!file && !dmabuf) {
     if (injected != 0) return -injected;
     return ::ioctl(fd, request, arg) >= 0 ? 0 : -errno;
   }
-  const int result = injected != 0 ? -injected : file->ioctl(request, arg);
+  const int result = injected != 0 ? -injected : dmabuf ? dmabuf_sync(fd, arg) : file->ioctl(request, arg);
   Call call{Call::Kind::ioctl};
   call.fd = fd;
   call.request = request;
@@ -279,10 +306,44 @@ int VirtualSyscalls::dup(int fd) {
 
 int VirtualSyscalls::fstat(int fd, struct stat* out) {
   std::shared_ptr<VirtualFile> file = file_for(fd);
-  if (!file) return ::fstat(fd, out) == 0 ? 0 : -errno;
+  if (!file) {
+    if (::fstat(fd, out) != 0) return -errno;
+    bool size_reported;
+    {
+      std::lock_guard lock(mutex_);
+      size_reported = dmabuf_size_in_fstat_;
+    }
+    if (!size_reported && S_ISREG(out->st_mode)) out->st_size = 0;
+    return 0;
+  }
   *out = {};
   file->stat(*out);
   return 0;
+}
+
+off_t VirtualSyscalls::lseek(int fd, off_t offset, int whence) {
+  // dma-buf.c dma_buf_llseek: only the size can be learnt (SEEK_END) and the offset put back
+  // (SEEK_SET), both with offset 0; anything else is -EINVAL. Seeking a virtual node is not
+  // modelled: no backend does it.
+  if (file_for(fd)) return -ESPIPE;
+  if (is_dmabuf(fd) && (offset != 0 || (whence != SEEK_END && whence != SEEK_SET))) return -EINVAL;
+  const off_t ret = ::lseek(fd, offset, whence);
+  return ret >= 0 ? ret : -errno;
+}
+
+void VirtualSyscalls::advance_clock(std::chrono::nanoseconds step) {
+  std::lock_guard lock(mutex_);
+  clock_offset_ += step;
+}
+
+void VirtualSyscalls::set_dmabuf_size_in_fstat(bool reported) {
+  std::lock_guard lock(mutex_);
+  dmabuf_size_in_fstat_ = reported;
+}
+
+std::chrono::steady_clock::time_point VirtualSyscalls::now() const {
+  std::lock_guard lock(mutex_);
+  return std::chrono::steady_clock::now() + clock_offset_;
 }
 
 }  // namespace adreno::virt

@@ -2,12 +2,15 @@
 // are real eventfds, so their numbers never collide with real descriptors; calls on any other
 // descriptor (dma-buf memfds, for example) go to libc. The object also keeps the ledger — every
 // descriptor, mapping and driver object still alive — can make chosen ioctls and mmaps fail, and
-// tells an observer (the test kit's call log) about every call on a virtual node.
+// tells an observer (the test kit's call log) about every call on a virtual node. It stands in
+// for the dma-buf core too: memfds play dma-bufs (the virtual kernels import any memfd), and
+// DMA_BUF_IOCTL_SYNC, lseek and fstat on them answer as drivers/dma-buf/dma-buf.c does.
 #pragma once
 
 #include "sys/syscalls.h"
 #include "virt/kernels/virtual_file.h"
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -22,7 +25,8 @@ class VirtualSyscalls final : public sys::Syscalls {
  public:
   using NodeFactory = std::function<std::shared_ptr<VirtualFile>()>;
 
-  /// A call on a virtual node (or one of its mappings), after it returned.
+  /// A call on a virtual node (or one of its mappings), or a DMA_BUF_IOCTL_SYNC on a dma-buf,
+  /// after it returned.
   struct Call {
     enum class Kind { open, close, ioctl, mmap, munmap };
     Kind kind;
@@ -54,8 +58,17 @@ class VirtualSyscalls final : public sys::Syscalls {
     std::function<bool(unsigned long request, const void* arg)> matches;
   };
 
-  VirtualSyscalls();
+  /// `page_size`: the kernel's PAGE_SIZE, as page_size() reports it (the nodes added must be
+  /// configured with the same one).
+  explicit VirtualSyscalls(std::uint64_t page_size = 4096);
   ~VirtualSyscalls() override;
+
+  /// Moves now() on by `step`, as if the calling thread had been away that long; the virtual
+  /// kernels' own timing is not affected. For tests of how a backend spends a timeout.
+  void advance_clock(std::chrono::nanoseconds step);
+  /// Whether fstat of a dma-buf reports its size. Linux gives the dma-buf inode the buffer's size
+  /// only since 5.3 (dma-buf.c dma_buf_getfile); older kernels, common on Android, report 0.
+  void set_dmabuf_size_in_fstat(bool reported);
 
   /// Makes `path` a virtual node; each open() of it creates a new file from `factory`.
   void add_node(std::string path, NodeFactory factory);
@@ -81,12 +94,15 @@ class VirtualSyscalls final : public sys::Syscalls {
 
   int open(const char* path, int flags) override;
   int close(int fd) override;
-  int ioctl(int fd, unsigned long request, void* arg) override;
+  int ioctl_once(int fd, unsigned long request, void* arg) override;
   sys::MapResult mmap(std::size_t length, int prot, int flags, int fd, off_t offset) override;
   int munmap(void* addr, std::size_t length) override;
   int poll(struct pollfd* fds, nfds_t count, int timeout_ms) override;
   int dup(int fd) override;
   int fstat(int fd, struct stat* out) override;
+  off_t lseek(int fd, off_t offset, int whence) override;
+  std::uint64_t page_size() const override { return page_size_; }
+  std::chrono::steady_clock::time_point now() const override;
 
  private:
   struct Descriptor {
@@ -107,6 +123,10 @@ class VirtualSyscalls final : public sys::Syscalls {
   int injected_failure(Call::Kind call, unsigned long request, const void* arg);
   void notify(const Call& call) const;
   void release_file(const std::string& path, std::shared_ptr<VirtualFile> file);
+  /// DMA_BUF_IOCTL_SYNC on a descriptor that is no virtual node: 0 or -errno.
+  static int dmabuf_sync(int fd, const void* arg);
+
+  const std::uint64_t page_size_;
 
   mutable std::mutex mutex_;
   std::map<std::string, NodeFactory> nodes_;
@@ -117,6 +137,8 @@ class VirtualSyscalls final : public sys::Syscalls {
   unsigned total_ioctls_ = 0;
   std::vector<Injection> injections_;
   std::vector<std::string> closed_with_live_objects_;
+  std::chrono::nanoseconds clock_offset_{0};
+  bool dmabuf_size_in_fstat_ = true;
 };
 
 }  // namespace adreno::virt

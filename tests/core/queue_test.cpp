@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "../testing/kit_support.h"
 #include "virtual_device.h"
 
 using namespace adreno;
@@ -159,6 +160,46 @@ TEST_CASE("a consumer held for another band's producer leaves its own band runni
     CHECK(ready.value() == 7);
   }
   CHECK(kit.close().empty());
+}
+
+TEST_CASE("a GPU poll for a value no submitted work writes is logged once per queue, a kernel-held wait is not",
+          "[virtual-kernel][queue]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    Queue producer(*device), consumer(*device), waiter(*device);
+    Signal ready(*device), gate(*device), out(*device);
+    const auto warnings = [](const std::string& log) {
+      std::size_t count = 0;
+      for (std::size_t at = log.find("which no submitted work writes"); at != std::string::npos;
+           at = log.find("which no submitted work writes", at + 1)) {
+        ++count;
+      }
+      return count;
+    };
+    producer.signal(ready, 1);
+    producer.submit();
+    {
+      CapturedStderr err;
+      consumer.wait(ready, 1);  // the producer's submitted work writes it: held in the kernel
+      consumer.signal(out, 1);
+      consumer.submit();
+      CHECK(warnings(err.text()) == 0);
+    }
+    {
+      CapturedStderr err;
+      waiter.wait(gate, 1);  // set from the host: polled, and the band waits for it
+      waiter.submit();
+      waiter.wait(gate, 2);
+      waiter.submit();
+      const std::string log = err.text();
+      CHECK(warnings(log) == 1);
+      CHECK_THAT(log, Catch::Contains("for 0x1,"));
+    }
+    gate.set(2);
+    waiter.finish(10s);
+    REQUIRE(out.wait(1, 10s));
+  }
+  device.close_and_check_ledger();
 }
 
 TEST_CASE("a CP wait for a signal that a later submission on the same band writes hangs", "[virtual-kernel][queue]") {

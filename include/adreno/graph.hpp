@@ -89,7 +89,9 @@ class Graph {
                                   const IndirectLaunch& launch, std::initializer_list<Access> access) {
     return dispatch_indirect(program, arguments, groups, launch, std::span<const Access>(access.begin(), access.size()));
   }
-  /// As Queue::signal / Queue::wait.
+  /// As Queue::signal / Queue::wait: each replay decides a wait anew — held by the kernel when
+  /// another queue's submitted work writes the value (the replay's submission waits for it),
+  /// else polled by the GPU.
   GraphSync signal(const Signal& signal, std::uint64_t value);
   GraphSync wait(const Signal& signal, std::uint64_t value);
 

@@ -8,16 +8,21 @@
 //
 // The GPU has one command processor per priority band, shared by every queue of the band (all
 // queues on an MSM a6xx): a wait that the command processor polls holds the whole band. So
-// Queue::wait for a value that another queue's already submitted work writes is handed to the
-// kernel (a KGSL sync point; on MSM the submission is made once that work retired), and the
-// band keeps running. Only values written earlier on the same queue, or by nothing submitted
-// yet (set from the host, or recorded on a queue that has not submitted), are polled by the
-// command processor; such a wait must not sit ahead of its writer on the same band, or it
-// holds the writer until the hang detector kills the waiting queue (device_lost). The command
-// processor compares one dword, so a polled wait looks at the low 32 bits, unsigned or signed
-// as suits the target: it is exact, across carries into the high dword too, while the signal
-// is less than 2^30 below the target when the wait starts and does not jump 2^30 or more past
-// it before the GPU sees it. (Graph waits are polled the same way.)
+// Queue::wait for a value that another queue's submitted work writes is handed to the kernel —
+// a KGSL sync point, an MSM syncobj in-fence — and the band keeps running (the whole next
+// submission of the waiting queue waits for the writer's whole submission). Only values written
+// earlier on the same queue (before the wait in ring order), or by nothing submitted when the
+// wait is recorded (set from the host, or recorded on a queue that submits later), are polled
+// by the command processor. Such a poll holds the band until the value arrives: a writer
+// queued behind it on the same band deadlocks until the hang detector kills the waiting queue
+// (device_lost), and a host-set value stalls every queue of the band until the host sets it
+// (the library logs a warning once per queue that submits a poll no submitted work answers).
+// The command processor compares one dword, so a polled wait looks at the low 32 bits,
+// unsigned or signed as suits the target: it is exact, across carries into the high dword too,
+// while the signal is less than 2^30 below the target when the wait starts and does not jump
+// 2^30 or more past it before the GPU sees it. A signal's 64-bit value is written low dword
+// first, so a reader never sees more than the value being written. Graph waits are decided the
+// same way at every replay.
 #pragma once
 
 #include <adreno/buffer.hpp>
@@ -78,7 +83,8 @@ class Queue {
   /// Writes `value` to `signal` after all work recorded before it, with caches flushed.
   void signal(const Signal& signal, std::uint64_t value);
   /// Work recorded after this starts only once `signal` ≥ `value`: held by the kernel when
-  /// another queue's submitted work writes the value, else polled by the GPU (see above).
+  /// another queue's submitted work writes the value (the whole next submission waits then),
+  /// else polled by the GPU (see above).
   void wait(const Signal& signal, std::uint64_t value);
   /// Writes the 64-bit GPU always-on counter to `destination` once prior work is idle.
   void write_timestamp(const BufferView& destination);

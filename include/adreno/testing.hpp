@@ -63,6 +63,7 @@ enum class Operation {
   wait,                ///< KGSL DEVICE_WAITTIMESTAMP_CTXTID · MSM WAIT_FENCE
   reset_status,        ///< KGSL GETPROPERTY(GPU_RESET_STAT) · MSM SUBMITQUEUE_QUERY
   query,               ///< KGSL other GETPROPERTY, GET_FAULT_REPORT · MSM GET_PARAM, DRM VERSION
+  sync_object,         ///< (none on KGSL) · MSM DRM SYNCOBJ_CREATE, SYNCOBJ_DESTROY (submission fences)
   map,                 ///< mmap() of a buffer object
   open,                ///< open() of the device node (logged only)
   close,               ///< close() of one of its descriptors (logged only)
@@ -118,9 +119,9 @@ struct Submission {
 
 /// A live kernel object of the ledger.
 struct KernelObject {
-  enum class Kind { buffer, mapping, context, descriptor };
+  enum class Kind { buffer, mapping, context, descriptor, sync_object };
   Kind kind;
-  std::uint64_t id;       ///< buffer id / GEM handle, context or submitqueue id, fd
+  std::uint64_t id;       ///< buffer id / GEM handle, context or submitqueue id, fd, MSM syncobj handle
   std::uint64_t size;     ///< buffers, mappings
   std::uint64_t flags;    ///< buffers: the driver's flags; contexts: flags (KGSL) or priority (MSM)
   std::uint64_t address;  ///< buffers: GPU address; mappings: CPU address

@@ -197,6 +197,7 @@ class Graph::Impl {
   std::vector<std::uint32_t> dirty_syncs_;    // capacity: every sync
   std::vector<std::uint32_t> dirty_launches_;  // RecordedDispatch indices; capacity: every dispatch
   std::vector<std::uint32_t> signal_syncs_;
+  std::vector<std::uint32_t> wait_syncs_;
 
   // The kernel objects of bindings_, each once, as replays list them.
   std::vector<Queue::Impl::ListedObject> objects_;
@@ -381,8 +382,8 @@ void Graph::Impl::build(const GraphOptions& options) {
   }
 
   for (const Node& node : nodes_) {
-    if (node.is_dispatch || !syncs_[node.index].is_signal) continue;
-    signal_syncs_.push_back(node.index);
+    if (node.is_dispatch) continue;
+    (syncs_[node.index].is_signal ? signal_syncs_ : wait_syncs_).push_back(node.index);
   }
   for (std::size_t node : result.schedule.order) {
     if (!nodes_[node].is_dispatch) continue;
@@ -627,6 +628,11 @@ void Graph::Impl::replay(Queue::Impl& queue) {
   }
   if (objects_stale_) list_objects();
 
+  // Each wait's CP wait is in the command buffer; one for a value that another queue's submitted
+  // work writes is met before the replay starts, as the kernel holds the submission until that
+  // work retired — the CP wait alone would hold this priority band, the writer too when it is
+  // queued behind (Queue::Impl::hold_recorded_wait).
+  for (const std::uint32_t index : wait_syncs_) queue.hold_recorded_wait(syncs_[index].signal, syncs_[index].value);
   for (const OwnReference& own : own_) queue.reference(own.block, own.write);
   queue.list_objects(objects_);
   if (graph.ib.dwords != 0)

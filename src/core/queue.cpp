@@ -146,6 +146,7 @@ std::uint64_t Queue::Impl::submit() {
   for (const Reference& ref : references_) list(ref.block->bo(), ref.write);
   for (const ListedObject& listed : listed_) list(listed.object->bo, listed.write);
   dump_if_requested(ibs);
+  warn_unwritten_polls();
   const std::uint64_t fence = device_->kernel().submit(context_, ib_refs_, bo_uses_, after_);
   after_.clear();
   fence_ = fence;
@@ -161,33 +162,63 @@ std::uint64_t Queue::Impl::submit() {
   return fence;
 }
 
-void Queue::Impl::wait_for(const std::shared_ptr<Signal::Impl>& signal, std::uint64_t value) {
-  if (signal->value() >= value) return;  // already there: nothing to hold
+Queue::Impl::WaitKind Queue::Impl::resolve_wait(const std::shared_ptr<Signal::Impl>& signal, std::uint64_t value) {
+  if (signal->value() >= value) return WaitKind::reached;
   // Written earlier in this queue's own recording: the value comes before the wait in ring
   // order, so polling memory for it cannot hold up anything that produces it.
   const bool written_here = std::any_of(signals_.begin(), signals_.end(), [&](const PendingSignal& pending) {
     return pending.signal == signal && pending.value >= value;
   });
-  const auto writer = written_here ? std::nullopt : signal->writer_of(value);
-  if (writer && writer->queue.get() != this) {
-    // Another queue's submitted work writes it. A CP wait here would hold the whole ringbuffer
-    // of this priority band — the producer too, when it is queued behind — until the hang
-    // detector kills the waiter; the kernel holds the submission back instead.
-    // A context's fences retire in order: only its latest one needs waiting for.
-    const Kernel::ContextId producer = writer->queue->context();
-    auto known = std::find_if(after_.begin(), after_.end(), [&](const FenceWait& w) { return w.context == producer; });
-    if (known == after_.end()) {
-      after_.push_back(FenceWait{producer, writer->fence});
-    } else {
-      known->fence = std::max(known->fence, writer->fence);
-    }
-    return;
+  if (written_here) return WaitKind::polled_after_writer;
+  const auto writer = signal->writer_of(value);
+  if (!writer) return WaitKind::polled_unwritten;  // the host, or work not submitted yet
+  if (writer->queue.get() == this) return WaitKind::polled_after_writer;  // submitted earlier here
+  // Another queue's submitted work writes it. A CP wait here would hold the whole ringbuffer
+  // of this priority band — the producer too, when it is queued behind — until the hang
+  // detector kills the waiter; the kernel holds the submission back instead.
+  // A context's fences retire in order: only its latest one needs waiting for.
+  const Kernel::ContextId producer = writer->queue->context();
+  auto known = std::find_if(after_.begin(), after_.end(), [&](const FenceWait& w) { return w.context == producer; });
+  if (known == after_.end()) {
+    after_.push_back(FenceWait{producer, writer->fence});
+  } else {
+    known->fence = std::max(known->fence, writer->fence);
   }
-  // Written earlier on this queue, or by nothing submitted yet (the host, or work still being
-  // recorded): the CP polls memory. For the latter, the writer must not be queued behind this
-  // wait on the same priority band (Queue::wait says so).
+  return WaitKind::in_kernel;
+}
+
+void Queue::Impl::wait_for(const std::shared_ptr<Signal::Impl>& signal, std::uint64_t value) {
+  const WaitKind kind = resolve_wait(signal, value);
+  if (kind == WaitKind::reached || kind == WaitKind::in_kernel) return;
+  // Written earlier on this queue, or by nothing submitted yet: the CP polls memory. For the
+  // latter, the writer must not be queued behind this wait on the same priority band
+  // (Queue::wait says so); submit() warns when it is still unwritten then.
+  if (kind == WaitKind::polled_unwritten) unwritten_polls_.push_back(PendingSignal{signal, value});
   emit_wait(stream(), signal->gpu_address(), value);
   reference(signal->memory(), false);
+}
+
+void Queue::Impl::hold_recorded_wait(const std::shared_ptr<Signal::Impl>& signal, std::uint64_t value) {
+  if (resolve_wait(signal, value) == WaitKind::polled_unwritten) unwritten_polls_.push_back(PendingSignal{signal, value});
+}
+
+void Queue::Impl::warn_unwritten_polls() {
+  // Still no submitted writer: the value comes from the host or from a submission made after
+  // this one. The wait is not turned into a kernel wait now even if a writer was submitted since
+  // it was recorded: the kernel would hold this whole submission until that writer's whole
+  // submission retired, which deadlocks when the writer in turn polls for a value this
+  // submission writes after the wait.
+  const auto unwritten = std::find_if(unwritten_polls_.begin(), unwritten_polls_.end(), [](const PendingSignal& poll) {
+    return poll.signal->value() < poll.value && !poll.signal->writer_of(poll.value);
+  });
+  if (unwritten != unwritten_polls_.end() && !warned_unwritten_poll_) {
+    warned_unwritten_poll_ = true;
+    log().warn("queue (context {}): the GPU polls a signal for {:#x}, which no submitted work writes: the whole priority "
+               "band waits until the host sets it or a later submission writes it, and a writer queued behind it on "
+               "the same band deadlocks until the hang detector ends this queue (said once per queue)",
+               context_, unwritten->value);
+  }
+  unwritten_polls_.clear();
 }
 
 void Queue::Impl::dump_if_requested(std::span<const pm4::IbRange> ibs) {

@@ -65,6 +65,10 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   /// Holds later work until `signal` ≥ `value`: in the kernel when another queue's submitted work
   /// writes the value, else as a CP memory wait (see Queue::wait).
   void wait_for(const std::shared_ptr<Signal::Impl>& signal, std::uint64_t value);
+  /// The kernel half of wait_for, for a wait whose CP wait is recorded already (graphs): when
+  /// another queue's submitted work writes `value`, the next submission waits for that work in
+  /// the kernel (a KGSL sync point, an MSM in-fence), which meets the CP wait before it starts.
+  void hold_recorded_wait(const std::shared_ptr<Signal::Impl>& signal, std::uint64_t value);
 
  private:
   struct Reference {
@@ -84,7 +88,17 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   FlatIndex reference_index_;  // block → its entry in references_
   std::vector<ListedObject> listed_;
   FlatIndex object_index_;     // kernel object → its entry in bo_uses_, while submit builds it
+  /// How a wait is held: the value is there; the kernel holds the next submission (recorded in
+  /// after_); or the CP polls, for a value written before it in ring order (earlier on this
+  /// queue) or by nothing submitted yet.
+  enum class WaitKind { reached, in_kernel, polled_after_writer, polled_unwritten };
+  WaitKind resolve_wait(const std::shared_ptr<Signal::Impl>& signal, std::uint64_t value);
+  /// At submit: a poll whose value no submitted work writes yet is logged (once per queue).
+  void warn_unwritten_polls();
+
   std::vector<PendingSignal> signals_;
+  std::vector<PendingSignal> unwritten_polls_;  // CP waits of the recording with no submitted writer
+  bool warned_unwritten_poll_ = false;
   std::vector<FenceWait> after_;  // other queues' submissions the next submit waits for
   std::vector<IbRef> ib_refs_;  // reused across submits
   std::vector<BoUse> bo_uses_;

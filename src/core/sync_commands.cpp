@@ -5,13 +5,21 @@
 namespace adreno {
 
 SignalValueDwords emit_signal(pm4::CommandStream& cs, GpuAddress address, std::uint64_t value) {
-  // The high dword first (only its own write is visible early: the value can look smaller, never
-  // larger), then the low dword with the cache flush that makes prior results visible.
+  // The CP writes one dword at a time (a6xx CP_EVENT_WRITE carries a 32-bit payload,
+  // adreno_pm4.xml), so a reader can see the signal between its two writes. The low dword goes
+  // first: signals only grow, so the intermediate (old high, new low) is never above the new
+  // value, where (new high, old low) is above it whenever the low dword carries
+  // (0x0_FFFFFFFF -> 0x1_00000000 would show 0x1_FFFFFFFF and release a waiter of 0x1_00000000
+  // early). Both dwords are written by cache-flush events: each write lands once the flush
+  // made prior results visible, and the CP completes its events in the order issued (the
+  // drivers read their own end-of-submission CACHE_FLUSH_TS timestamps as monotonic: KGSL's
+  // adreno_ringbuffer.c retired timestamp, msm's a6xx_submit fence). A CP_MEM_WRITE of the high
+  // dword would not wait for the flush before it and could land before the low dword.
   pm4::wait_for_idle(cs);
-  const std::uint32_t high[] = {static_cast<std::uint32_t>(value >> 32)};
-  std::uint32_t* const high_dword = pm4::mem_write(cs, address + 4, high).data();
-  std::uint32_t* const flush = pm4::event_write(cs, pm4::EventType::CACHE_FLUSH_TS, address, static_cast<std::uint32_t>(value));
-  return {high_dword, flush + 4};
+  std::uint32_t* const low = pm4::event_write(cs, pm4::EventType::CACHE_FLUSH_TS, address, static_cast<std::uint32_t>(value));
+  std::uint32_t* const high =
+      pm4::event_write(cs, pm4::EventType::CACHE_FLUSH_TS, address + 4, static_cast<std::uint32_t>(value >> 32));
+  return {high + 4, low + 4};
 }
 
 namespace {

@@ -17,7 +17,9 @@ struct SignalValueDwords {
   std::uint32_t* low;
 };
 
-/// Writes `value` to the 64-bit signal at `address` once prior work is idle, caches flushed.
+/// Writes `value` to the 64-bit signal at `address` once prior work is idle, caches flushed: the
+/// low dword first, then the high one, so that a reader in between never sees more than `value`
+/// (the signal must not be above `value` before).
 SignalValueDwords emit_signal(pm4::CommandStream& cs, GpuAddress address, std::uint64_t value);
 /// Where a recorded wait lives in the stream: a fixed number of dwords that patch_wait rewrites.
 struct WaitSite {

@@ -10,8 +10,9 @@
 // at the end were printed by a throwaway C program compiled against a transcription of that
 // header (x86-64 and aarch64 share this layout: every field is naturally aligned).
 //
-// The core DRM structs (drm_version, drm_gem_close, drm_prime_handle) and the DRM_IOWR
-// machinery come from libdrm's drm.h, which matches the kernel for those.
+// The core DRM structs (drm_version, drm_gem_close, drm_prime_handle, drm_syncobj_create,
+// drm_syncobj_destroy) and the DRM_IOWR machinery come from libdrm's drm.h, which matches the
+// kernel for those.
 #pragma once
 
 #ifdef __MSM_DRM_H__
@@ -75,6 +76,11 @@ inline constexpr std::uint32_t MSM_SUBMIT_FLAGS = MSM_SUBMIT_NO_IMPLICIT | MSM_S
                                                   MSM_SUBMIT_SYNCOBJ_IN | MSM_SUBMIT_SYNCOBJ_OUT |
                                                   MSM_SUBMIT_FENCE_SN_IN;
 
+// Syncobj entries of GEM_SUBMIT (MSM_SUBMIT_SYNCOBJ_IN/OUT). msm has no timeline syncobjs
+// (msm_drv.c does not set DRIVER_SYNCOBJ_TIMELINE), so `point` must be 0.
+inline constexpr std::uint32_t MSM_SUBMIT_SYNCOBJ_RESET = 0x00000001;
+inline constexpr std::uint32_t MSM_SUBMIT_SYNCOBJ_FLAGS = MSM_SUBMIT_SYNCOBJ_RESET;
+
 // WAIT_FENCE and submitqueues.
 inline constexpr std::uint32_t MSM_WAIT_FENCE_BOOST = 0x00000001;
 inline constexpr std::uint32_t MSM_WAIT_FENCE_FLAGS = MSM_WAIT_FENCE_BOOST;
@@ -122,6 +128,12 @@ struct drm_msm_gem_submit_bo {
   std::uint32_t flags;
   std::uint32_t handle;
   std::uint64_t presumed;
+};
+
+struct drm_msm_gem_submit_syncobj {
+  std::uint32_t handle;
+  std::uint32_t flags;
+  std::uint64_t point;
 };
 
 struct drm_msm_gem_submit {
@@ -189,6 +201,8 @@ static_assert(sizeof(drm_msm_gem_submit_cmd) == 32 && offsetof(drm_msm_gem_submi
               offsetof(drm_msm_gem_submit_cmd, relocs) == 24);
 static_assert(sizeof(drm_msm_gem_submit_bo) == 16 && offsetof(drm_msm_gem_submit_bo, handle) == 4 &&
               offsetof(drm_msm_gem_submit_bo, presumed) == 8);
+static_assert(sizeof(drm_msm_gem_submit_syncobj) == 16 && offsetof(drm_msm_gem_submit_syncobj, flags) == 4 &&
+              offsetof(drm_msm_gem_submit_syncobj, point) == 8);
 static_assert(sizeof(drm_msm_gem_submit) == 72 && offsetof(drm_msm_gem_submit, fence) == 4 &&
               offsetof(drm_msm_gem_submit, nr_bos) == 8 && offsetof(drm_msm_gem_submit, nr_cmds) == 12 &&
               offsetof(drm_msm_gem_submit, bos) == 16 && offsetof(drm_msm_gem_submit, cmds) == 24 &&
@@ -215,6 +229,8 @@ static_assert(DRM_IOCTL_MSM_SUBMITQUEUE_QUERY == 0x4018644c);
 // Core DRM requests from libdrm's drm.h (include/uapi/drm/drm.h has the same numbers).
 static_assert(DRM_IOCTL_VERSION == 0xc0406400 && sizeof(drm_version) == 64);
 static_assert(DRM_IOCTL_GEM_CLOSE == 0x40086409 && sizeof(drm_gem_close) == 8);
+static_assert(DRM_IOCTL_SYNCOBJ_CREATE == 0xc00864bf && sizeof(drm_syncobj_create) == 8);
+static_assert(DRM_IOCTL_SYNCOBJ_DESTROY == 0xc00864c0 && sizeof(drm_syncobj_destroy) == 8);
 static_assert(DRM_IOCTL_PRIME_HANDLE_TO_FD == 0xc00c642d && DRM_IOCTL_PRIME_FD_TO_HANDLE == 0xc00c642e &&
               sizeof(drm_prime_handle) == 12);
 

@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <deque>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
@@ -88,7 +90,10 @@ std::uint32_t cache_flag(MemoryType type) {
 class MsmKernel final : public Kernel {
  public:
   MsmKernel(sys::Syscalls& sys, int fd, KernelInfo info) : sys_(sys), fd_(fd), info_(std::move(info)) {}
-  ~MsmKernel() override { sys_.close(fd_); }
+  ~MsmKernel() override {
+    for (auto& [id, queue] : queues_) destroy_syncobjs_quietly(queue);
+    sys_.close(fd_);
+  }
 
   const KernelInfo& info() const override { return info_; }
 
@@ -103,7 +108,7 @@ class MsmKernel final : public Kernel {
          "priority " + std::to_string(priority));
     // A new queue's fault counter starts at zero (msm_submitqueue.c allocates it zeroed).
     std::lock_guard lock(mutex_);
-    queues_[args.id] = Queue{0, false};
+    queues_[args.id] = Queue{0, false, {}, {}};
     return args.id;
   }
 
@@ -112,6 +117,9 @@ class MsmKernel final : public Kernel {
     find_queue(ctx, "MSM destroy_context");
     std::uint32_t id = ctx;
     call(uapi::DRM_IOCTL_MSM_SUBMITQUEUE_CLOSE, &id, "DRM_IOCTL_MSM_SUBMITQUEUE_CLOSE", queue_text(ctx));
+    // Nothing names this queue's submissions any more, and a submission that depended on one
+    // holds the fence itself (drm_syncobj_find_fence took it): the syncobjs go with the queue.
+    destroy_syncobjs_quietly(queues_.at(ctx));
     queues_.erase(ctx);
   }
 
@@ -220,34 +228,60 @@ class MsmKernel final : public Kernel {
 
   std::uint64_t submit(ContextId ctx, std::span<const IbRef> ibs, std::span<const BoUse> bos,
                        std::span<const FenceWait> after = {}) override {
+    // Held through GEM_SUBMIT: a syncobj named as an in-fence below must still carry the fence
+    // it was chosen for when the kernel reads it, and another thread's submission could
+    // otherwise reuse it as its out-fence in between (Turnip's msm_queue_submit likewise holds
+    // its bo_mutex across the ioctl).
+    std::lock_guard lock(mutex_);
     {
-      std::lock_guard lock(mutex_);
       const Queue& queue = find_queue(ctx, "MSM submit");
       if (queue.lost) throw lost_error("MSM submit", ctx, queue.faults);
     }
-    // Other queues' fences are waited for on the host before the submission is made, so the
-    // ring never holds a submission that waits (Turnip passes syncobjs instead,
-    // tu_knl_drm_msm.cc msm_queue_submit with MSM_SUBMIT_SYNCOBJ_IN; this backend does not
-    // create syncobjs yet). A dependency that faulted still counts as done, as a signalled
-    // fence does; its own queue reports the loss.
+    // Other queues' submissions are waited for by the kernel, not here and not on the ring: each
+    // submission signals a syncobj of its own (MSM_SUBMIT_SYNCOBJ_OUT), and a dependent one names
+    // it in MSM_SUBMIT_SYNCOBJ_IN, as Turnip's msm_queue_submit passes its semaphores
+    // (tu_knl_drm_msm.cc). The scheduler holds the job until those fences signalled
+    // (msm_syncobj.c msm_syncobj_parse_deps → drm_sched_job_add_syncobj_dependency), while the
+    // ring runs other work. Kernels before the scheduler (v5.16) waited for them inside the
+    // ioctl instead (msm_gem_submit.c msm_wait_deps, dma_fence_wait). msm syncobjs are binary
+    // (no DRIVER_SYNCOBJ_TIMELINE), hence one per submission of a queue still in flight,
+    // recycled by the queue once it retired. A submission known retired needs no fence; so does one of a queue destroyed
+    // since (its queue drained first, or faulted: a faulted submission's fence still signals).
+    in_syncobjs_.clear();
     for (const FenceWait& wait : after) {
-      try {
-        this->wait(wait.context, wait.fence, std::chrono::nanoseconds::max());
-      } catch (const Error& error) {
-        if (error.code() != Errc::device_lost) throw;
-      }
+      auto producer = queues_.find(wait.context);
+      if (producer == queues_.end()) continue;
+      const auto& in_flight = producer->second.in_flight;
+      auto it = std::find_if(in_flight.begin(), in_flight.end(), [&](const InFlight& s) { return s.fence == wait.fence; });
+      if (it != in_flight.end()) in_syncobjs_.push_back(uapi::drm_msm_gem_submit_syncobj{it->syncobj, 0, 0});
     }
+    Queue& queue = find_queue(ctx, "MSM submit");
+    const std::uint32_t out = take_syncobj(ctx, queue);
+    uapi::drm_msm_gem_submit_syncobj out_syncobj{out, 0, 0};
     msm::SubmitTable table = msm::build_submit_table(ibs, bos);
     uapi::drm_msm_gem_submit args{};
-    args.flags = uapi::MSM_PIPE_3D0 | implicit_sync_flags(table);
+    args.flags = uapi::MSM_PIPE_3D0 | implicit_sync_flags(table) | uapi::MSM_SUBMIT_SYNCOBJ_OUT |
+                 (in_syncobjs_.empty() ? 0u : uapi::MSM_SUBMIT_SYNCOBJ_IN);
     args.nr_bos = static_cast<std::uint32_t>(table.bos.size());
     args.nr_cmds = static_cast<std::uint32_t>(table.cmds.size());
     args.bos = reinterpret_cast<std::uintptr_t>(table.bos.data());
     args.cmds = reinterpret_cast<std::uintptr_t>(table.cmds.data());
     args.fence_fd = -1;
     args.queueid = ctx;
-    call(uapi::DRM_IOCTL_MSM_GEM_SUBMIT, &args, "DRM_IOCTL_MSM_GEM_SUBMIT",
-         queue_text(ctx) + ", " + std::to_string(args.nr_cmds) + " IBs, " + std::to_string(args.nr_bos) + " objects");
+    args.in_syncobjs = reinterpret_cast<std::uintptr_t>(in_syncobjs_.data());
+    args.out_syncobjs = reinterpret_cast<std::uintptr_t>(&out_syncobj);
+    args.nr_in_syncobjs = static_cast<std::uint32_t>(in_syncobjs_.size());
+    args.nr_out_syncobjs = 1;
+    args.syncobj_stride = sizeof(uapi::drm_msm_gem_submit_syncobj);
+    const int ret = sys_.ioctl(fd_, uapi::DRM_IOCTL_MSM_GEM_SUBMIT, &args);
+    if (ret < 0) {
+      queue.idle_syncobjs.push_back(out);  // the failed submission replaced nothing
+      throw_kernel_error("MSM DRM_IOCTL_MSM_GEM_SUBMIT",
+                         queue_text(ctx) + ", " + std::to_string(args.nr_cmds) + " IBs, " + std::to_string(args.nr_bos) +
+                             " objects, " + std::to_string(args.nr_in_syncobjs) + " in-fences",
+                         ret);
+    }
+    queue.in_flight.push_back(InFlight{args.fence, out});
     return args.fence;
   }
 
@@ -282,6 +316,7 @@ class MsmKernel final : public Kernel {
     std::uint32_t faults = queue_faults(ctx, "fence " + std::to_string(fence));
     std::lock_guard lock(mutex_);
     Queue& queue = find_queue(ctx, "MSM wait");
+    retire_through(queue, fence);
     if (faults != queue.faults) {
       queue.faults = faults;
       queue.lost = true;
@@ -313,10 +348,48 @@ class MsmKernel final : public Kernel {
   }
 
  private:
+  /// A submission not known to have retired, and the syncobj its fence went to.
+  struct InFlight {
+    std::uint64_t fence;
+    std::uint32_t syncobj;
+  };
   struct Queue {
     std::uint32_t faults;  // MSM_SUBMITQUEUE_PARAM_FAULTS last seen
     bool lost;             // sticky once the queue faulted
+    std::deque<InFlight> in_flight;  // in submission order
+    std::vector<std::uint32_t> idle_syncobjs;  // their submissions retired
   };
+
+  /// A syncobj for a submission of `queue` to signal: one whose submission retired, or a new one.
+  std::uint32_t take_syncobj(ContextId ctx, Queue& queue) {
+    if (!queue.idle_syncobjs.empty()) {
+      const std::uint32_t handle = queue.idle_syncobjs.back();
+      queue.idle_syncobjs.pop_back();
+      return handle;
+    }
+    drm_syncobj_create args{0, 0};
+    call(DRM_IOCTL_SYNCOBJ_CREATE, &args, "DRM_IOCTL_SYNCOBJ_CREATE", "out-fence of a submission on " + queue_text(ctx));
+    return args.handle;
+  }
+
+  /// Everything up to `fence` on `queue` retired: its syncobjs can take other fences.
+  void retire_through(Queue& queue, std::uint64_t fence) {
+    while (!queue.in_flight.empty() && queue.in_flight.front().fence <= fence) {
+      queue.idle_syncobjs.push_back(queue.in_flight.front().syncobj);
+      queue.in_flight.pop_front();
+    }
+  }
+
+  /// Syncobjs live until destroyed or until the file closes (drm_syncobj_release); destroyed with
+  /// their queue, so that a virtual node's ledger sees every object go. Cleanup: errors ignored.
+  void destroy_syncobjs_quietly(Queue& queue) {
+    retire_through(queue, std::numeric_limits<std::uint64_t>::max());
+    for (const std::uint32_t handle : queue.idle_syncobjs) {
+      drm_syncobj_destroy args{handle, 0};
+      sys_.ioctl(fd_, DRM_IOCTL_SYNCOBJ_DESTROY, &args);
+    }
+    queue.idle_syncobjs.clear();
+  }
 
   static std::string hex(std::uint64_t value) {
     char text[20];
@@ -356,9 +429,8 @@ class MsmKernel final : public Kernel {
   /// implicit sync would chain every queue to every other: it is turned off for the whole
   /// submission (MSM_SUBMIT_NO_IMPLICIT, as Turnip's msm_queue_submit sets it) unless an
   /// object shared with other drivers or processes is listed; then only those objects keep it
-  /// and every other entry says MSM_SUBMIT_BO_NO_IMPLICIT.
+  /// and every other entry says MSM_SUBMIT_BO_NO_IMPLICIT. Called with mutex_ held.
   std::uint32_t implicit_sync_flags(msm::SubmitTable& table) {
-    std::lock_guard lock(mutex_);
     const auto shared = [&](const uapi::drm_msm_gem_submit_bo& entry) { return shared_handles_.count(entry.handle) != 0; };
     if (std::none_of(table.bos.begin(), table.bos.end(), shared)) return uapi::MSM_SUBMIT_NO_IMPLICIT;
     for (auto& entry : table.bos) {
@@ -386,6 +458,7 @@ class MsmKernel final : public Kernel {
   std::map<ContextId, Queue> queues_;
   std::map<std::uint32_t, unsigned> handle_refs_;  // Bos alive per GEM handle
   std::set<std::uint32_t> shared_handles_;          // imported or exported: implicit sync stays on
+  std::vector<uapi::drm_msm_gem_submit_syncobj> in_syncobjs_;  // reused across submits
 };
 
 }  // namespace

@@ -23,6 +23,7 @@ const char* to_string(Operation operation) noexcept {
     case Operation::wait: return "wait";
     case Operation::reset_status: return "reset_status";
     case Operation::query: return "query";
+    case Operation::sync_object: return "sync_object";
     case Operation::open: return "open";
     case Operation::close: return "close";
     case Operation::map: return "map";

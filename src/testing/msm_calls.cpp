@@ -47,6 +47,15 @@ void describe_param(const void* arg, bool, Call& call) {
   call.arguments = fmt::format("param={}", as<uapi::drm_msm_param>(arg).param);
 }
 void describe_version(const void*, bool, Call&) {}
+void describe_syncobj_create(const void* arg, bool ok, Call& call) {
+  const auto& args = as<drm_syncobj_create>(arg);
+  call.arguments = fmt::format("flags=0x{:x}", args.flags);
+  if (ok) call.object = args.handle;
+}
+void describe_syncobj_destroy(const void* arg, bool, Call& call) {
+  call.object = as<drm_syncobj_destroy>(arg).handle;
+  call.arguments = fmt::format("handle={}", call.object);
+}
 void describe_queue_query(const void* arg, bool, Call& call) {
   const auto& args = as<uapi::drm_msm_submitqueue_query>(arg);
   call.object = args.id;
@@ -60,7 +69,8 @@ void describe_wait(const void* arg, bool, Call& call) {
 void describe_submit(const void* arg, bool ok, Call& call) {
   const auto& args = as<uapi::drm_msm_gem_submit>(arg);
   call.object = args.queueid;
-  call.arguments = fmt::format("queue={} nr_cmds={} nr_bos={}", args.queueid, args.nr_cmds, args.nr_bos);
+  call.arguments = fmt::format("queue={} nr_cmds={} nr_bos={} nr_in_syncobjs={}", args.queueid, args.nr_cmds, args.nr_bos,
+                               args.nr_in_syncobjs);
   if (ok) call.arguments += fmt::format(" fence={}", args.fence);
 }
 
@@ -97,6 +107,8 @@ constexpr IoctlEntry kIoctls[] = {
      describe_queue_query},
     {uapi::DRM_IOCTL_MSM_GET_PARAM, "DRM_IOCTL_MSM_GET_PARAM", Operation::query, nullptr, describe_param},
     {DRM_IOCTL_VERSION, "DRM_IOCTL_VERSION", Operation::query, nullptr, describe_version},
+    {DRM_IOCTL_SYNCOBJ_CREATE, "DRM_IOCTL_SYNCOBJ_CREATE", Operation::sync_object, nullptr, describe_syncobj_create},
+    {DRM_IOCTL_SYNCOBJ_DESTROY, "DRM_IOCTL_SYNCOBJ_DESTROY", Operation::sync_object, nullptr, describe_syncobj_destroy},
 };
 
 }  // namespace

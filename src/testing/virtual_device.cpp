@@ -76,6 +76,7 @@ KernelObject::Kind object_kind(virt::LiveObject::Kind kind) {
     case virt::LiveObject::Kind::mapping: return KernelObject::Kind::mapping;
     case virt::LiveObject::Kind::context: return KernelObject::Kind::context;
     case virt::LiveObject::Kind::descriptor: return KernelObject::Kind::descriptor;
+    case virt::LiveObject::Kind::sync_object: return KernelObject::Kind::sync_object;
   }
   return KernelObject::Kind::buffer;
 }

@@ -2,12 +2,17 @@
 // 64-bit signals, cross-queue waits, timeouts, timestamps, faults, and many queues on threads.
 #include <adreno/adreno.hpp>
 #include <adreno/queue.hpp>
+#include <adreno/testing.hpp>
+
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 #include <optional>
 #include <random>
 #include <thread>
 #include <vector>
 
+#include "../testing/kit_support.h"
 #include "virtual_device.h"
 
 using namespace adreno;
@@ -63,20 +68,88 @@ TEST_CASE("a wait for another queue's submitted signal holds the consumer in the
   device.close_and_check_ledger();
 }
 
+namespace {
+
+/// A device whose producer band and consumer band differ: KGSL's library priority 0 is KGSL
+/// priority 1 (ringbuffer 0) and levels-2, levels-1 are 14 and 15 (ringbuffer 3; adreno_dispatch.c
+/// dispatch_get_rb); the MSM node gets two rings (6 levels, 3 per ring, msm_gpu_convert_priority),
+/// so 0 runs on ring 0 and 4, 5 on ring 1 — in two scheduler entities, as a same-priority
+/// bystander would share the consumer's entity and wait behind it (msm_submitqueue.c
+/// get_sched_entity). The hang detector waits longer than any of the test's host waits.
+testing::VirtualDevice two_band_device(bool msm) {
+  return testing::VirtualDevice({.driver = msm ? testing::Driver::msm : testing::Driver::kgsl,
+                                 .priority_levels = msm ? std::optional<unsigned>(6) : std::nullopt,
+                                 .hang_timeout = 30s});
+}
+
+/// Sets `gate` to 1 if `done` is not set within 10 s: a submit that blocks the only thread until
+/// the producer retired (the producer waits for `gate`) would otherwise never return.
+class GateRescue {
+ public:
+  explicit GateRescue(Signal& gate)
+      : thread_([this, &gate] {
+          std::unique_lock lock(mutex_);
+          if (!changed_.wait_for(lock, 10s, [&] { return done_; })) {
+            rescued_ = true;
+            gate.set(1);
+          }
+        }) {}
+  ~GateRescue() { stop(); }
+  /// Ends the watch; true when the gate had to be set.
+  bool stop() {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    changed_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    return rescued_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool done_ = false, rescued_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
+
 TEST_CASE("a consumer held for another band's producer leaves its own band running", "[virtual-kernel][queue]") {
-  // KGSL: contexts of priority 1 and 8 run on ringbuffers 0 and 2 (adreno_dispatch.c
-  // dispatch_get_rb). A CP wait in the consumer would hold ringbuffer 2, and the bystander
-  // queued behind it would not run until the hang detector killed the consumer.
-  VirtualDevice device("virtual-kgsl");
+  // The producer waits on the GPU for a gate the host sets only after the consumer and the
+  // bystander were submitted, from the one thread. A CP wait in the consumer would hold its
+  // band and the bystander queued behind it until the hang detector killed the consumer; a
+  // consumer held on the host (submit blocking until the producer retired) never lets the
+  // thread reach the gate. Both: KGSL (sync points) and MSM (syncobj in-fences).
+  const bool msm = GENERATE(false, true);
+  const bool graph_replay = GENERATE(false, true);
+  CAPTURE(msm, graph_replay);
+  testing::VirtualDevice kit = two_band_device(msm);
   {
-    Queue producer(*device, {.priority = 0}), consumer(*device), bystander(*device);
-    Signal gate(*device), ready(*device), done(*device), fine(*device);
-    producer.wait(gate, 1);  // set from the host below: holds ringbuffer 0 only
+    Device& device = kit.device();
+    const unsigned levels = device.info().priority_levels;
+    Queue producer(device, {.priority = 0}), consumer(device, {.priority = levels - 2}),
+        bystander(device, {.priority = levels - 1});
+    Signal gate(device), ready(device), done(device), fine(device);
+    std::optional<Graph> graph;
+    if (graph_replay) {
+      graph.emplace(device);
+      graph->wait(ready, 7);
+      graph->signal(done, 1);
+      graph->build();
+    }
+    GateRescue rescue(gate);
+    producer.wait(gate, 1);  // set from the host below: holds the producer's band only
     producer.signal(ready, 7);
     producer.submit();
-    consumer.wait(ready, 7);
-    consumer.signal(done, 1);
+    if (graph) {
+      graph->replay(consumer);
+    } else {
+      consumer.wait(ready, 7);
+      consumer.signal(done, 1);
+    }
     const std::uint64_t consumer_fence = consumer.submit();
+    CHECK_FALSE(rescue.stop());  // the submit returned while the producer still waited
     bystander.signal(fine, 1);
     bystander.submit();
     REQUIRE(fine.wait(1, 10s));  // the bystander ran while the consumer was held
@@ -85,6 +158,46 @@ TEST_CASE("a consumer held for another band's producer leaves its own band runni
     gate.set(1);
     REQUIRE(done.wait(1, 10s));
     CHECK(ready.value() == 7);
+  }
+  CHECK(kit.close().empty());
+}
+
+TEST_CASE("a GPU poll for a value no submitted work writes is logged once per queue, a kernel-held wait is not",
+          "[virtual-kernel][queue]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    Queue producer(*device), consumer(*device), waiter(*device);
+    Signal ready(*device), gate(*device), out(*device);
+    const auto warnings = [](const std::string& log) {
+      std::size_t count = 0;
+      for (std::size_t at = log.find("which no submitted work writes"); at != std::string::npos;
+           at = log.find("which no submitted work writes", at + 1)) {
+        ++count;
+      }
+      return count;
+    };
+    producer.signal(ready, 1);
+    producer.submit();
+    {
+      CapturedStderr err;
+      consumer.wait(ready, 1);  // the producer's submitted work writes it: held in the kernel
+      consumer.signal(out, 1);
+      consumer.submit();
+      CHECK(warnings(err.text()) == 0);
+    }
+    {
+      CapturedStderr err;
+      waiter.wait(gate, 1);  // set from the host: polled, and the band waits for it
+      waiter.submit();
+      waiter.wait(gate, 2);
+      waiter.submit();
+      const std::string log = err.text();
+      CHECK(warnings(log) == 1);
+      CHECK_THAT(log, Catch::Contains("for 0x1,"));
+    }
+    gate.set(2);
+    waiter.finish(10s);
+    REQUIRE(out.wait(1, 10s));
   }
   device.close_and_check_ledger();
 }

@@ -68,6 +68,36 @@ struct RawFile {
     if (fence) *fence = args.fence;
     return ret;
   }
+  /// submit() with syncobj arrays (MSM_SUBMIT_SYNCOBJ_IN / _OUT set when non-empty).
+  int submit_synced(std::uint32_t queue, std::vector<uapi::drm_msm_gem_submit_bo> bos,
+                    std::vector<uapi::drm_msm_gem_submit_cmd> cmds, std::vector<uapi::drm_msm_gem_submit_syncobj> in,
+                    std::vector<uapi::drm_msm_gem_submit_syncobj> out, std::uint32_t* fence = nullptr) {
+    uapi::drm_msm_gem_submit args{};
+    args.flags = uapi::MSM_PIPE_3D0 | uapi::MSM_SUBMIT_NO_IMPLICIT | (in.empty() ? 0u : uapi::MSM_SUBMIT_SYNCOBJ_IN) |
+                 (out.empty() ? 0u : uapi::MSM_SUBMIT_SYNCOBJ_OUT);
+    args.nr_bos = static_cast<std::uint32_t>(bos.size());
+    args.nr_cmds = static_cast<std::uint32_t>(cmds.size());
+    args.bos = reinterpret_cast<std::uintptr_t>(bos.data());
+    args.cmds = reinterpret_cast<std::uintptr_t>(cmds.data());
+    args.queueid = queue;
+    args.in_syncobjs = reinterpret_cast<std::uintptr_t>(in.data());
+    args.out_syncobjs = reinterpret_cast<std::uintptr_t>(out.data());
+    args.nr_in_syncobjs = static_cast<std::uint32_t>(in.size());
+    args.nr_out_syncobjs = static_cast<std::uint32_t>(out.size());
+    args.syncobj_stride = sizeof(uapi::drm_msm_gem_submit_syncobj);
+    int ret = call(uapi::DRM_IOCTL_MSM_GEM_SUBMIT, &args);
+    if (fence) *fence = args.fence;
+    return ret;
+  }
+  std::uint32_t syncobj_new() {
+    drm_syncobj_create args{0, 0};
+    REQUIRE(call(DRM_IOCTL_SYNCOBJ_CREATE, &args) == 0);
+    return args.handle;
+  }
+  int syncobj_destroy(std::uint32_t handle, std::uint32_t pad = 0) {
+    drm_syncobj_destroy args{handle, pad};
+    return call(DRM_IOCTL_SYNCOBJ_DESTROY, &args);
+  }
   int wait(std::uint32_t queue, std::uint32_t fence, std::int64_t timeout_ns, std::uint32_t flags = 0) {
     timespec now{};
     ::clock_gettime(CLOCK_MONOTONIC, &now);
@@ -437,6 +467,85 @@ TEST_CASE("implicit sync holds a submission for another queue's fences on the ob
     CHECK(file.queue_close(holder) == 0);
     CHECK(file.queue_close(other) == 0);
     for (std::uint32_t handle : {ib, gate, shared, result}) CHECK(file.gem_close(handle) == 0);
+  }
+  CHECK(v.sys.leaks().empty());
+}
+
+TEST_CASE("a syncobj in-fence holds a submission in the scheduler, not on the ring, and its entity waits with it",
+          "[virtual-kernel][msm]") {
+  // msm_syncobj.c msm_syncobj_parse_deps / _parse_post_deps; drm_syncobj.c for the handles.
+  // Two rings (6 priorities): the producer sits on ring 0 behind a CP wait on a host-set word;
+  // the consumer waits for its syncobj on ring 1. A queue of the consumer's priority shares its
+  // scheduler entity and runs behind it (msm_submitqueue.c get_sched_entity); one of another
+  // priority on ring 1 runs at once.
+  VirtualMsm v({}, {.rings = 2});
+  {
+    RawFile file(v.sys);
+    const std::uint32_t producer = file.queue_new(0), consumer = file.queue_new(3), same_entity = file.queue_new(3),
+                        bystander = file.queue_new(4);
+    const std::uint32_t ib = file.gem_new(4096), gate = file.gem_new(4096), result = file.gem_new(4096);
+    auto* words = static_cast<std::uint32_t*>(file.map(ib, 4096));
+    auto* gate_words = static_cast<std::uint32_t*>(file.map(gate, 4096));
+    auto* result_words = static_cast<std::uint32_t*>(file.map(result, 4096));
+    const GpuAddress gate_va(file.info(gate, uapi::MSM_INFO_GET_IOVA)), result_va(file.info(result, uapi::MSM_INFO_GET_IOVA));
+    std::mt19937 rng(12);
+    const std::uint32_t mark = rng() | 1;
+    // Four streams in the IB object: the producer's (gated), then one write per other queue.
+    const Pm4 streams[] = {Pm4{}.wait_equal(gate_va, mark).mem_write(result_va, {mark}),
+                           Pm4{}.mem_write(result_va + 4, {mark + 1}), Pm4{}.mem_write(result_va + 8, {mark + 2}),
+                           Pm4{}.mem_write(result_va + 12, {mark + 3})};
+    std::vector<uapi::drm_msm_gem_submit_cmd> cmds;
+    for (std::uint32_t i = 0; i < 4; ++i) {
+      std::memcpy(words + 256 * i, streams[i].words.data(), streams[i].words.size() * 4);
+      cmds.push_back(cmd(0, 1024 * i, static_cast<std::uint32_t>(streams[i].words.size() * 4)));
+    }
+    const std::vector<uapi::drm_msm_gem_submit_bo> table = {{kRead, ib, 0}, {kRead, gate, 0}, {kWrite, result, 0}};
+
+    const std::uint32_t produced = file.syncobj_new(), never_signalled = file.syncobj_new();
+    CHECK(produced == 1);
+    CHECK(never_signalled == 2);
+    std::uint32_t fences[4] = {};
+    REQUIRE(file.submit_synced(producer, table, {cmds[0]}, {}, {{produced, 0, 0}}, &fences[0]) == 0);
+    REQUIRE(file.submit_synced(consumer, table, {cmds[1]}, {{produced, 0, 0}}, {}, &fences[1]) == 0);  // returns at once
+    REQUIRE(file.submit_synced(same_entity, table, {cmds[2]}, {}, {}, &fences[2]) == 0);
+    REQUIRE(file.submit_synced(bystander, table, {cmds[3]}, {}, {}, &fences[3]) == 0);
+    CHECK(file.wait(bystander, fences[3], 5000000000ll) == 0);  // ring 1 ran it past the held consumer
+    CHECK(result_words[3] == mark + 3);
+    CHECK(file.wait(consumer, fences[1], 0) == -ETIMEDOUT);
+    CHECK(file.wait(same_entity, fences[2], 0) == -ETIMEDOUT);  // behind the consumer in its entity
+    CHECK(result_words[1] != mark + 1);
+    CHECK(result_words[2] != mark + 2);
+    std::atomic_ref<std::uint32_t>(gate_words[0]).store(mark, std::memory_order_release);
+    for (std::uint32_t i = 0; i < 3; ++i) CHECK(file.wait(i == 0 ? producer : i == 1 ? consumer : same_entity, fences[i], 5000000000ll) == 0);
+    for (std::uint32_t i = 0; i < 4; ++i) CHECK(result_words[i] == mark + i);
+
+    // The driver's checks of the arrays.
+    CHECK(file.submit_synced(consumer, table, {cmds[1]}, {{produced, 0, 1}}, {}) == -EOPNOTSUPP);  // no timelines
+    CHECK(file.submit_synced(consumer, table, {cmds[1]}, {{produced, 2, 0}}, {}) == -EINVAL);      // unknown flag
+    CHECK(file.submit_synced(consumer, table, {cmds[1]}, {{99, 0, 0}}, {}) == -ENOENT);            // no such syncobj
+    CHECK(file.submit_synced(consumer, table, {cmds[1]}, {{never_signalled, 0, 0}}, {}) == -EINVAL);  // no fence
+    CHECK(file.submit_synced(consumer, table, {cmds[1]}, {}, {{produced, uapi::MSM_SUBMIT_SYNCOBJ_RESET, 0}}) == -EINVAL);
+    CHECK(file.submit_synced(consumer, table, {cmds[1]}, {}, {{produced, 0, 1}}) == -EOPNOTSUPP);
+    CHECK(file.submit_synced(consumer, table, {cmds[1]}, {}, {{99, 0, 0}}) == -EINVAL);
+    // RESET takes the fence away after the submission: the next wait for it has none.
+    REQUIRE(file.submit_synced(consumer, table, {cmds[1]}, {{produced, uapi::MSM_SUBMIT_SYNCOBJ_RESET, 0}}, {}, &fences[1]) == 0);
+    CHECK(file.submit_synced(consumer, table, {cmds[1]}, {{produced, 0, 0}}, {}) == -EINVAL);
+    CHECK(file.wait(consumer, fences[1], 5000000000ll) == 0);
+
+    drm_syncobj_create bad_create{0, 2};
+    CHECK(file.call(DRM_IOCTL_SYNCOBJ_CREATE, &bad_create) == -EINVAL);
+    CHECK(file.syncobj_destroy(produced, 1) == -EINVAL);
+    // A live syncobj is in the ledger.
+    const auto live = v.sys.leaks();
+    CHECK(std::count_if(live.begin(), live.end(), [](const std::string& line) { return line.find("syncobj") != std::string::npos; }) == 2);
+    CHECK(file.syncobj_destroy(produced) == 0);
+    CHECK(file.syncobj_destroy(produced) == -EINVAL);
+    CHECK(file.syncobj_destroy(never_signalled) == 0);
+    v.sys.munmap(words, 4096);
+    v.sys.munmap(gate_words, 4096);
+    v.sys.munmap(result_words, 4096);
+    for (std::uint32_t queue : {producer, consumer, same_entity, bystander}) CHECK(file.queue_close(queue) == 0);
+    for (std::uint32_t handle : {ib, gate, result}) CHECK(file.gem_close(handle) == 0);
   }
   CHECK(v.sys.leaks().empty());
 }

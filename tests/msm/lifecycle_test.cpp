@@ -215,7 +215,12 @@ TEST_CASE("the submit table holds every object the submission references, each o
     const auto& s = submissions[0];
     CHECK(s.args.queueid == ctx);
     // No implicit sync for the library's own objects (msm_gem_submit.c skips submit_fence_sync).
-    CHECK(s.args.flags == (uapi::MSM_PIPE_3D0 | uapi::MSM_SUBMIT_NO_IMPLICIT));
+    // Its fence also goes to a syncobj, for later submissions of other queues to name as an
+    // in-fence (MSM_SUBMIT_SYNCOBJ_OUT, as Turnip's msm_queue_submit signals its semaphores).
+    CHECK(s.args.flags == (uapi::MSM_PIPE_3D0 | uapi::MSM_SUBMIT_NO_IMPLICIT | uapi::MSM_SUBMIT_SYNCOBJ_OUT));
+    CHECK(s.args.nr_in_syncobjs == 0);
+    CHECK(s.args.nr_out_syncobjs == 1);
+    CHECK(s.args.syncobj_stride == sizeof(uapi::drm_msm_gem_submit_syncobj));
     CHECK(s.args.pad == 0);
     REQUIRE(s.bos.size() == 3);
     const std::uint32_t rw = uapi::MSM_SUBMIT_BO_READ | uapi::MSM_SUBMIT_BO_WRITE;

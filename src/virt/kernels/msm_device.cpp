@@ -113,6 +113,18 @@ struct Queue {
   std::uint32_t last_fence = 0;  // msm_gpu.h queue->last_fence, for WAIT_FENCE's range check
 };
 
+/// A submission's fence, as a syncobj holds it.
+struct SubmitFence {
+  std::weak_ptr<const Ring> ring;  // a closed queue's fences have signalled
+  std::uint64_t seqno;
+};
+
+/// drm_syncobj.c: a binary syncobj holds one fence or none (msm has no timeline syncobjs).
+struct Syncobj {
+  std::optional<SubmitFence> fence;
+  bool signalled_stub = false;  // DRM_SYNCOBJ_CREATE_SIGNALED: an already signalled fence
+};
+
 struct CpuMapping {
   std::uint32_t handle;
   std::size_t length;
@@ -154,6 +166,8 @@ class MsmFile final : public VirtualFile {
       case DRM_IOCTL_PRIME_HANDLE_TO_FD: return prime_handle_to_fd(*static_cast<drm_prime_handle*>(arg));
       case DRM_IOCTL_PRIME_FD_TO_HANDLE: return prime_fd_to_handle(*static_cast<drm_prime_handle*>(arg));
       case uapi::DRM_IOCTL_MSM_GEM_SUBMIT: return gem_submit(*static_cast<uapi::drm_msm_gem_submit*>(arg));
+      case DRM_IOCTL_SYNCOBJ_CREATE: return syncobj_create(*static_cast<drm_syncobj_create*>(arg));
+      case DRM_IOCTL_SYNCOBJ_DESTROY: return syncobj_destroy(*static_cast<drm_syncobj_destroy*>(arg));
       case uapi::DRM_IOCTL_MSM_SUBMITQUEUE_NEW: return submitqueue_new(*static_cast<uapi::drm_msm_submitqueue*>(arg));
       case uapi::DRM_IOCTL_MSM_SUBMITQUEUE_CLOSE: return submitqueue_close(*static_cast<std::uint32_t*>(arg));
       case uapi::DRM_IOCTL_MSM_SUBMITQUEUE_QUERY:
@@ -214,6 +228,9 @@ class MsmFile final : public VirtualFile {
       if (id == 0) continue;
       live.push_back(LiveObject{LiveObject::Kind::context, id, 0, queue.priority, 0,
                                 "submitqueue " + std::to_string(id) + " (priority " + std::to_string(queue.priority) + ")"});
+    }
+    for (const auto& [handle, syncobj] : syncobjs_) {
+      live.push_back(LiveObject{LiveObject::Kind::sync_object, handle, 0, 0, 0, "syncobj " + std::to_string(handle)});
     }
     for (const auto& [addr, mapping] : mappings_) {
       char text[96];
@@ -308,6 +325,27 @@ class MsmFile final : public VirtualFile {
     // msm_gem.c msm_gem_import: an imported object is MSM_BO_WC.
     args.handle = add_handle(std::make_shared<GemObject>(GemObject{std::move(backing), size, uapi::MSM_BO_WC, true, memory_, {}, {}, {}}));
     return 0;
+  }
+
+  // drm_syncobj.c drm_syncobj_create_ioctl: msm sets DRIVER_SYNCOBJ; only CREATE_SIGNALED is a
+  // valid flag; the handle is idr_alloc(1, 0) of the file's syncobj idr, the lowest free from 1.
+  int syncobj_create(drm_syncobj_create& args) {
+    if (args.flags & ~DRM_SYNCOBJ_CREATE_SIGNALED) return -EINVAL;
+    std::uint32_t handle = 1;
+    for (const auto& [used, unused] : syncobjs_) {
+      if (used != handle) break;
+      ++handle;
+    }
+    syncobjs_.emplace(handle, Syncobj{std::nullopt, (args.flags & DRM_SYNCOBJ_CREATE_SIGNALED) != 0});
+    args.handle = handle;
+    return 0;
+  }
+
+  // drm_syncobj.c drm_syncobj_destroy_ioctl: pad must be zero, an unknown handle is EINVAL. A
+  // submission that waits for its fence took the fence itself and is not affected.
+  int syncobj_destroy(drm_syncobj_destroy& args) {
+    if (args.pad != 0) return -EINVAL;
+    return syncobjs_.erase(args.handle) == 1 ? 0 : -EINVAL;
   }
 
   // ---- msm: parameters and objects ----
@@ -413,7 +451,7 @@ class MsmFile final : public VirtualFile {
   /// so the virtual node writes its faults to stderr, the host's stand-in for that log. A page
   /// fault is only logged (adreno_gpu.c adreno_fault_handler: "*** gpu fault", rate limited;
   /// then a devcoredump, and translation resumes): it starts no recovery and counts nowhere.
-  std::shared_ptr<Ring> make_ring(std::uint32_t queue_id, std::uint32_t priority) const {
+  std::shared_ptr<Ring> make_ring(std::uint32_t queue_id, std::uint32_t priority) {
     const std::string timeline = "submitqueue " + std::to_string(queue_id);
     auto print_page_fault = [device = device_, ttbr0 = memory_->va_begin()](const FaultRecord& fault) {
       if (!device->page_fault_prints.allow()) return;
@@ -433,7 +471,14 @@ class MsmFile final : public VirtualFile {
         memory_, device_->config.hang_timeout,
         Ring::FaultLogs{reporting_fault_log(device_->config.fault_injection, timeline, std::move(log_fault)),
                         reporting_fault_log(device_->config.fault_injection, timeline, std::move(print_page_fault))},
-        device_->ringbuffer(priority), device_->config.model.instr_cache_units, device_->config.execution);
+        device_->ringbuffer(priority), device_->config.model.instr_cache_units, device_->config.execution,
+        entity(priority));
+  }
+
+  std::shared_ptr<const int> entity(std::uint32_t priority) {
+    auto& entity = entities_[priority];
+    if (!entity) entity = std::make_shared<const int>(0);
+    return entity;
   }
 
   /// MSM_PARAM_PRIORITIES: 3 on a630's single ring.
@@ -520,11 +565,18 @@ class MsmFile final : public VirtualFile {
     if (pipe_flags & uapi::MSM_SUBMIT_SUDO) return -EINVAL;
     Queue* queue = find_queue(args.queueid);
     if (queue == nullptr) return -ENOENT;
-    // Fence fds, syncobjs and user-chosen seqnos are valid requests the virtual node does not
-    // model yet; it refuses them rather than ignore them.
-    if (pipe_flags & (uapi::MSM_SUBMIT_FENCE_FD_IN | uapi::MSM_SUBMIT_FENCE_FD_OUT | uapi::MSM_SUBMIT_SYNCOBJ_IN |
-                      uapi::MSM_SUBMIT_SYNCOBJ_OUT | uapi::MSM_SUBMIT_FENCE_SN_IN)) {
+    // Fence fds and user-chosen seqnos are valid requests the virtual node does not model (the
+    // library passes its fences as syncobjs); it refuses them rather than ignore them.
+    if (pipe_flags & (uapi::MSM_SUBMIT_FENCE_FD_IN | uapi::MSM_SUBMIT_FENCE_FD_OUT | uapi::MSM_SUBMIT_FENCE_SN_IN)) {
       return -EOPNOTSUPP;
+    }
+    std::vector<Ring::Dependency> after;
+    std::vector<std::uint32_t> to_reset, to_signal;
+    if (pipe_flags & uapi::MSM_SUBMIT_SYNCOBJ_IN) {
+      if (int ret = parse_in_syncobjs(args, *queue, after, to_reset); ret < 0) return ret;
+    }
+    if (pipe_flags & uapi::MSM_SUBMIT_SYNCOBJ_OUT) {
+      if (int ret = parse_out_syncobjs(args, to_signal); ret < 0) return ret;
     }
     if ((args.nr_bos != 0 && args.bos == 0) || (args.nr_cmds != 0 && args.cmds == 0)) return -EFAULT;
     const auto* bos = reinterpret_cast<const uapi::drm_msm_gem_submit_bo*>(static_cast<std::uintptr_t>(args.bos));
@@ -592,22 +644,88 @@ class MsmFile final : public VirtualFile {
     std::vector<AddressRanges::Range> listed;
     listed.reserve(table.size());
     for (const auto& object : table) listed.push_back(AddressRanges::Range{*object->iova, object->size});
-    const bool implicit = (pipe_flags & uapi::MSM_SUBMIT_NO_IMPLICIT) == 0;
-    std::vector<Ring::Dependency> after = implicit ? implicit_dependencies(*queue, bos, table) : std::vector<Ring::Dependency>{};
+    if ((pipe_flags & uapi::MSM_SUBMIT_NO_IMPLICIT) == 0) {
+      std::vector<Ring::Dependency> implicit = implicit_dependencies(*queue, bos, table);
+      after.insert(after.end(), std::make_move_iterator(implicit.begin()), std::make_move_iterator(implicit.end()));
+    }
     const std::uint64_t seqno = queue->ring->submit(std::move(ibs), std::move(keep_alive),
                                                     std::make_shared<const AddressRanges>(std::move(listed)),
                                                     next_injected_fault(device_->config.fault_injection), std::move(after));
     attach_object_fences(*queue, seqno, bos, table);
+    // msm_syncobj_reset, then msm_syncobj_process_post_deps: in-syncobjs asked to be reset lose
+    // their fence, out-syncobjs get this submission's in place of theirs (drm_syncobj_replace_fence).
+    for (const std::uint32_t handle : to_reset) syncobjs_.at(handle) = Syncobj{};
+    for (const std::uint32_t handle : to_signal) syncobjs_.at(handle) = Syncobj{SubmitFence{queue->ring, seqno}, false};
     // Fence ids come from idr_alloc_cyclic(1, INT_MAX) per queue: 1, 2, 3, ... like the seqnos.
     queue->last_fence = static_cast<std::uint32_t>(seqno);
     args.fence = queue->last_fence;
     return 0;
   }
 
+  /// Whether the scheduler can drop a dependency on `fence` of a submission on `queue`:
+  /// drm_sched_entity_add_dependency_cb skips fences of the job's own entity, whose jobs run in
+  /// order anyway — and msm shares one entity among a file's submitqueues of one ring and
+  /// priority (msm_submitqueue.c get_sched_entity). A fence that signalled is no dependency either.
+  static bool needs_no_wait(const Queue& queue, const Ring& fence_ring, std::uint64_t seqno) {
+    return fence_ring.entity() == queue.ring->entity() || fence_ring.passed(seqno);
+  }
+
+  /// The driver's user copy of syncobj entry `i` of an array at `address` with `stride` bytes
+  /// between entries: min(stride, entry size) bytes over what the previous entry left in `entry`
+  /// (msm_syncobj.c copies into one descriptor zeroed once). False: EFAULT.
+  static bool copy_syncobj_entry(std::uint64_t address, std::uint32_t stride, std::uint32_t i,
+                                 uapi::drm_msm_gem_submit_syncobj& entry) {
+    if (address == 0) return false;
+    std::memcpy(&entry, reinterpret_cast<const void*>(static_cast<std::uintptr_t>(address + std::uint64_t{i} * stride)),
+                std::min<std::size_t>(stride, sizeof entry));
+    return true;
+  }
+
+  /// msm_syncobj.c msm_syncobj_parse_deps: a nonzero point is EOPNOTSUPP (no
+  /// DRIVER_SYNCOBJ_TIMELINE), a flag but RESET EINVAL; drm_sched_job_add_syncobj_dependency →
+  /// drm_syncobj_find_fence: an unknown handle is ENOENT, a syncobj without a fence EINVAL (no
+  /// WAIT_FOR_SUBMIT). The job then waits in the scheduler — not on the ring — until the fence
+  /// signalled; other entities' work passes it.
+  int parse_in_syncobjs(const uapi::drm_msm_gem_submit& args, const Queue& queue, std::vector<Ring::Dependency>& after,
+                        std::vector<std::uint32_t>& to_reset) const {
+    uapi::drm_msm_gem_submit_syncobj entry{};
+    for (std::uint32_t i = 0; i < args.nr_in_syncobjs; ++i) {
+      if (!copy_syncobj_entry(args.in_syncobjs, args.syncobj_stride, i, entry)) return -EFAULT;
+      if (entry.point != 0) return -EOPNOTSUPP;
+      if (entry.flags & ~uapi::MSM_SUBMIT_SYNCOBJ_FLAGS) return -EINVAL;
+      auto it = syncobjs_.find(entry.handle);
+      if (it == syncobjs_.end()) return -ENOENT;
+      const Syncobj& syncobj = it->second;
+      if (!syncobj.fence && !syncobj.signalled_stub) return -EINVAL;
+      if (syncobj.fence) {
+        auto ring = syncobj.fence->ring.lock();
+        if (ring && !needs_no_wait(queue, *ring, syncobj.fence->seqno)) {
+          after.push_back(Ring::Dependency{std::move(ring), syncobj.fence->seqno});
+        }
+      }
+      if (entry.flags & uapi::MSM_SUBMIT_SYNCOBJ_RESET) to_reset.push_back(entry.handle);
+    }
+    return 0;
+  }
+
+  /// msm_syncobj.c msm_syncobj_parse_post_deps: any flag is EINVAL, a nonzero point EOPNOTSUPP,
+  /// an unknown handle EINVAL.
+  int parse_out_syncobjs(const uapi::drm_msm_gem_submit& args, std::vector<std::uint32_t>& to_signal) const {
+    uapi::drm_msm_gem_submit_syncobj entry{};
+    for (std::uint32_t i = 0; i < args.nr_out_syncobjs; ++i) {
+      if (!copy_syncobj_entry(args.out_syncobjs, args.syncobj_stride, i, entry)) return -EFAULT;
+      if (entry.flags != 0) return -EINVAL;
+      if (entry.point != 0) return -EOPNOTSUPP;
+      if (syncobjs_.count(entry.handle) == 0) return -EINVAL;
+      to_signal.push_back(entry.handle);
+    }
+    return 0;
+  }
+
   /// msm_gem_submit.c submit_fence_sync: unless the entry says MSM_SUBMIT_BO_NO_IMPLICIT, the
   /// job depends on the object's fences — every fence for a write, the write fences for a read
-  /// (drm_sched_job_add_implicit_dependencies, dma_resv_usage_rw). Fences of the queue's own
-  /// entity are skipped by the scheduler (drm_sched_entity_add_dependency_cb): its ring is in order.
+  /// (drm_sched_job_add_implicit_dependencies, dma_resv_usage_rw), but for fences of its own
+  /// entity (needs_no_wait).
   std::vector<Ring::Dependency> implicit_dependencies(const Queue& queue, const uapi::drm_msm_gem_submit_bo* bos,
                                                       const std::vector<std::shared_ptr<GemObject>>& table) const {
     std::vector<Ring::Dependency> after;
@@ -616,7 +734,7 @@ class MsmFile final : public VirtualFile {
       const bool write = (bos[i].flags & uapi::MSM_SUBMIT_BO_WRITE) != 0;
       for (const auto& fence : table[i]->fences) {
         auto ring = fence.ring.lock();
-        if (!ring || ring == queue.ring || ring->passed(fence.seqno) || !(write || fence.write)) continue;
+        if (!ring || needs_no_wait(queue, *ring, fence.seqno) || !(write || fence.write)) continue;
         after.push_back(Ring::Dependency{std::move(ring), fence.seqno});
       }
     }
@@ -670,6 +788,10 @@ class MsmFile final : public VirtualFile {
   std::map<std::uint32_t, std::shared_ptr<GemObject>> objects_;  // by GEM handle
   std::map<void*, CpuMapping> mappings_;
   std::map<std::uint32_t, Queue> queues_;
+  std::map<std::uint32_t, Syncobj> syncobjs_;  // by syncobj handle
+  // msm_submitqueue.c get_sched_entity: one drm_sched entity per ring and priority of the file
+  // (msm_context), shared by its submitqueues of that priority. Made on first use.
+  std::map<std::uint32_t, std::shared_ptr<const int>> entities_;
   std::vector<std::shared_ptr<Ring>> retiring_;  // closed queues with work still in flight
   std::shared_ptr<std::atomic<std::uint64_t>> vm_faults_;  // the address space's recovered faults
   std::uint32_t next_queue_id_ = 1;

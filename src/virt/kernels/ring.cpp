@@ -24,13 +24,13 @@ RingBuffer::~RingBuffer() {
 }
 
 std::deque<RingBuffer::Entry>::iterator RingBuffer::next_ready() {
-  std::set<const Ring*> held;  // rings whose earlier submission waits: their later work waits too
+  std::set<const void*> held;  // entities whose earlier submission waits: their later work waits too
   for (auto it = queue_.begin(); it != queue_.end(); ++it) {
-    if (held.count(it->ring) != 0) continue;
+    if (held.count(it->ring->entity()) != 0) continue;
     const bool ready = std::all_of(it->after.begin(), it->after.end(),
                                    [](const Dependency& d) { return d.ring->passed(d.seqno); });
     if (ready) return it;
-    held.insert(it->ring);
+    held.insert(it->ring->entity());
   }
   return queue_.end();
 }
@@ -61,12 +61,14 @@ void RingBuffer::worker() {
 // --- Ring ---
 
 Ring::Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLogs logs,
-           std::shared_ptr<RingBuffer> buffer, std::uint32_t instruction_cache_units, ExecutionModel execution)
+           std::shared_ptr<RingBuffer> buffer, std::uint32_t instruction_cache_units, ExecutionModel execution,
+           std::shared_ptr<const void> entity)
     : memory_(std::move(memory)),
       hang_timeout_(hang_timeout),
       logs_(std::move(logs)),
       cp_(*memory_, hang_timeout, stop_, instruction_cache_units, execution),
-      buffer_(buffer ? std::move(buffer) : std::make_shared<RingBuffer>()) {}
+      buffer_(buffer ? std::move(buffer) : std::make_shared<RingBuffer>()),
+      entity_(std::move(entity)) {}
 
 std::vector<RingBuffer::Entry> RingBuffer::take_entries_of(const Ring* ring) {
   std::vector<Entry> taken;

@@ -52,8 +52,11 @@ struct InjectedFault {
 
 /// One hardware ringbuffer: a thread that runs the submissions of every Ring on it in order. A
 /// submission whose dependencies (other Rings' sequence numbers) are not retired yet is held back
-/// with its Ring's later work, as the dispatchers hold a drawobj with pending sync points
-/// (kgsl_drawobj.c, adreno_dispatch.c dispatcher_context_sendcmds); other Rings' work passes it.
+/// with its entity's later work, as the dispatchers hold a drawobj with pending sync points
+/// (kgsl_drawobj.c, adreno_dispatch.c dispatcher_context_sendcmds) and drm_sched holds an
+/// entity's job queue behind its first job with unsignalled dependencies
+/// (sched_entity.c drm_sched_entity_pop_job); other entities' work passes it. An entity is one
+/// Ring (a KGSL context) unless Rings share one (msm: the submitqueues of one file and priority).
 class RingBuffer {
  public:
   RingBuffer();
@@ -107,9 +110,11 @@ class Ring {
   /// A timeline on `buffer`; without one it gets a ringbuffer of its own.
   /// `instruction_cache_units`: the model's, for the command processor's preload check (0: none).
   /// `execution`: how the command processor runs streams and times shaders.
+  /// `entity`: shared by the Rings whose submissions run in one FIFO order with each other
+  /// (msm's drm_sched entity); without one the Ring is its own entity.
   Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLogs logs = {},
        std::shared_ptr<RingBuffer> buffer = nullptr, std::uint32_t instruction_cache_units = 0,
-       ExecutionModel execution = ExecutionModel::from_environment());
+       ExecutionModel execution = ExecutionModel::from_environment(), std::shared_ptr<const void> entity = nullptr);
   ~Ring();
   Ring(const Ring&) = delete;
   Ring& operator=(const Ring&) = delete;
@@ -129,6 +134,8 @@ class Ring {
   std::uint64_t submitted() const;
   std::uint64_t retired() const;
   std::optional<FaultRecord> fault() const;
+  /// The FIFO order this Ring's submissions run in (see RingBuffer).
+  const void* entity() const noexcept { return entity_ ? entity_.get() : this; }
   /// Whether `seqno` retired (or was cancelled by a fault): a dependency on it is met.
   bool passed(std::uint64_t seqno) const { return retired_.load(std::memory_order_acquire) >= seqno; }
 
@@ -147,6 +154,7 @@ class Ring {
   std::atomic<bool> stop_{false};
   CommandProcessor cp_;
   std::shared_ptr<RingBuffer> buffer_;
+  std::shared_ptr<const void> entity_;
 
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;

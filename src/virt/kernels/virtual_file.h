@@ -14,9 +14,9 @@ namespace adreno::virt {
 
 /// One entry of the ledger: a driver object still alive.
 struct LiveObject {
-  enum class Kind { buffer, mapping, context, descriptor };
+  enum class Kind { buffer, mapping, context, descriptor, sync_object };
   Kind kind;
-  std::uint64_t id = 0;       ///< KGSL mem entry or context id, GEM handle, submitqueue id, fd
+  std::uint64_t id = 0;       ///< KGSL mem entry or context id, GEM handle, submitqueue id, fd, syncobj handle
   std::uint64_t size = 0;     ///< buffers and mappings: bytes
   std::uint64_t flags = 0;    ///< buffers: the driver's flags; contexts: their flags or priority
   std::uint64_t address = 0;  ///< buffers: GPU address (0 while it has none); mappings: CPU address

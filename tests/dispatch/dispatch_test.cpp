@@ -119,6 +119,10 @@ TEST_CASE("a Qualcomm CL program runs with CP_RUN_OPENCL over the grid tinygrad 
     CHECK(constants[3] == 0);
     const std::vector<std::uint32_t> texture = memory.dwords(GpuAddress(source(loads[2])), 16);
     CHECK((texture[4] | std::uint64_t{texture[5] & 0x1ffff} << 32) == data.gpu_address().value());
+
+    // The dispatch runs and retires: its program ends at the entry point. A shader fault (code
+    // that never reaches `end`) would lose the queue here, not in a destructor that only logs.
+    CHECK_NOTHROW(queue.finish(std::chrono::seconds(60)));
   }
   device.close_and_check_ledger();
 }

@@ -44,6 +44,11 @@ struct VirtualDeviceOptions {
   /// How long the hang detector waits before it declares a submission hung.
   std::chrono::milliseconds hang_timeout{100};
   HazardCheck hazards = HazardCheck::from_environment;
+  /// What the GPU's always-on counter (CP_ALWAYS_ON_COUNTER, Queue::write_timestamp's clock)
+  /// reads when the device opens; it then counts on at 19.2 MHz. Unset: it counts from the
+  /// host's boot, as hardware's from power-up. A start just below 2^32 puts timestamps on both
+  /// sides of the carry into the high dword.
+  std::optional<std::uint64_t> always_on_counter_start{};
 };
 
 /// A kernel operation, named the same on both drivers (the ioctl behind each is in to_string's

@@ -89,6 +89,9 @@ class VirtualDevice::Impl {
     virt::VirtualGpuConfig config = Device::Impl::virtual_gpu_config(options.model);
     if (auto mode = hazard_mode(options.hazards)) config.execution.hazards = *mode;
     config.hang_timeout = options.hang_timeout;
+    if (options.always_on_counter_start) {
+      config.execution.always_on = std::make_shared<virt::AlwaysOnCounter>(*options.always_on_counter_start);
+    }
     if (options.memory_limit) config.memory_limit = std::make_shared<virt::MemoryLimit>(*options.memory_limit);
     config.fault_injection = faults_;
     auto system = make_system(options, config);

@@ -239,22 +239,32 @@ TEST_CASE("host waits time out without error and a later signal still arrives", 
   device.close_and_check_ledger();
 }
 
-TEST_CASE("GPU timestamps are monotonic around work", "[virtual-kernel][queue]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+TEST_CASE("GPU timestamps are 64-bit and increase across the carry into the high dword", "[virtual-kernel][queue]") {
+  // The always-on counter starts one tick below 2^32 when the device opens, so the first stamp
+  // is at least 0xffffffff and the second, later, at least 2^32: a stamp that kept only the low
+  // dword (a 32-bit CP_REG_TO_MEM, or a 4-byte write) reads as a small number.
+  testing::VirtualDevice test({.driver = GENERATE(testing::Driver::kgsl, testing::Driver::msm),
+                               .always_on_counter_start = 0xffffffffull});
   {
-    Queue queue(*device);
-    Buffer stamps = device->allocate({.size = 16});
-    std::memset(stamps.cpu_view().data(), 0, 16);
+    Device& device = test.device();
+    Queue queue(device);
+    Buffer stamps = device.allocate({.size = 16});
+    std::memset(stamps.cpu_view().data(), 0xa5, 16);  // neither dword of a stamp may keep this
     queue.write_timestamp(stamps.view(0, 8));
     queue.barrier();
     queue.write_timestamp(stamps.view(8, 8));
     queue.finish();
     auto ticks = stamps.cpu_view().as<std::uint64_t>();
-    CHECK(ticks[0] != 0);
-    CHECK(ticks[1] >= ticks[0]);
+    CHECK(ticks[0] >= 0xffffffffull);
+    CHECK(ticks[1] > ticks[0]);
+    CHECK(ticks[1] >= 0x100000000ull);
+    // Both high dwords were written, not left as they were.
+    CHECK(ticks[0] >> 32 < 0xa5a5a5a5u);
+    CHECK(ticks[1] >> 32 < 0xa5a5a5a5u);
     CHECK_THROWS_AS(queue.write_timestamp(stamps.view(0, 4)), Error);
   }
-  device.close_and_check_ledger();
+  const auto leaks = test.close();
+  CHECK(leaks.empty());
 }
 
 TEST_CASE("a hung queue reports device_lost and the device's other queues keep working", "[virtual-kernel][queue]") {

@@ -5,7 +5,9 @@
 
 #include "../core/virtual_device.h"
 #include "core/arguments_impl.h"
+#include "core/ir3_assembly.h"
 #include "core/program_impl.h"
+#include "ir3/assembler.h"
 #include "pm4/a6xx_registers.h"
 #include "program_fixtures.h"
 #include "recorded_stream.h"
@@ -120,6 +122,48 @@ TEST_CASE("a Qualcomm CL program runs with CP_RUN_OPENCL over the grid tinygrad 
     CHECK(constants[3] == 0);
     const std::vector<std::uint32_t> texture = memory.dwords(GpuAddress(source(loads[2])), 16);
     CHECK((texture[4] | std::uint64_t{texture[5] & 0x1ffff} << 32) == data.gpu_address().value());
+
+    // The dispatch runs and retires: its program ends at the entry point. A shader fault (code
+    // that never reaches `end`) would lose the queue here, not in a destructor that only logs.
+    CHECK_NOTHROW(queue.finish(std::chrono::seconds(60)));
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("a Qualcomm CL program runs exactly the grid's work-groups under CP_RUN_OPENCL", "[virtual-gpu][dispatch]") {
+  // out[global id] = global id, the global id being the work-group offset tinygrad's
+  // SP_CS_CONST_CONFIG_0 puts in r51.x (WGOFFSETCONSTID 0xcc) plus the local id in r0.x. Four
+  // groups of 64 write out[0..255]; a group too many or too few shows past or before that.
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    const ir3::Program global_ids = ir3::assemble(
+        "(nop3) add.u r1.x, r51.x, r0.x\n"
+        "(nop3) shl.b r1.y, r1.x, 2\n"
+        "(nop3) add.u r2.x, c0.x, r1.y\n"
+        "mov.u32u32 r2.y, c0.y\n"
+        "(rpt5)nop\n"
+        "stg.u32 g[r2.x], r1.x, 1\n"
+        "end\n");
+    ClBinaryBuilder binary;
+    binary.name = "global_ids";
+    binary.fregs = 3;
+    binary.hregs = 0;
+    binary.arguments = {{0, 0}};  // one buffer, its address at c0.xy
+    binary.code = ir3_code_dwords(global_ids);
+    binary.code.resize(64, 0);
+    Program program = Program::from_qualcomm_binary(*device, binary.build());
+    Buffer out = device->allocate({.size = 512 * 4});
+    auto* words = reinterpret_cast<std::uint32_t*>(out.cpu_view().data());
+    std::fill(words, words + 512, 0xdeadbeefu);
+    Arguments arguments(program);
+    arguments.set_buffer(0, out);
+    Queue queue(*device);
+    queue.dispatch(program, arguments, Launch{{4, 1, 1}, {64, 1, 1}, std::nullopt});
+    queue.finish(std::chrono::seconds(60));
+    for (std::uint32_t i = 0; i < 512; ++i) {
+      CAPTURE(i);
+      REQUIRE(words[i] == (i < 256 ? i : 0xdeadbeefu));
+    }
   }
   device.close_and_check_ledger();
 }

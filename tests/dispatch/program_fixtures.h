@@ -7,16 +7,21 @@
 
 #include "qualcomm_binary_builder.h"
 
+#include <cstddef>
 #include <vector>
 
-/// 256 bytes of code, two 128-byte instruction groups: `end`, then nops. The encoding of `end`
-/// is Mesa's test vector (src/freedreno/ir3/tests/disasm.c: 03000000_00000000 "end"), low dword
-/// first; only the public API is used here because the C API tests' tool shares this header.
-inline std::vector<std::uint32_t> placeholder_code() {
+/// 256 bytes of code, two 128-byte instruction groups, of nops with an `end` at instruction
+/// `entry` (the first one a dispatch runs). The encoding of `end` is Mesa's test vector
+/// (src/freedreno/ir3/tests/disasm.c: 03000000_00000000 "end"), low dword first; only the public
+/// API is used here because the C API tests' tool shares this header.
+inline std::vector<std::uint32_t> code_ending_at(std::size_t entry) {
   std::vector<std::uint32_t> code(64, 0);
-  code[1] = 0x03000000;
+  code.at(entry * 2 + 1) = 0x03000000;
   return code;
 }
+
+/// code_ending_at its first instruction.
+inline std::vector<std::uint32_t> placeholder_code() { return code_ending_at(0); }
 
 /// ir3 metadata of a program with three buffer pointers at c0.xy, c0.zw, c1.xy (the fixtures'
 /// layout) and a 4-byte scalar at c1.z.
@@ -40,7 +45,8 @@ inline ClBinaryBuilder image_kernel_binary() {
   b.name = "image_kernel";
   b.fregs = 10;
   b.hregs = 2;
-  b.entry_offset = 0x20;
+  b.entry_offset = 0x20;  // instruction 4: what runs first must be the `end`
+  b.code = code_ending_at(b.entry_offset / 8);
   b.samplers = 1;
   b.pvtmem = 700;
   b.shmem = 3000;

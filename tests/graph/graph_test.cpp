@@ -6,15 +6,20 @@
 #include <adreno/testing.hpp>
 
 #include "../core/virtual_device.h"
+#include "../dispatch/recorded_stream.h"
 #include "core/buffer_impl.h"
+#include "core/command_memory.h"
 #include "core/program_impl.h"
 #include "core/queue_impl.h"
 #include "../dispatch/qualcomm_binary_builder.h"
 #include "graph_programs.h"
 
 #include <array>
+#include <atomic>
+#include <cerrno>
 #include <cstring>
 #include <random>
+#include <thread>
 #include <vector>
 
 using namespace adreno;
@@ -568,4 +573,126 @@ TEST_CASE("a replayed graph wait patched to targets straddling 2^32 holds until 
     }
   }
   device.close_and_check_ledger();
+}
+
+TEST_CASE("a graph over 64 KiB of commands chains its command buffer, and every chained dispatch runs", "[virtual-gpu][graph]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    // 300 dependent dispatches, ping-ponging between two buffers: x ← y + k, then y ← x + k'...
+    // each reads what the one before wrote, so a barrier sits between every two, and the
+    // commands outgrow one 64 KiB chunk of command memory (command_memory.h).
+    constexpr std::size_t kDispatches = 300;
+    const Program add_scalar = load_add_scalar(*device);
+    std::array<Buffer, 2> buffers{device->allocate({.size = 64 * 4}), device->allocate({.size = 64 * 4})};
+    std::array<std::vector<std::uint32_t>, 2> expected{std::vector<std::uint32_t>(64), std::vector<std::uint32_t>(64)};
+    std::mt19937 rng(6464);
+    for (std::size_t b = 0; b < 2; ++b) {
+      auto* words = reinterpret_cast<std::uint32_t*>(buffers[b].cpu_view().data());
+      for (std::uint32_t i = 0; i < 64; ++i) expected[b][i] = words[i] = static_cast<std::uint32_t>(rng());
+    }
+    Graph graph(*device);
+    for (std::size_t d = 0; d < kDispatches; ++d) {
+      const std::size_t out = (d + 1) % 2, in = d % 2;
+      const auto k = static_cast<std::uint32_t>(rng());
+      Arguments arguments(add_scalar);
+      arguments.set_buffer(0, buffers[out]).set_buffer(1, buffers[in]).set_scalar(2, k);
+      graph.dispatch(add_scalar, arguments, Launch{{1, 1, 1}, {64, 1, 1}, std::nullopt}, {Access::write, Access::read});
+      for (std::uint32_t i = 0; i < 64; ++i) expected[out][i] = expected[in][i] + k;  // the host's reference
+    }
+    graph.build();
+    CHECK(graph.dispatch_count() == kDispatches);
+    CHECK(graph.barriers() == kDispatches - 1);
+    REQUIRE(graph.command_dwords() * 4 > CommandMemory::kChunkBytes);
+
+    Queue queue(*device);
+    graph.replay(queue);
+    // The queue calls the graph's first range only; the rest is reached through the
+    // CP_INDIRECT_BUFFER_CHAIN packets that end each full chunk.
+    const RecordedStream rec = record_of(queue);
+    const auto calls = rec.all(pm4::Opcode::CP_INDIRECT_BUFFER);
+    REQUIRE(calls.size() == 1);
+    const std::uint32_t called_dwords = calls[0]->payload[2] & 0xfffff;  // CP_INDIRECT_BUFFER IB_SIZE
+    CHECK(called_dwords > 0);
+    CHECK(called_dwords <= CommandMemory::kChunkBytes / 4);
+    CHECK(called_dwords < graph.command_dwords());
+    queue.finish();
+    for (std::size_t b = 0; b < 2; ++b) {
+      CAPTURE(b);
+      std::vector<std::uint32_t> got(64);
+      std::memcpy(got.data(), buffers[b].cpu_view().data(), 64 * 4);
+      CHECK(got == expected[b]);
+    }
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("patching a graph while its replay is held on the GPU waits for that replay to retire", "[virtual-gpu][graph]") {
+  // graph.hpp: a replay that has values to patch first waits until the GPU finished the previous
+  // replay of this graph (one instance, not double-buffered). The first replay is held behind a
+  // wait on `go`; the second replay, on another thread, must enter its kernel wait before the
+  // patch lands. That thread's wait ioctl is made to fail once with EINTR (both backends ask
+  // again), which puts it in the call log: the sign, without any timing, that it is waiting.
+  const testing::Driver driver = GENERATE(testing::Driver::kgsl, testing::Driver::msm);
+  testing::VirtualDevice test({.driver = driver});
+  {
+    Device& device = test.device();
+    const Program add_scalar = load_add_scalar(device);
+    Buffer in = device.allocate({.size = 64 * 4}), first_out = device.allocate({.size = 64 * 4}),
+           second_out = device.allocate({.size = 64 * 4});
+    auto* input = reinterpret_cast<std::uint32_t*>(in.cpu_view().data());
+    std::mt19937 rng(515);
+    for (std::uint32_t i = 0; i < 64; ++i) input[i] = static_cast<std::uint32_t>(rng());
+    std::memset(first_out.cpu_view().data(), 0, 64 * 4);
+    std::memset(second_out.cpu_view().data(), 0, 64 * 4);
+    const auto k1 = static_cast<std::uint32_t>(rng()), k2 = static_cast<std::uint32_t>(rng());
+
+    Signal go(device), done(device);
+    Graph graph(device);
+    const GraphSync wait = graph.wait(go, 1);
+    Arguments arguments(add_scalar);
+    arguments.set_buffer(0, first_out).set_buffer(1, in).set_scalar(2, k1);
+    const GraphDispatch id = graph.dispatch(add_scalar, arguments, Launch{{1, 1, 1}, {64, 1, 1}, std::nullopt},
+                                            {Access::write, Access::read});
+    const GraphSync signal = graph.signal(done, 1);
+    graph.build();
+    Queue queue(device);
+    graph.replay(queue);
+    queue.submit();  // held at the wait: go is 0
+
+    // Recorded patches only: nothing the held replay reads may change yet.
+    graph.set_buffer(id, 0, second_out);
+    graph.set_scalar(id, 2, k2);
+    graph.set_value(wait, 2);
+    graph.set_value(signal, 2);
+    test.clear_log();
+    test.fail_call(testing::Operation::wait, EINTR);
+    std::atomic<bool> replayed{false};
+    std::thread second([&] {
+      graph.replay(queue);
+      replayed = true;
+      queue.submit();
+    });
+    // Until the second replay either waits in the kernel or returned without waiting.
+    const auto waiting = [&] {
+      for (const testing::Call& call : test.calls(testing::Operation::wait))
+        if (call.injected && call.error == EINTR) return true;
+      return false;
+    };
+    while (!waiting() && !replayed) std::this_thread::yield();
+    CHECK(waiting());
+    CHECK_FALSE(replayed);
+    go.set(1);  // the first replay runs with its own values; then the second may patch
+    second.join();
+    REQUIRE(done.wait(1, std::chrono::seconds(60)));
+    go.set(2);
+    queue.finish();
+    CHECK(done.value() == 2);
+    for (std::uint32_t i = 0; i < 64; ++i) {
+      REQUIRE(reinterpret_cast<const std::uint32_t*>(first_out.cpu_view().data())[i] == input[i] + k1);
+      REQUIRE(reinterpret_cast<const std::uint32_t*>(second_out.cpu_view().data())[i] == input[i] + k2);
+    }
+    CHECK(test.faults().empty());
+  }
+  const auto leaks = test.close();
+  CHECK(leaks.empty());
 }

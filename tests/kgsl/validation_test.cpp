@@ -504,3 +504,102 @@ TEST_CASE("a process holds at most 201 draw contexts, the next is ENOSPC", "[vir
   other.close_and_list_leaks();
   CHECK(p.close_and_list_leaks().empty());
 }
+
+TEST_CASE("null user pointers are EFAULT, as is a longer user struct with bytes past the kernel's", "[virtual-kernel][kgsl]") {
+  RawKgsl p;
+  // kgsl_ioctl.c kgsl_ioctl_copy_in: copy_from_user of the ioctl argument fails → -EFAULT.
+  CHECK(p.sys->ioctl(p.fd, IOCTL_KGSL_GPUOBJ_ALLOC, nullptr) == -EFAULT);
+  CHECK(p.sys->ioctl(p.fd, IOCTL_KGSL_DRAWCTXT_CREATE, nullptr) == -EFAULT);
+  CHECK(p.sys->ioctl(p.fd, IOCTL_KGSL_GPU_COMMAND, nullptr) == -EFAULT);
+
+  // Properties with a NULL value: adreno.c copy_prop (DEVICE_INFO) and kgsl.c
+  // kgsl_get_gpu_va64_size fail their copy_to_user, kgsl.c kgsl_prop_gpu_reset_stat its
+  // copy_from_user → -EFAULT.
+  kgsl_device_getproperty property{KGSL_PROP_DEVICE_INFO, nullptr, sizeof(kgsl_devinfo)};
+  CHECK(p.ioctl(IOCTL_KGSL_DEVICE_GETPROPERTY, property) == -EFAULT);
+  property = {KGSL_PROP_GPU_RESET_STAT, nullptr, 4};
+  CHECK(p.ioctl(IOCTL_KGSL_DEVICE_GETPROPERTY, property) == -EFAULT);
+  property = {KGSL_PROP_GPU_VA64_SIZE, nullptr, 8};
+  CHECK(p.ioctl(IOCTL_KGSL_DEVICE_GETPROPERTY, property) == -EFAULT);
+
+  // kgsl.c _gpuobj_map_dma_buf: copy_struct_from_user of the dma-buf description fails → -EFAULT,
+  // for a NULL priv and for a priv_len longer than the struct with a nonzero byte past it
+  // (copy_struct_from_user's -E2BIG, which the driver reports as -EFAULT). Zero bytes past it are
+  // accepted: the fd -1 is then what is refused (buf.fd < 0 → -EINVAL).
+  kgsl_gpuobj_import import{0, sizeof(kgsl_gpuobj_import_dma_buf), 0, KGSL_USER_MEM_TYPE_DMABUF, 0};
+  CHECK(p.ioctl(IOCTL_KGSL_GPUOBJ_IMPORT, import) == -EFAULT);
+  struct {
+    kgsl_gpuobj_import_dma_buf buf;
+    std::uint32_t tail;
+  } longer{{-1}, 1};
+  import.priv = reinterpret_cast<std::uint64_t>(&longer);
+  import.priv_len = sizeof longer;
+  CHECK(p.ioctl(IOCTL_KGSL_GPUOBJ_IMPORT, import) == -EFAULT);
+  longer.tail = 0;
+  CHECK(p.ioctl(IOCTL_KGSL_GPUOBJ_IMPORT, import) == -EINVAL);
+
+  // GPU_COMMAND's lists: kgsl_drawobj.c kgsl_drawobj_cmd_add_cmdlist copies each command object
+  // with copy_struct_from_user → -EFAULT for bytes past the kernel's struct;
+  // kgsl_drawobj_sync_add_synclist → drawobj_add_sync_timestamp_from_user (its
+  // copy_struct_from_user of the sync point's priv) → -EFAULT for a NULL priv.
+  const unsigned context = p.create_context();
+  const kgsl_gpuobj_alloc ib = p.alloc(4096);
+  struct {
+    kgsl_command_object object;
+    std::uint32_t tail;
+  } long_object{{0, p.gpuaddr(ib.id), 8, KGSL_CMDLIST_IB, ib.id}, 7};
+  kgsl_gpu_command command{};
+  command.cmdlist = reinterpret_cast<std::uint64_t>(&long_object);
+  command.cmdsize = sizeof long_object;
+  command.numcmds = 1;
+  command.context_id = context;
+  CHECK(p.ioctl(IOCTL_KGSL_GPU_COMMAND, command) == -EFAULT);
+  kgsl_command_syncpoint sync{0, sizeof(kgsl_cmd_syncpoint_timestamp), KGSL_CMD_SYNCPOINT_TYPE_TIMESTAMP};
+  command = kgsl_gpu_command{};
+  command.flags = KGSL_CMDBATCH_SYNC;
+  command.synclist = reinterpret_cast<std::uint64_t>(&sync);
+  command.syncsize = sizeof sync;
+  command.numsyncs = 1;
+  command.context_id = context;
+  CHECK(p.ioctl(IOCTL_KGSL_GPU_COMMAND, command) == -EFAULT);
+
+  CHECK(p.destroy_context(context) == 0);
+  CHECK(p.free(ib.id) == 0);
+  CHECK(p.close_and_list_leaks().empty());
+}
+
+TEST_CASE("a process that used up its GPU address range gets ENOMEM, and room again once it frees", "[virtual-kernel][kgsl]") {
+  // The 64-bit range is KGSL_IOMMU_VA_BASE64..KGSL_IOMMU_VA_END64, 256 GiB (KGSL_PROP_GPU_VA64_SIZE);
+  // allocations of at most 4 GiB each (kgsl.c gpumem_alloc_entry: "only allow allocations up to
+  // 4G") fill it,
+  // then kgsl_iommu.c get_gpuaddr finds no unmapped area → -ENOMEM. The pages are sparse
+  // memory: nothing is touched.
+  RawKgsl p;
+  std::uint64_t va_size = 0;
+  kgsl_device_getproperty property{KGSL_PROP_GPU_VA64_SIZE, &va_size, sizeof va_size};
+  REQUIRE(p.ioctl(IOCTL_KGSL_DEVICE_GETPROPERTY, property) == 0);
+  CHECK(va_size == 256ull << 30);
+  constexpr std::uint64_t kFourGiB = 4ull << 30;
+  std::vector<unsigned> ids;
+  kgsl_gpuobj_alloc param{};
+  int ret = 0;
+  while (ids.size() <= va_size / kFourGiB) {
+    param = kgsl_gpuobj_alloc{};
+    param.size = kFourGiB - 4096;
+    ret = p.ioctl(IOCTL_KGSL_GPUOBJ_ALLOC, param);
+    if (ret != 0) break;
+    ids.push_back(param.id);
+  }
+  CHECK(ret == -ENOMEM);
+  CHECK(ids.size() >= va_size / kFourGiB - 1);  // the range fits 64 of them, less what it already holds
+  CHECK(ids.size() <= va_size / kFourGiB);
+  REQUIRE(!ids.empty());
+  CHECK(p.free(ids.back()) == 0);
+  ids.pop_back();
+  param = kgsl_gpuobj_alloc{};
+  param.size = kFourGiB - 4096;
+  CHECK(p.ioctl(IOCTL_KGSL_GPUOBJ_ALLOC, param) == 0);
+  ids.push_back(param.id);
+  for (unsigned id : ids) CHECK(p.free(id) == 0);
+  CHECK(p.close_and_list_leaks().empty());
+}

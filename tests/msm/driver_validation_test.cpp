@@ -337,6 +337,56 @@ TEST_CASE("GEM_SUBMIT refuses malformed submissions with the driver's errno", "[
   CHECK(v.sys.leaks().empty());
 }
 
+TEST_CASE("null user pointers are EFAULT and a full GPU address space is ENOSPC", "[virtual-kernel][msm]") {
+  VirtualMsm v;
+  {
+    RawFile file(v.sys);
+    // drm_ioctl.c drm_ioctl: copy_from_user of the argument fails → -EFAULT, before the driver.
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_GEM_NEW, nullptr) == -EFAULT);
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_WAIT_FENCE, nullptr) == -EFAULT);
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_GEM_SUBMIT, nullptr) == -EFAULT);
+
+    // msm_submitqueue.c msm_submitqueue_query_faults: copy_to_user(data) fails → -EFAULT.
+    uapi::drm_msm_submitqueue_query query{0, 0, uapi::MSM_SUBMITQUEUE_PARAM_FAULTS, 4, 0};
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_SUBMITQUEUE_QUERY, &query) == -EFAULT);
+
+    // msm_gem_submit.c submit_lookup_objects / submit_lookup_cmds: copy_from_user of a table
+    // entry fails → -EFAULT.
+    const std::uint32_t queue = file.queue_new();
+    const std::uint32_t ib = file.gem_new(4096);
+    uapi::drm_msm_gem_submit args{};
+    args.flags = uapi::MSM_PIPE_3D0;
+    args.queueid = queue;
+    args.nr_bos = 1;
+    args.bos = 0;
+    uapi::drm_msm_gem_submit_cmd one = cmd(0, 0, 16);
+    args.nr_cmds = 1;
+    args.cmds = reinterpret_cast<std::uintptr_t>(&one);
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_GEM_SUBMIT, &args) == -EFAULT);  // nr_bos 1, bos NULL
+    uapi::drm_msm_gem_submit_bo entry{kRead, ib, 0};
+    args.bos = reinterpret_cast<std::uintptr_t>(&entry);
+    args.cmds = 0;
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_GEM_SUBMIT, &args) == -EFAULT);  // nr_cmds 1, cmds NULL
+
+    // The per-process address space is 4 GiB (MSM_PARAM_VA_SIZE): a 3 GiB object gets an iova,
+    // a 2 GiB one then finds no hole. msm_gem_vma.c msm_gem_vma_init passes on what
+    // drm_mm.c drm_mm_insert_node_in_range returns when no hole fits: -ENOSPC. Objects are
+    // mapped on first use, so GEM_NEW itself succeeds.
+    const std::uint32_t big = file.gem_new(3ull << 30), more = file.gem_new(2ull << 30);
+    CHECK(file.info(big, uapi::MSM_INFO_GET_IOVA) >= 0x100000000ull);
+    uapi::drm_msm_gem_info info{more, uapi::MSM_INFO_GET_IOVA, 0, 0, 0};
+    CHECK(file.call(uapi::DRM_IOCTL_MSM_GEM_INFO, &info) == -ENOSPC);
+    // Once the big one is gone there is room again.
+    CHECK(file.gem_close(big) == 0);
+    CHECK(file.info(more, uapi::MSM_INFO_GET_IOVA) >= 0x100000000ull);
+
+    CHECK(file.gem_close(more) == 0);
+    CHECK(file.gem_close(ib) == 0);
+    CHECK(file.queue_close(queue) == 0);
+  }
+  CHECK(v.sys.leaks().empty());
+}
+
 TEST_CASE("a GPU write into a hole that never held an object is a page fault: logged, counted nowhere",
           "[virtual-kernel][msm]") {
   // adreno_gpu.c adreno_fault_handler prints "*** gpu fault", takes a devcoredump and resumes

@@ -4,6 +4,14 @@
 // must agree on offset, bit range and type. The facts are read at test time from
 // $ADRENO_SHARED_DIR/reference (default: the shared folder beside the repository); without
 // them the tests report SKIP.
+//
+// Not covered: the facts hold Mesa's A6XX register domain only, so the bit positions of packet
+// payload fields (packet_layouts.h: CP_EVENT_WRITE, CP_LOAD_STATE6, CP_EXEC_CS, ..., from
+// adreno_pm4.xml's packet domains) and of descriptor fields (a6xx_descriptors.h: TEX_CONST_*,
+// TEX_SAMP_*, from a6xx_descriptors.xml) are checked against nothing here; only the enum values
+// those fields use are. The packets of one dispatch are compared with Mesa's own submission
+// (tests/dispatch/computerator_reference_test.cpp); the other packet and descriptor layouts have
+// no independent check (the virtual GPU decodes them from the same database, so it cannot tell).
 #include "pm4/a6xx_descriptors.h"
 #include "pm4/enums.h"
 #include "pm4/packet_layouts.h"

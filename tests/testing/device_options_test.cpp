@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -106,20 +107,75 @@ TEST_CASE("an unknown GPU model is refused naming it", "[virtual-kernel][testing
   }
 }
 
-TEST_CASE("MSM priority levels are what MSM_PARAM_PRIORITIES reports, 3 per ring", "[virtual-kernel][testing]") {
+TEST_CASE("MSM priority levels are what MSM_PARAM_PRIORITIES reports, 3 per ring, each reaching SUBMITQUEUE_NEW",
+          "[virtual-kernel][testing]") {
   const unsigned levels = GENERATE(3u, 12u);
   CAPTURE(levels);
   VirtualDevice test({.driver = Driver::msm, .priority_levels = levels});
   CHECK(test.device().info().priority_levels == levels);
   {
-    // The lowest priority exists; the kernel was asked for exactly it.
-    Queue queue(test.device(), {.priority = levels - 1});
-    const auto created = test.calls(Operation::create_context);
-    REQUIRE(!created.empty());
-    CHECK(created.back().arguments == "flags=0x0 prio=" + std::to_string(levels - 1));
-    CHECK(created.back().error == 0);
+    // Every level exists, and the kernel is asked for exactly it: msm_drm.h
+    // drm_msm_submitqueue.prio is the queue's priority, 0 the highest, and
+    // msm_gpu.h msm_gpu_convert_priority takes it as given (ring prio / 3).
+    for (unsigned priority = 0; priority < levels; ++priority) {
+      CAPTURE(priority);
+      test.clear_log();
+      Queue queue(test.device(), {.priority = priority});
+      const auto created = test.calls(Operation::create_context);
+      REQUIRE(created.size() == 1);
+      CHECK(created[0].arguments == "flags=0x0 prio=" + std::to_string(priority));
+      CHECK(created[0].error == 0);
+      // The virtual node keeps the priority it was given (the ledger's context flags).
+      bool listed = false;
+      for (const KernelObject& object : test.ledger()) {
+        if (object.kind != KernelObject::Kind::context || object.id != created[0].object) continue;
+        CHECK(object.flags == priority);
+        listed = true;
+      }
+      CHECK(listed);
+    }
     CHECK_THROWS_AS(Queue(test.device(), {.priority = levels}), Error);
   }
+  close_without_leaks(test);
+}
+
+TEST_CASE("KGSL queue priorities reach DRAWCTXT_CREATE as KGSL_CONTEXT_PRIORITY 1 (highest) to 15 (lowest)",
+          "[virtual-kernel][testing]") {
+  // msm_kgsl.h: KGSL_CONTEXT_PRIORITY_MASK 0x0000F000, KGSL_CONTEXT_PRIORITY_SHIFT 12, 0 means
+  // unset (adreno_drawctxt.c adreno_drawctxt_create then stores KGSL_CONTEXT_PRIORITY_MED, 8);
+  // the smaller the number, the higher the priority (adreno.h adreno_get_level: ringbuffer
+  // priority / KGSL_PRIORITY_MAX_RB_LEVELS, ringbuffer 0 preempts the others). The library's 15
+  // levels are KGSL's 1..15; the default queue takes the middle one, 8.
+  const auto [priority, field] = GENERATE(table<std::optional<unsigned>, std::uint32_t>({
+      {0u, 0x1000},  // highest
+      {1u, 0x2000},
+      {7u, 0x8000},  // middle
+      {std::nullopt, 0x8000},
+      {13u, 0xe000},
+      {14u, 0xf000},  // lowest
+  }));
+  CAPTURE(priority.value_or(99), field);
+  VirtualDevice test({.driver = Driver::kgsl});
+  CHECK(test.device().info().priority_levels == 15);
+  {
+    test.clear_log();
+    Queue queue(test.device(), {.priority = priority});
+    const auto created = test.calls(Operation::create_context);
+    REQUIRE(created.size() == 1);
+    CHECK(created[0].error == 0);
+    REQUIRE(created[0].arguments.rfind("flags=0x", 0) == 0);
+    const auto flags = static_cast<std::uint32_t>(std::stoul(created[0].arguments.substr(8), nullptr, 16));
+    CHECK((flags & 0xf000) == field);
+    // The driver kept it: the context's flags in the ledger.
+    bool listed = false;
+    for (const KernelObject& object : test.ledger()) {
+      if (object.kind != KernelObject::Kind::context || object.id != created[0].object) continue;
+      CHECK((object.flags & 0xf000) == field);
+      listed = true;
+    }
+    CHECK(listed);
+  }
+  CHECK_THROWS_AS(Queue(test.device(), {.priority = 15u}), Error);
   close_without_leaks(test);
 }
 

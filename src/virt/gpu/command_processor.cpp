@@ -33,10 +33,6 @@ constexpr std::uint32_t kUavSlots = slots_of("NUAV"), kTextureSlots = slots_of("
 // a6xx runs the ringbuffer, IB1 and IB2; a third level does not exist before a7xx.
 constexpr int kMaxIbLevel = 2;
 
-// CP_ALWAYS_ON_COUNTER ticks at the 19.2 MHz XO clock on a6xx (tinygrad's QCOM runtime converts
-// its timestamps with the same rate: ops_qcom.py, timestamp_divider 19.2).
-constexpr double kAlwaysOnTicksPerNanosecond = 19.2e6 / 1e9;
-
 std::string hex(std::uint64_t value) {
   char text[24];
   std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
@@ -133,8 +129,7 @@ void CommandProcessor::drain() {
 void CommandProcessor::flush_and_write(std::uint32_t event_dword, std::uint64_t target, std::uint32_t value) {
   uche_.clean();
   if (field::kEventTimestamp.extract(event_dword)) {
-    const std::uint32_t always_on = pm4::a6xx::CP_ALWAYS_ON_COUNTER.offset;
-    memory_.write64(target, read_register(always_on) | (std::uint64_t{read_register(always_on + 1)} << 32));
+    memory_.write64(target, model_.always_on->read());
   } else {
     memory_.write32(target, value);
   }
@@ -183,14 +178,10 @@ void CommandProcessor::require_payload(const Packet& packet, std::size_t dwords,
   }
 }
 
-std::uint32_t CommandProcessor::read_register(std::uint32_t offset) const {
+std::uint32_t CommandProcessor::read_register(std::uint32_t offset, std::uint64_t always_on_ticks) const {
   const std::uint32_t always_on = pm4::a6xx::CP_ALWAYS_ON_COUNTER.offset;
-  if (offset == always_on || offset == always_on + 1) {
-    const auto now = std::chrono::steady_clock::now().time_since_epoch();
-    const auto ticks = static_cast<std::uint64_t>(
-        static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()) * kAlwaysOnTicksPerNanosecond);
-    return static_cast<std::uint32_t>(offset == always_on ? ticks : ticks >> 32);
-  }
+  if (offset == always_on) return static_cast<std::uint32_t>(always_on_ticks);
+  if (offset == always_on + 1) return static_cast<std::uint32_t>(always_on_ticks >> 32);
   return regs_.at(offset);
 }
 
@@ -305,7 +296,9 @@ void CommandProcessor::op_reg_to_mem(const Packet& packet) {
     throw GpuFault(FaultKind::cp_error, packet.address, "CP_REG_TO_MEM ACCUMULATE is not modelled");
   }
   const std::uint64_t destination = address_at(packet.payload, 1);
-  for (std::uint32_t i = 0; i < count; ++i) memory_.write32(destination + 4 * i, read_register(first + i));
+  // One packet reads the counter once: its two dwords never tear across a carry into the high one.
+  const std::uint64_t always_on_ticks = model_.always_on->read();
+  for (std::uint32_t i = 0; i < count; ++i) memory_.write32(destination + 4 * i, read_register(first + i, always_on_ticks));
 }
 
 void CommandProcessor::op_mem_to_mem(const Packet& packet) {

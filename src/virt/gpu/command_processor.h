@@ -70,8 +70,8 @@ class CommandProcessor {
 
   void run_ib(std::uint64_t address, std::uint32_t dwords, int level);
   void require_payload(const Packet& packet, std::size_t dwords, const char* name) const;
-  /// A register as the CP reads it: the register file, or a live counter.
-  std::uint32_t read_register(std::uint32_t offset) const;
+  /// A register as the CP reads it: the register file, or CP_ALWAYS_ON_COUNTER at `always_on_ticks`.
+  std::uint32_t read_register(std::uint32_t offset, std::uint64_t always_on_ticks) const;
   /// Polls until `satisfied`; a hang after hang_timeout, an abort on teardown.
   void wait_until(const Packet& packet, std::uint64_t address, const std::function<bool()>& satisfied);
 

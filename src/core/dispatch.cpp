@@ -405,6 +405,12 @@ StagedDispatch stage_dispatch(Queue::Impl& queue, const Program::Impl& prog, con
   return {layout, space.gpu};
 }
 
+// The timeline's name for a dispatch: the program and its grid (groups × local size).
+std::string span_name(const ProgramInfo& info, const Launch& launch) {
+  return fmt::format("{} {}x{}x{} groups of {}x{}x{}", info.name, launch.groups[0], launch.groups[1], launch.groups[2],
+                     launch.local_size[0], launch.local_size[1], launch.local_size[2]);
+}
+
 }  // namespace
 
 void Queue::dispatch(const Program& program, const Arguments& arguments, const Launch& launch) {
@@ -414,7 +420,11 @@ void Queue::dispatch(const Program& program, const Arguments& arguments, const L
   validate_dispatch(impl_->device(), prog, args, launch);
 
   const StagedDispatch staged = stage_dispatch(*impl_, prog, args, launch);
-  emit_dispatch(impl_->compute_stream(prog.part()), prog, staged.layout, staged.data, launch);
+  pm4::CommandStream& cs = impl_->compute_stream(prog.part());
+  const bool traced = impl_->trace() != nullptr;
+  if (traced) [[unlikely]] impl_->begin_gpu_span(cs);
+  emit_dispatch(cs, prog, staged.layout, staged.data, launch);
+  if (traced) [[unlikely]] impl_->end_gpu_span(cs, span_name(prog.info(), launch));
 }
 
 void Queue::dispatch_indirect(const Program& program, const Arguments& arguments, const BufferView& groups,
@@ -440,6 +450,8 @@ void Queue::dispatch_indirect(const Program& program, const Arguments& arguments
   impl_->reference(groups.buffer()->block_shared(), false);
 
   pm4::CommandStream& cs = impl_->compute_stream(prog.part());
+  const bool traced = impl_->trace() != nullptr;
+  if (traced) [[unlikely]] impl_->begin_gpu_span(cs);
   IndirectCounts indirect{counts, GpuAddress(), 0};
   // The counts the program reads as driver params come from the same memory, as in Turnip's
   // tu_emit_compute_driver_params: after a wait for earlier users, the CP copies x, y, z
@@ -460,6 +472,9 @@ void Queue::dispatch_indirect(const Program& program, const Arguments& arguments
     indirect.count_params_vec4 = range.const_dword / 4;
   }
   emit_dispatch(cs, prog, staged.layout, staged.data, launch, &indirect);
+  if (traced) [[unlikely]]
+    impl_->end_gpu_span(cs, fmt::format("{} indirect groups of {}x{}x{}", info.name, launch.local_size[0],
+                                        launch.local_size[1], launch.local_size[2]));
 }
 
 }  // namespace adreno

@@ -148,7 +148,7 @@ int main(int argc, char** argv) {
       "(zeros after them), and its @const values are preloaded, as computerator does.\n\n"
       "Example: adreno-run --virtual add.s -a buf:1024xu32 -a buf:1024xu32:iota -a buf:1024xu32:random:7 \\\n"
       "           --groups 8 --local 128 --print 0"};
-  std::string kernel_path, device_spec, groups_text = "1", local_text;
+  std::string kernel_path, device_spec, groups_text = "1", local_text, trace_path;
   std::vector<std::string> argument_texts, prints, saves;
   bool use_virtual = false, legalize = false;
   unsigned repeat = 1, thread_size = 0, print_count = 16;
@@ -166,8 +166,11 @@ int main(int argc, char** argv) {
   app.add_option("-p,--print", prints, "print argument N as N[:hex|int|float]")->expected(0, -1);
   app.add_option("-n,--count", print_count, "elements to print per buffer (default 16)");
   app.add_option("-o,--save", saves, "save argument N's contents: N:PATH");
+  app.add_option("--trace", trace_path, "write the run's timeline to FILE (Chrome trace-event JSON, as ADRENO_TRACE does)");
   CLI11_PARSE(app, argc, argv);
 
+  // The device reads ADRENO_TRACE when it opens and writes the file when it closes.
+  if (!trace_path.empty()) ::setenv("ADRENO_TRACE", trace_path.c_str(), 1);
   const char* step = "open the device";
   try {
     std::optional<adreno::Device> device;

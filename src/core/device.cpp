@@ -4,6 +4,7 @@
 #include "core/buffer_impl.h"
 #include "core/device_impl.h"
 #include "core/device_spec.h"
+#include "core/trace.h"
 #include "kernel/log.h"
 #include "kgsl/kgsl_kernel.h"
 #include "msm/msm_kernel.h"
@@ -82,9 +83,11 @@ Device::Impl::Impl(std::shared_ptr<virt::VirtualSyscalls> virtual_system, sys::S
       kernel_(std::move(kernel)),
       info_(describe(kernel_->info())),
       contexts_(std::make_unique<ContextTracker>(*kernel_)),
-      allocator_(std::make_unique<Allocator>(*kernel_, *contexts_)) {}
+      allocator_(std::make_unique<Allocator>(*kernel_, *contexts_)),
+      tracer_(Tracer::from_environment()) {}
 
 Device::Impl::~Impl() {
+  tracer_.reset();  // writes the file: every queue, and so every submission, is done
   allocator_.reset();
   kernel_.reset();
   if (virtual_system_) {

@@ -22,6 +22,7 @@
 namespace adreno {
 
 class MemoryBlock;
+class Tracer;
 
 class Device::Impl {
  public:
@@ -44,6 +45,8 @@ class Device::Impl {
   /// for whoever holds it, so tests can read its ledger after the device closed.
   const std::shared_ptr<virt::VirtualSyscalls>& virtual_system() noexcept { return virtual_system_; }
   const DeviceInfo& info() const noexcept { return info_; }
+  /// The timeline ADRENO_TRACE asked for when the device opened; nullptr when it traces nothing.
+  Tracer* tracer() const noexcept { return tracer_.get(); }
 
   /// Counts the memory blocks some graph bound whose last Buffer went away. A graph that saw the
   /// same count at its previous replay knows every buffer it binds is still held, without
@@ -69,6 +72,7 @@ class Device::Impl {
   DeviceInfo info_;
   std::unique_ptr<ContextTracker> contexts_;
   std::unique_ptr<Allocator> allocator_;
+  std::unique_ptr<Tracer> tracer_;
   std::atomic<std::uint64_t> graph_buffers_released_{0};
   std::mutex imports_mutex_;
   std::map<std::pair<dev_t, ino_t>, std::weak_ptr<MemoryBlock>> imports_;

@@ -434,6 +434,12 @@ StagedDispatch stage_dispatch(Queue::Impl& queue, const Program::Impl& prog, con
   return {layout, space.gpu};
 }
 
+// The timeline's name for a dispatch: the program and its grid (groups × local size).
+std::string span_name(const ProgramInfo& info, const Launch& launch) {
+  return fmt::format("{} {}x{}x{} groups of {}x{}x{}", info.name, launch.groups[0], launch.groups[1], launch.groups[2],
+                     launch.local_size[0], launch.local_size[1], launch.local_size[2]);
+}
+
 }  // namespace
 
 void Queue::dispatch(const Program& program, const Arguments& arguments, const Launch& launch) {
@@ -443,7 +449,11 @@ void Queue::dispatch(const Program& program, const Arguments& arguments, const L
   validate_dispatch(impl_->device(), prog, args, launch);
 
   const StagedDispatch staged = stage_dispatch(*impl_, prog, args, launch);
-  emit_dispatch(impl_->stream(), prog, staged.layout, staged.data, launch);
+  pm4::CommandStream& cs = impl_->stream();
+  const bool traced = impl_->trace() != nullptr;
+  if (traced) [[unlikely]] impl_->begin_gpu_span(cs);
+  emit_dispatch(cs, prog, staged.layout, staged.data, launch);
+  if (traced) [[unlikely]] impl_->end_gpu_span(cs, span_name(prog.info(), launch));
 }
 
 Launch indirect_launch(const IndirectLaunch& shape) {
@@ -499,9 +509,14 @@ void Queue::dispatch_indirect(const Program& program, const Arguments& arguments
   impl_->reference(groups.buffer()->block_shared(), false);
 
   pm4::CommandStream& cs = impl_->stream();
+  const bool traced = impl_->trace() != nullptr;
+  if (traced) [[unlikely]] impl_->begin_gpu_span(cs);
   const IndirectCounts indirect = emit_indirect_count_params(cs, prog.info(), groups.gpu_address(), staged.data,
                                                              impl_->scratch() + kIndirectParamsOffset);
   emit_dispatch(cs, prog, staged.layout, staged.data, launch, &indirect);
+  if (traced) [[unlikely]]
+    impl_->end_gpu_span(cs, fmt::format("{} indirect groups of {}x{}x{}", prog.info().name, launch.local_size[0],
+                                        launch.local_size[1], launch.local_size[2]));
 }
 
 }  // namespace adreno

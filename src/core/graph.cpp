@@ -635,8 +635,13 @@ void Graph::Impl::replay(Queue::Impl& queue) {
   for (const std::uint32_t index : wait_syncs_) queue.hold_recorded_wait(syncs_[index].signal, syncs_[index].value);
   for (const OwnReference& own : own_) queue.reference(own.block, own.write);
   queue.list_objects(objects_);
-  if (graph.ib.dwords != 0)
-    pm4::indirect_buffer(queue.stream(), graph.ib.gpu, graph.ib.dwords);
+  if (graph.ib.dwords != 0) {
+    pm4::CommandStream& cs = queue.stream();
+    const bool traced = queue.trace() != nullptr;
+    if (traced) [[unlikely]] queue.begin_gpu_span(cs);
+    pm4::indirect_buffer(cs, graph.ib.gpu, graph.ib.dwords);
+    if (traced) [[unlikely]] queue.end_gpu_span(cs, fmt::format("graph replay ({} dispatches)", graph.dispatches));
+  }
   for (const std::uint32_t index : signal_syncs_) queue.note_signal(syncs_[index].signal, syncs_[index].value);
 
   const std::uint64_t fence_before = queue.last_fence();

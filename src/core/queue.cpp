@@ -5,7 +5,6 @@
 #include "core/chip_setup.h"
 #include "core/queue_impl.h"
 #include "core/sync_commands.h"
-#include "pm4/a6xx_registers.h"
 #include "pm4/packets.h"
 #include "pm4/rd.h"
 
@@ -67,6 +66,7 @@ Queue::Impl::Impl(std::shared_ptr<Device::Impl> device, unsigned priority)
     // others no program loads, so no compute work reaches this queue.
     if (const GpuPart* part = find_part(device_->info())) emit_chip_setup(prologue, *part);
     prologue_dwords_ = static_cast<std::uint32_t>((prologue.gpu_address_here() - (scratch_->allocation().gpu + kPrologueOffset)) / 4);
+    if (Tracer* tracer = device_->tracer()) trace_ = std::make_unique<QueueTrace>(*tracer, context_);
   } catch (...) {
     device_->kernel().destroy_context(context_);
     throw;
@@ -100,7 +100,10 @@ pm4::IbRange Queue::Impl::prologue() const noexcept {
 }
 
 pm4::CommandStream& Queue::Impl::stream() {
-  if (!stream_) stream_.emplace(commands_, pm4::CommandStream::Growth::separate_ibs);
+  if (!stream_) {
+    if (trace_) [[unlikely]] trace_->recording_started();
+    stream_.emplace(commands_, pm4::CommandStream::Growth::separate_ibs);
+  }
   return *stream_;
 }
 
@@ -115,7 +118,12 @@ void Queue::Impl::check_not_lost() const {
   throw Error(Errc::device_lost, "queue", *lost_);
 }
 
+void Queue::Impl::begin_gpu_span(pm4::CommandStream& cs) {
+  if (const std::shared_ptr<MemoryBlock>* slab = trace_->begin_gpu_span(device_, cs)) reference(*slab, true);
+}
+
 void Queue::Impl::note_signal(std::shared_ptr<Signal::Impl> signal, std::uint64_t value) {
+  if (trace_) [[unlikely]] trace_->tracer().signal_recorded(signal.get(), value, trace_->track());
   signals_.push_back(PendingSignal{std::move(signal), value});
 }
 
@@ -147,7 +155,9 @@ std::uint64_t Queue::Impl::submit() {
   for (const ListedObject& listed : listed_) list(listed.object->bo, listed.write);
   dump_if_requested(ibs);
   warn_unwritten_polls();
+  const auto submit_begin = trace_ ? Tracer::Clock::now() : Tracer::Clock::time_point{};
   const std::uint64_t fence = device_->kernel().submit(context_, ib_refs_, bo_uses_, after_);
+  if (trace_) [[unlikely]] trace_->submitted(fence, submit_begin, Tracer::Clock::now());
   after_.clear();
   fence_ = fence;
   device_->contexts().note_submitted(context_, fence);  // before any use of the fence is recorded
@@ -188,6 +198,7 @@ Queue::Impl::WaitKind Queue::Impl::resolve_wait(const std::shared_ptr<Signal::Im
 }
 
 void Queue::Impl::wait_for(const std::shared_ptr<Signal::Impl>& signal, std::uint64_t value) {
+  if (trace_) [[unlikely]] trace_->tracer().wait_recorded(signal.get(), value, trace_->track());
   const WaitKind kind = resolve_wait(signal, value);
   if (kind == WaitKind::reached || kind == WaitKind::in_kernel) return;
   // Written earlier on this queue, or by nothing submitted yet: the CP polls memory. For the
@@ -249,6 +260,7 @@ void Queue::Impl::dump_if_requested(std::span<const pm4::IbRange> ibs) {
 bool Queue::Impl::wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeout) {
   check_not_lost();
   if (fence == 0) return true;
+  const auto wait_begin = trace_ ? Tracer::Clock::now() : Tracer::Clock::time_point{};
   try {
     if (!device_->kernel().wait(context_, fence, timeout)) return false;
   } catch (const Error& error) {
@@ -267,6 +279,7 @@ bool Queue::Impl::wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeo
     throw Error(Errc::device_lost, "queue wait", why, error.sys_errno());
   }
   device_->contexts().note_retired(context_, fence);
+  if (trace_) [[unlikely]] trace_->retired(fence, wait_begin);
   return true;
 }
 
@@ -307,9 +320,7 @@ void Queue::wait(const Signal& signal, std::uint64_t value) {
 void Queue::write_timestamp(const BufferView& destination) {
   impl_->check_not_lost();
   if (destination.size() < 8) throw Error(Errc::invalid_argument, "write timestamp", "destination is smaller than 8 bytes");
-  pm4::CommandStream& cs = impl_->stream();
-  pm4::wait_for_idle(cs);
-  pm4::reg_to_mem(cs, pm4::a6xx::CP_ALWAYS_ON_COUNTER.offset, 2, destination.gpu_address(), true);
+  emit_timestamp(impl_->stream(), destination.gpu_address());
   impl_->reference(block_of(destination), true);
 }
 

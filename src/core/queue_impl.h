@@ -10,6 +10,7 @@
 #include "core/device_impl.h"
 #include "core/gpu_part.h"
 #include "kernel/flat_index.h"
+#include "core/trace.h"
 #include "core/upload_area.h"
 #include "pm4/command_stream.h"
 
@@ -60,6 +61,13 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   /// GPU memory for the constants and descriptors of recorded dispatches.
   UploadArea& uploads() noexcept { return uploads_; }
 
+  /// The queue's part of the timeline; nullptr unless the device traces (ADRENO_TRACE).
+  QueueTrace* trace() const noexcept { return trace_.get(); }
+  /// With trace() only: records the GPU counter before / after work the timeline shows as a span
+  /// named `name` on the queue's GPU track.
+  void begin_gpu_span(pm4::CommandStream& cs);
+  void end_gpu_span(pm4::CommandStream& cs, std::string name) { trace_->end_gpu_span(cs, std::move(name)); }
+
   /// Signals recorded since the last submit learn their submission's fence at submit.
   void note_signal(std::shared_ptr<Signal::Impl> signal, std::uint64_t value);
   /// Holds later work until `signal` ≥ `value`: in the kernel when another queue's submitted work
@@ -109,6 +117,7 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   std::optional<std::string> lost_;  // why the context is gone, once it is
   std::atomic<bool> is_lost_{false};  // lets every recording call check without the mutex
   UploadArea uploads_{device_};
+  std::unique_ptr<QueueTrace> trace_;  // null unless the device traces
 };
 
 /// The host side of a Signal: its memory, and which submissions will write which values.

@@ -1,5 +1,6 @@
 #include "core/sync_commands.h"
 
+#include "pm4/a6xx_registers.h"
 #include "pm4/packets.h"
 
 namespace adreno {
@@ -65,6 +66,11 @@ void emit_invalidate(pm4::CommandStream& cs) {
 }
 
 void patch_wait(const WaitSite& site, std::uint64_t value) { write_wait(site.dwords, site.address, value); }
+
+void emit_timestamp(pm4::CommandStream& cs, GpuAddress destination) {
+  pm4::wait_for_idle(cs);
+  pm4::reg_to_mem(cs, pm4::a6xx::CP_ALWAYS_ON_COUNTER.offset, 2, destination, true);
+}
 
 void emit_barrier(pm4::CommandStream& cs, GpuAddress scratch) {
   // Write back and invalidate the GPU caches, then drain: the sequence tinygrad's QCOM backend

@@ -36,6 +36,9 @@ void patch_wait(const WaitSite& site, std::uint64_t value);
 /// Invalidates the GPU caches (UCHE) and drains: what a submission starts with, since neither
 /// driver invalidates between one process's submissions and the host may have written memory.
 void emit_invalidate(pm4::CommandStream& cs);
+/// Writes the 64-bit GPU always-on counter (19.2 MHz) to `destination` once prior work is idle:
+/// Queue::write_timestamp, and the trace's timestamps around a dispatch or a graph replay.
+void emit_timestamp(pm4::CommandStream& cs, GpuAddress destination);
 /// Writes back and invalidates the GPU caches and drains; `scratch` receives the flush's
 /// timestamp write.
 void emit_barrier(pm4::CommandStream& cs, GpuAddress scratch);

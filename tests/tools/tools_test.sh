@@ -75,6 +75,10 @@ expect "run: 128-wide waves on virtual MSM" 0 "0 2 4 6" "$tools/adreno-run" -d v
   -a buf:1024xu32 -a buf:1024xu32:iota -a buf:1024xu32:iota -g 16 --threadsize 128 -p 0
 expect "run: outputs saved to a file" 0 "GPU time" "${run_add[@]}" -o "0:$scratch/out.bin"
 [ "$(stat -c %s "$scratch/out.bin" 2>/dev/null)" = 4096 ] || { echo "FAIL: run: saved file size"; failures=$((failures + 1)); }
+expect "run: --trace writes a timeline" 0 "GPU time" "${run_add[@]}" -r 2 --trace "$scratch/trace.json"
+expect "run: the timeline names each dispatch after its program and grid" 0 \
+  '"name":"[^"]* 16x1x1 groups of [0-9]+x1x1".*"name":"[^"]* 16x1x1 groups of [0-9]+x1x1"' cat "$scratch/trace.json"
+expect "run: the timeline is Chrome trace-event JSON" 0 '^\{"displayTimeUnit":"ns","traceEvents":\[' cat "$scratch/trace.json"
 expect "run: a wrong argument count is refused" 1 "takes 3 arguments; 1 given" "$tools/adreno-run" --virtual "$kernels/vector_add.s" -a buf:16xu32
 expect "run: an unknown fill is refused" 1 "unknown fill" "$tools/adreno-run" --virtual "$kernels/vector_add.s" \
   -a buf:1024xu32:sparkles -a buf:1024xu32 -a buf:1024xu32

@@ -32,7 +32,7 @@ std::vector<std::byte> read_file(const std::string& path) {
   if (!in) throw Error(Errc::not_found, "adreno-run", "cannot open '" + path + "'");
   std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::vector<std::byte> bytes(chars.size());
-  std::memcpy(bytes.data(), chars.data(), chars.size());
+  if (!chars.empty()) std::memcpy(bytes.data(), chars.data(), chars.size());  // an empty file has no data
   return bytes;
 }
 
@@ -64,9 +64,10 @@ void fill_buffer(const ArgumentSpec& spec, adreno::CpuView view) {
     }
     case FillKind::initial:
       // computerator (main.cc) copies a @buf's listed values to the start of the buffer; the rest
-      // stays zero.
+      // stays zero. A @buf that lists no values is all zeros (no copy: an empty list has no data).
       std::memset(data, 0, view.size());
-      std::memcpy(data, spec.initial.data(), std::min(view.size(), spec.initial.size() * 4));
+      if (!spec.initial.empty())
+        std::memcpy(data, spec.initial.data(), std::min(view.size(), spec.initial.size() * 4));
       break;
     case FillKind::file: {
       const auto bytes = read_file(spec.fill.path);

@@ -49,6 +49,9 @@ struct VirtualDeviceOptions {
   /// host's boot, as hardware's from power-up. A start just below 2^32 puts timestamps on both
   /// sides of the carry into the high dword.
   std::optional<std::uint64_t> always_on_counter_start{};
+  /// The kernel's PAGE_SIZE: 4096 (the default) or 16384, as arm64 kernels built with 16 KiB
+  /// pages have it. Kernel objects are whole pages and KGSL maps object N at N pages.
+  std::optional<std::uint64_t> page_size{};
 };
 
 /// A kernel operation, named the same on both drivers (the ioctl behind each is in to_string's

@@ -92,6 +92,12 @@ class VirtualDevice::Impl {
     if (options.always_on_counter_start) {
       config.execution.always_on = std::make_shared<virt::AlwaysOnCounter>(*options.always_on_counter_start);
     }
+    if (options.page_size) {
+      if (*options.page_size != 4096 && *options.page_size != 16384)
+        throw Error(Errc::unsupported, "open test device",
+                    fmt::format("page_size {}: the virtual kernels have 4096- or 16384-byte pages", *options.page_size));
+      config.page_size = *options.page_size;
+    }
     if (options.memory_limit) config.memory_limit = std::make_shared<virt::MemoryLimit>(*options.memory_limit);
     config.fault_injection = faults_;
     auto system = make_system(options, config);

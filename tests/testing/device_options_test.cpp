@@ -4,6 +4,7 @@
 #include "kit_support.h"
 
 #include <adreno/error.hpp>
+#include <adreno/graph.hpp>
 #include <adreno/program.hpp>
 
 #include <cerrno>
@@ -261,4 +262,83 @@ TEST_CASE("allocations past the memory limit fail with ENOMEM and succeed again 
   half.reset();
   CHECK(own_object(device, kLimit).size() == kLimit);
   close_without_leaks(test);
+}
+
+TEST_CASE("on 16 KiB kernel pages every kernel object is whole pages, and dispatches and graph replays compute right",
+          "[virtual-kernel][testing]") {
+  // arm64 kernels may be built with 16 KiB pages: the drivers then round every object to them
+  // (kgsl_sharedmem.c kgsl_alloc_pages, msm_gem.c msm_gem_new's PAGE_ALIGN) and KGSL maps object
+  // N at N pages (kgsl.c kgsl_mmap). The library's allocator, slabs and command memory run as
+  // they do on 4 KiB pages; a mapping at the wrong offset or an object the library sized by
+  // 4 KiB would fail here.
+  const Driver driver = EACH_DRIVER();
+  CAPTURE(driver_name(driver));
+  VirtualDevice test({.driver = driver, .page_size = 16384});
+  {
+    Device& device = test.device();
+    std::ifstream in(ADRENO_SOURCE_DIR "/examples/kernels/vector_add.s");
+    const std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const Program program = Program::from_ir3_assembly(device, source);
+    std::mt19937 rng(16384);
+    constexpr std::size_t kCount = 1024;
+    // Small buffers come from shared slabs, the large one is an object of its own and not a
+    // multiple of 16 KiB.
+    std::vector<Buffer> inputs;
+    for (std::uint64_t size : {4096u, 4096u, 4096u, 4096u, 20480u}) inputs.push_back(device.allocate({.size = size}));
+    Buffer c = device.allocate({.size = kCount * 4}), d = device.allocate({.size = kCount * 4});
+    for (Buffer& buffer : inputs) {
+      auto* words = reinterpret_cast<std::uint32_t*>(buffer.cpu_view().data());
+      for (std::size_t i = 0; i < buffer.size() / 4; ++i) words[i] = rng();
+    }
+    const auto expect_sum = [&](const Buffer& out, const Buffer& a, const Buffer& b) {
+      const auto got = read_back(out, kCount), x = read_back(a, kCount), y = read_back(b, kCount);
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < kCount; ++i) wrong += got[i] != x[i] + y[i];
+      CHECK(wrong == 0);
+    };
+    Launch launch;
+    launch.groups[0] = kCount / 64;
+    launch.local_size[0] = 64;
+    Queue queue(device);
+    Arguments arguments(program);
+    arguments.set_buffer(0, c).set_buffer(1, inputs[0]).set_buffer(2, inputs[4]);
+    queue.dispatch(program, arguments, launch);
+    queue.finish();
+    expect_sum(c, inputs[0], inputs[4]);
+
+    Graph graph(device);
+    const GraphDispatch dispatch = graph.dispatch(program, arguments, launch);
+    graph.build();
+    graph.set_buffer(dispatch, 0, d);
+    graph.set_buffer(dispatch, 1, inputs[1]);
+    graph.set_buffer(dispatch, 2, inputs[2]);
+    graph.replay(queue);
+    queue.finish();
+    expect_sum(d, inputs[1], inputs[2]);
+    graph.set_buffer(dispatch, 1, inputs[3]);
+    graph.replay(queue);
+    queue.finish();
+    expect_sum(d, inputs[3], inputs[2]);
+
+    std::size_t buffers = 0;
+    for (const KernelObject& object : test.ledger()) {
+      if (object.kind != KernelObject::Kind::buffer) continue;
+      ++buffers;
+      CAPTURE(object.description, object.size);
+      CHECK(object.size % 16384 == 0);
+      CHECK(object.address % 16384 == 0);
+    }
+    CHECK(buffers > 0);
+  }
+  close_without_leaks(test);
+}
+
+TEST_CASE("a page size the virtual kernels do not have is refused naming it", "[virtual-kernel][testing]") {
+  try {
+    VirtualDevice test({.driver = EACH_DRIVER(), .page_size = 8192});
+    FAIL("an 8 KiB page size was accepted");
+  } catch (const Error& error) {
+    CHECK(error.code() == Errc::unsupported);
+    CHECK_THAT(error.what(), Catch::Matchers::Contains("page_size 8192"));
+  }
 }

@@ -178,16 +178,25 @@ Bo KgslKernel::alloc(std::uint64_t size, BoFlags flags) {
 }
 
 void KgslKernel::free(const Bo& bo) {
+  // The object's dma-buf note is taken before the free: once GPUOBJ_FREE returns, the id is free
+  // and the driver hands it to the next object another thread makes (kgsl.c
+  // kgsl_mem_entry_attach_process allocates the lowest free id, idr_alloc from 1), whose note
+  // this free must not touch. While the object lives, its id is nobody else's.
+  int dmabuf = -1;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto node = dmabufs_.extract(bo.handle)) dmabuf = node.mapped();
+  }
   kgsl_gpuobj_free param{};
   param.id = bo.handle;
   if (int ret = sys_.ioctl(fd_, IOCTL_KGSL_GPUOBJ_FREE, &param); ret < 0) {
+    if (dmabuf >= 0) {
+      std::lock_guard lock(mutex_);
+      dmabufs_.emplace(bo.handle, dmabuf);  // the object lives on, mapped through its descriptor
+    }
     throw_kernel_error("KGSL IOCTL_KGSL_GPUOBJ_FREE", fmt::format("object {}", bo.handle), ret);
   }
-  std::lock_guard lock(mutex_);
-  if (auto it = dmabufs_.find(bo.handle); it != dmabufs_.end()) {
-    sys_.close(it->second);
-    dmabufs_.erase(it);
-  }
+  if (dmabuf >= 0) sys_.close(dmabuf);
 }
 
 int KgslKernel::dmabuf_of(std::uint32_t id) {

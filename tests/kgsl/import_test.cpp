@@ -2,12 +2,16 @@
 // to export what KGSL allocated itself.
 #include "kgsl_test_support.h"
 
+#include "kgsl/kgsl_abi.h"
+
 #include <catch2/catch.hpp>
 
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <optional>
 #include <random>
 
 using namespace kgsl_test;
@@ -142,4 +146,104 @@ TEST_CASE("importing a descriptor that is no dma-buf fails with the driver's err
   ::close(pipe_fds[0]);
   ::close(pipe_fds[1]);
   CHECK(v.close_and_list_leaks().empty());
+}
+
+namespace {
+
+// Descriptors open in this process, from /proc/self/fd.
+std::size_t open_descriptors() {
+  std::size_t count = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) ++count;
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE("a dma-buf imported while another thread frees an object gets the freed id and stays mappable through "
+          "its own descriptor",
+          "[virtual-kernel][kgsl]") {
+  // KGSL hands out the lowest free object id (kgsl.c kgsl_mem_entry_attach_process: idr_alloc
+  // from 1, not cyclic), so the moment GPUOBJ_FREE returns, an import on another thread can be
+  // given the id that is being freed. The backend's note of which id is a dma-buf must not be
+  // touched by the free after that point: the import's note would go (its map() then asks KGSL
+  // to map a dma-buf, which get_mmap_entry refuses with -EINVAL, the soak's failure), and a freed
+  // import's own descriptor would be overwritten and leak. The other thread is played by the
+  // seam's observer, which runs right after the driver answered GPUOBJ_FREE.
+  const bool freed_is_import = GENERATE(false, true);
+  CAPTURE(freed_is_import);
+  const std::size_t descriptors_before = open_descriptors();
+  std::mt19937 rng(41);
+  constexpr std::size_t size = 3 * 4096;
+  const int first_dmabuf = ::memfd_create("kgsl-test-freed", MFD_CLOEXEC);
+  const int second_dmabuf = ::memfd_create("kgsl-test-reused", MFD_CLOEXEC);
+  REQUIRE(first_dmabuf >= 0);
+  REQUIRE(second_dmabuf >= 0);
+  REQUIRE(::ftruncate(first_dmabuf, size) == 0);
+  REQUIRE(::ftruncate(second_dmabuf, size) == 0);
+  {
+    VirtualKgsl v;
+    Kernel& k = *v.kernel;
+    const Bo freed = freed_is_import ? k.import_dmabuf(first_dmabuf) : k.alloc(size, {});
+    std::optional<Bo> imported;
+    v.sys.set_observer([&](const virt::VirtualSyscalls::Call& call) {
+      if (call.kind == virt::VirtualSyscalls::Call::Kind::ioctl && call.request == IOCTL_KGSL_GPUOBJ_FREE &&
+          call.result == 0 && !imported) {
+        imported = k.import_dmabuf(second_dmabuf);
+      }
+    });
+    k.free(freed);
+    v.sys.set_observer({});
+    REQUIRE(imported);
+    REQUIRE(imported->handle == freed.handle);  // the id was reused, as the driver does
+
+    CpuView view = k.map(*imported);
+    k.cpu_access(*imported, CpuAccess::begin);
+    const std::uint32_t value = rng();
+    std::memcpy(view.data() + 4096, &value, 4);
+    k.cpu_access(*imported, CpuAccess::end);
+    std::uint32_t seen = 0;
+    REQUIRE(::pread(second_dmabuf, &seen, 4, 4096) == 4);
+    CHECK(seen == value);
+    k.unmap(*imported, view);
+    k.free(*imported);
+    CHECK(v.close_and_list_leaks().empty());
+  }
+  ::close(first_dmabuf);
+  ::close(second_dmabuf);
+  CHECK(open_descriptors() == descriptors_before);  // no dup of either dma-buf outlived its object
+}
+
+TEST_CASE("an imported dma-buf whose free fails is still mapped through its own descriptor, and freed later",
+          "[virtual-kernel][kgsl]") {
+  // The free takes the object's dma-buf note before GPUOBJ_FREE (above); when the driver refuses
+  // (kgsl.c kgsl_ioctl_gpuobj_free: -EFAULT from copy_from_user, the object untouched), the
+  // object lives on and must keep it.
+  const std::size_t descriptors_before = open_descriptors();
+  constexpr std::size_t size = 2 * 4096;
+  const int dmabuf = ::memfd_create("kgsl-test-kept", MFD_CLOEXEC);
+  REQUIRE(dmabuf >= 0);
+  REQUIRE(::ftruncate(dmabuf, size) == 0);
+  {
+    VirtualKgsl v;
+    Kernel& k = *v.kernel;
+    const Bo bo = k.import_dmabuf(dmabuf);
+    v.sys.fail_ioctl(IOCTL_KGSL_GPUOBJ_FREE, 1, EFAULT);
+    try {
+      k.free(bo);
+      FAIL("the injected GPUOBJ_FREE failure was not reported");
+    } catch (const Error& error) {
+      CHECK(error.sys_errno() == EFAULT);
+    }
+    CpuView view = k.map(bo);
+    const std::uint32_t value = std::mt19937(43)();
+    std::memcpy(view.data() + 4, &value, 4);
+    std::uint32_t seen = 0;
+    REQUIRE(::pread(dmabuf, &seen, 4, 4) == 4);
+    CHECK(seen == value);
+    k.unmap(bo, view);
+    k.free(bo);
+    CHECK(v.close_and_list_leaks().empty());
+  }
+  ::close(dmabuf);
+  CHECK(open_descriptors() == descriptors_before);
 }

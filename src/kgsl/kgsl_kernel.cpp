@@ -12,6 +12,7 @@
 
 #include <array>
 #include <climits>
+#include <optional>
 #include <vector>
 
 namespace adreno {
@@ -132,14 +133,24 @@ Kernel::ContextId KgslKernel::create_context(unsigned priority) {
 }
 
 void KgslKernel::destroy_context(ContextId ctx) {
+  // What the backend knows of the context goes before DRAWCTXT_DESTROY: from then on the id can
+  // be free, and the driver gives it to the next context another thread creates (kgsl.c
+  // kgsl_context_init, _kgsl_get_context_id: idr_alloc from 1, the lowest free id).
+  std::optional<ResetStatus> reset;
+  bool fault_info = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto node = resets_.extract(ctx)) reset = node.mapped();
+    fault_info = fault_info_.erase(ctx) != 0;
+  }
   kgsl_drawctxt_destroy param{};
   param.drawctxt_id = ctx;
   if (int ret = sys_.ioctl(fd_, IOCTL_KGSL_DRAWCTXT_DESTROY, &param); ret < 0) {
+    std::lock_guard lock(mutex_);  // the context lives on
+    if (reset) resets_.emplace(ctx, *reset);
+    if (fault_info) fault_info_.insert(ctx);
     throw_kernel_error("KGSL IOCTL_KGSL_DRAWCTXT_DESTROY", context_detail(ctx), ret);
   }
-  std::lock_guard lock(mutex_);
-  resets_.erase(ctx);
-  fault_info_.erase(ctx);
 }
 
 void KgslKernel::free_quietly(std::uint32_t id) noexcept {

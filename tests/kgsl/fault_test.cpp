@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 
 #include <fmt/format.h>
@@ -274,5 +275,47 @@ TEST_CASE("a timestamp sync point holds a command in the dispatcher while its ri
   k.unmap(data, data_view);
   k.free(cmd);
   k.free(data);
+  CHECK(v.close_and_list_leaks().empty());
+}
+
+TEST_CASE("a context created while another thread destroys one gets the freed id and keeps its own page-fault reports",
+          "[virtual-kernel][kgsl]") {
+  // KGSL hands out the lowest free context id (kgsl.c _kgsl_get_context_id: idr_alloc from 1), so
+  // a context created on another thread as DRAWCTXT_DESTROY returns gets the destroyed id. The
+  // destroy must not forget what the backend learnt of the new context then: that the driver
+  // keeps its page faults (KGSL_CONTEXT_FAULT_INFO), without which its device_lost error would
+  // not name them. The other thread is played by the seam's observer, which runs right after the
+  // driver answered DRAWCTXT_DESTROY.
+  VirtualKgsl v;
+  Kernel& k = *v.kernel;
+  const auto destroyed = k.create_context(0);
+  std::optional<Kernel::ContextId> created;
+  v.sys.set_observer([&](const virt::VirtualSyscalls::Call& call) {
+    if (call.kind == virt::VirtualSyscalls::Call::Kind::ioctl && call.request == IOCTL_KGSL_DRAWCTXT_DESTROY &&
+        call.result == 0 && !created) {
+      created = k.create_context(1);
+    }
+  });
+  k.destroy_context(destroyed);
+  v.sys.set_observer({});
+  REQUIRE(created);
+  REQUIRE(*created == destroyed);  // the id was reused, as the driver does
+
+  const Bo cmd = k.alloc(4096, {});
+  CpuView cmd_view = k.map(cmd);
+  const GpuAddress hole = cmd.gpu + (1ull << 30) + 0x40;
+  const IbRef ib = write_ib(cmd, cmd_view, 0, concat({mem_write(hole, {1}), illegal_packet()}));
+  const auto fence = k.submit(*created, std::span(&ib, 1), {});
+  try {
+    k.wait(*created, fence, 5s);
+    FAIL("the wait on a faulted context returned");
+  } catch (const Error& error) {
+    CHECK(error.code() == Errc::device_lost);
+    CHECK_THAT(error.detail(), Catch::Contains("the driver recorded 1 GPU page fault for it"));
+    CHECK_THAT(error.detail(), Catch::Contains(fmt::format("{:#x} (write translation)", hole.value())));
+  }
+  k.destroy_context(*created);
+  k.unmap(cmd, cmd_view);
+  k.free(cmd);
   CHECK(v.close_and_list_leaks().empty());
 }

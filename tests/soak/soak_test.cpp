@@ -1,7 +1,8 @@
 // [virtual-kernel] The soak: both virtual kernels at once, for ADRENO_SOAK_SECONDS (default 10;
-// scripts/soak runs it for 30 minutes), several threads each driving queues of their own with
-// random work — dispatches, graph replays, signals from one queue waited on by another,
-// allocations of every size and memory type, dma-buf imports — and checking every result.
+// scripts/soak runs it for 30 minutes) from the seed ADRENO_SOAK_SEED (default: a fresh one,
+// printed first), several threads each driving queues of their own with random work —
+// dispatches, graph replays, signals from one queue waited on by another, allocations of every
+// size and memory type, dma-buf imports — and checking every result.
 //
 // The kit's fault plan belongs to a device, so each kernel gets two devices: a healthy one, on
 // which nothing may fail (no error, no GPU fault, every result exact), and a faulty one, whose
@@ -49,6 +50,14 @@ using Clock = std::chrono::steady_clock;
 std::chrono::seconds soak_duration() {
   const char* text = std::getenv("ADRENO_SOAK_SECONDS");
   return std::chrono::seconds(text != nullptr ? std::strtoul(text, nullptr, 10) : 10);
+}
+
+// The seed every worker's, conductor's and fault plan's generator derives from: ADRENO_SOAK_SEED,
+// or a fresh one, so each run explores other work. It is printed first: given again, each thread
+// repeats its sequence of steps (the interleaving of the threads is the scheduler's).
+std::uint32_t soak_seed() {
+  const char* text = std::getenv("ADRENO_SOAK_SEED");
+  return text != nullptr ? static_cast<std::uint32_t>(std::strtoul(text, nullptr, 0)) : std::random_device{}();
 }
 
 enum class Step { dispatch, graph, cross_queue, allocation, dmabuf, count };
@@ -385,7 +394,11 @@ TEST_CASE("random work on several queues of both virtual kernels for a set time:
           new SoakDevice{name + (faulty ? " faulty" : " healthy"), faulty, kit::VirtualDevice({.driver = driver, .hang_timeout = 50ms}), {}}));
     }
   }
-  std::uint32_t seed = 0x50a6;
+  const std::uint32_t first_seed = soak_seed();
+  std::printf("soak: seed %#x (ADRENO_SOAK_SEED=%#x repeats each thread's work)\n", first_seed, first_seed);
+  std::fflush(stdout);
+  INFO("seed " << first_seed);
+  std::uint32_t seed = first_seed;
   for (const auto& d : devices) {
     if (!d->faulty) continue;
     for (const PlannedFailure& planned : kPlannedFailures) d->test.fail_random_calls(planned.operation, kFailureFraction, ++seed, planned.error);

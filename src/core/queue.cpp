@@ -251,8 +251,12 @@ void Queue::Impl::dump_if_requested(std::span<const pm4::IbRange> ibs) {
   for (const auto& chunk : commands_.blocks()) add(chunk->object());
   for (const Reference& ref : references_) add(ref.block->object());
   for (const ListedObject& listed : listed_) add(*listed.object);
+  // The IB list as the kernel receives it: the queue's prologue (cache invalidate, per-chip setup)
+  // runs first in every submission, so a dump without it would not show what the GPU executes.
+  std::vector<pm4::IbRange> submitted{prologue()};
+  submitted.insert(submitted.end(), ibs.begin(), ibs.end());
   const KernelInfo& info = device_->kernel().info();
-  if (auto path = pm4::dump_submission_if_requested({info.gpu_id, info.chip_id, buffers, ibs})) {
+  if (auto path = pm4::dump_submission_if_requested({info.gpu_id, info.chip_id, buffers, submitted})) {
     log().info("queue {}: submission dumped to {}", context_, path->string());
   }
 }

@@ -34,6 +34,8 @@ dump=$(ls "$scratch"/*.rd 2>/dev/null | head -n 1)
 expect "decode: an .rd dump of a submission" 0 "CP_MEM_WRITE.*CP_EVENT_WRITE|CP_EVENT_WRITE" "$tools/adreno-decode" "$dump"
 expect "decode: registers by name" 0 "CP_REG_TO_MEM" "$tools/adreno-decode" "$dump"
 expect "decode: the compute state and launch" 0 "SP_CS_CNTL_0" "$tools/adreno-decode" "$dump"
+# Every submission starts with the queue's prologue: the dump must show it, not only the user IBs.
+expect "decode: the dump holds the prologue's per-chip setup" 0 "SP_CHICKEN_BITS" "$tools/adreno-decode" "$dump"
 expect "decode: shaders disassembled inline" 0 "mad.u24 r3.y, r2.x, r3.x, r2.y" "$tools/adreno-decode" "$dump"
 head -c 10 /dev/urandom > "$scratch/garbage.rd"
 expect "decode: a truncated dump is refused" 1 "adreno-decode: " "$tools/adreno-decode" "$scratch/garbage.rd"

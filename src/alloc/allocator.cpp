@@ -4,7 +4,6 @@
 
 #include <adreno/error.hpp>
 
-#include "kernel/cache_maintenance.h"
 #include "kernel/log.h"
 
 #include <algorithm>
@@ -16,7 +15,7 @@ std::uint64_t align_up(std::uint64_t value, std::uint64_t align) { return (value
 
 }  // namespace
 
-Allocator::Allocator(Kernel& kernel, RetirementOracle& oracle) : kernel_(kernel), oracle_(oracle) {}
+Allocator::Allocator(Kernel& kernel, sys::Syscalls& sys, RetirementOracle& oracle) : kernel_(kernel), sys_(sys), oracle_(oracle) {}
 
 Allocator::~Allocator() {
   for (auto& allocation : deferred_) {
@@ -139,7 +138,8 @@ std::unique_ptr<Allocation> Allocator::allocate_object(std::uint64_t size, std::
       it->second.pop_back();
       // A recycled cached object may hold the previous owner's dirty lines: write them back now,
       // so they cannot land over what the GPU writes for the new owner.
-      if (kind.type == MemoryType::cached && !object->cpu.empty()) clean_dcache(object->cpu.data(), object->cpu.size());
+      if (kind.type == MemoryType::cached && !object->cpu.empty())
+        sys_.maintain_dcache(sys::Syscalls::CacheMaintenance::clean, object->cpu.data(), object->cpu.size());
       stats_.cached_bytes -= bucket;
       ++stats_.cache_hits;
     } else {

@@ -14,6 +14,7 @@
 #include "alloc/gpu_use.h"
 #include "alloc/range_allocator.h"
 #include "kernel/kernel.h"
+#include "sys/syscalls.h"
 
 #include <chrono>
 #include <cstdint>
@@ -85,7 +86,8 @@ class Allocator {
   static constexpr std::uint64_t kCacheMaxBytes = 256 * 1024 * 1024;
   static constexpr std::chrono::milliseconds kCacheExpiry{1000};
 
-  Allocator(Kernel& kernel, RetirementOracle& oracle);
+  /// `sys` is the seam the kernel talks through: CPU cache maintenance of mappings goes there too.
+  Allocator(Kernel& kernel, sys::Syscalls& sys, RetirementOracle& oracle);
   /// Returns every kernel object; the caller makes sure the GPU is idle first.
   ~Allocator();
   Allocator(const Allocator&) = delete;
@@ -127,6 +129,7 @@ class Allocator {
   void trim_cache(std::chrono::steady_clock::time_point now);
 
   Kernel& kernel_;
+  sys::Syscalls& sys_;
   RetirementOracle& oracle_;
   Clock clock_ = [] { return std::chrono::steady_clock::now(); };
   mutable std::mutex mutex_;

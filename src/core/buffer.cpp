@@ -2,7 +2,6 @@
 #include <adreno/error.hpp>
 
 #include "core/buffer_impl.h"
-#include "kernel/cache_maintenance.h"
 #include "core/device_impl.h"
 
 namespace adreno {
@@ -62,9 +61,9 @@ void Buffer::flush_for_gpu(std::uint64_t offset, std::uint64_t size) const {
   if (memory_type() != MemoryType::cached) return;
   size = std::min(size, impl_->size() - std::min(offset, impl_->size()));
   CpuView window = view(offset, size).cpu_view();
-  clean_dcache(window.data(), window.size());
-  // The CPU is done writing: an imported dma-buf's exporter hears it (DMA_BUF_SYNC_END).
   const MemoryBlock& block = impl_->block();
+  block.device().syscalls().maintain_dcache(sys::Syscalls::CacheMaintenance::clean, window.data(), window.size());
+  // The CPU is done writing: an imported dma-buf's exporter hears it (DMA_BUF_SYNC_END).
   block.device().kernel().cpu_access(block.bo(), CpuAccess::end);
 }
 
@@ -75,7 +74,7 @@ void Buffer::invalidate_for_cpu(std::uint64_t offset, std::uint64_t size) const 
   // The CPU is about to read: an imported dma-buf's exporter hears it (DMA_BUF_SYNC_START).
   const MemoryBlock& block = impl_->block();
   block.device().kernel().cpu_access(block.bo(), CpuAccess::begin);
-  invalidate_dcache(window.data(), window.size());
+  block.device().syscalls().maintain_dcache(sys::Syscalls::CacheMaintenance::clean_invalidate, window.data(), window.size());
 }
 
 BufferView::BufferView(const Buffer& buffer) : buffer_(buffer.impl()), offset_(0), size_(0) {

@@ -83,7 +83,7 @@ Device::Impl::Impl(std::shared_ptr<virt::VirtualSyscalls> virtual_system, sys::S
       kernel_(std::move(kernel)),
       info_(describe(kernel_->info())),
       contexts_(std::make_unique<ContextTracker>(*kernel_)),
-      allocator_(std::make_unique<Allocator>(*kernel_, *contexts_)),
+      allocator_(std::make_unique<Allocator>(*kernel_, sys_, *contexts_)),
       tracer_(Tracer::from_environment()) {}
 
 Device::Impl::~Impl() {

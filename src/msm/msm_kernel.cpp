@@ -1,6 +1,5 @@
 #include "msm/msm_kernel.h"
 
-#include "kernel/cache_maintenance.h"
 #include "kernel/dmabuf.h"
 #include "kernel/kernel_error.h"
 #include "msm/msm_abi.h"
@@ -177,8 +176,9 @@ class MsmKernel final : public Kernel {
     // msm_gem.c cleans CPU caches only for WC and uncached pages when it allocates them: a
     // cached object's pages can still hold dirty lines from the kernel zeroing them, which would
     // later be written back over what the GPU wrote. Turnip cleans a cached object after
-    // GEM_NEW (tu_knl_drm_msm.cc); the object is mapped once, right after creation.
-    if (bo.flags.type == MemoryType::cached) clean_dcache(mapped.addr, bo.size);
+    // GEM_NEW (tu_knl_drm_msm.cc); the object is mapped once, right after creation. The virtual
+    // msm node keeps those lines dirty and writes them back at the CPU's first maintenance.
+    if (bo.flags.type == MemoryType::cached) sys_.maintain_dcache(sys::Syscalls::CacheMaintenance::clean, mapped.addr, bo.size);
     return CpuView(mapped.addr, bo.size);
   }
 

@@ -5,8 +5,19 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstdint>
+
 namespace adreno::sys {
 namespace {
+
+#if defined(__aarch64__)
+// CTR_EL0.DminLine (bits 19:16) is log2 of the smallest data cache line in 4-byte words.
+std::size_t dcache_line_bytes() noexcept {
+  std::uint64_t ctr;
+  asm volatile("mrs %0, ctr_el0" : "=r"(ctr));
+  return std::size_t{4} << ((ctr >> 16) & 0xf);
+}
+#endif
 
 class RealSyscalls final : public Syscalls {
  public:
@@ -56,6 +67,28 @@ class RealSyscalls final : public Syscalls {
   }
 
   std::chrono::steady_clock::time_point now() const override { return std::chrono::steady_clock::now(); }
+
+  // DC CVAC / DC CIVAC, which Linux lets user space execute (SCTLR_EL1.UCI), line by line, then a
+  // DSB so the maintenance completes before what follows. Other hosts do nothing: x86 caches are
+  // coherent with devices, and a virtual GPU on such a host shares the CPU's view of memory.
+  void maintain_dcache(CacheMaintenance operation, const void* data, std::size_t size) noexcept override {
+#if defined(__aarch64__)
+    const std::size_t line = dcache_line_bytes();
+    const auto end = reinterpret_cast<std::uintptr_t>(data) + size;
+    for (auto address = reinterpret_cast<std::uintptr_t>(data) & ~(line - 1); address < end; address += line) {
+      if (operation == CacheMaintenance::clean) {
+        asm volatile("dc cvac, %0" ::"r"(address) : "memory");
+      } else {
+        asm volatile("dc civac, %0" ::"r"(address) : "memory");
+      }
+    }
+    asm volatile("dsb sy" ::: "memory");
+#else
+    (void)operation;
+    (void)data;
+    (void)size;
+#endif
+  }
 };
 
 }  // namespace

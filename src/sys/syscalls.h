@@ -1,6 +1,8 @@
 // The syscall seam: every contact with a kernel goes through one of these objects. The real one
 // calls libc; the virtual kernels (src/virt) implement the same calls in-process, so the KGSL and
-// MSM backends run unchanged against either.
+// MSM backends run unchanged against either. CPU cache maintenance of buffer mappings goes
+// through it too: it is no system call, but it is half of the contract with the driver about
+// memory the GPU does not snoop, and the virtual kernels model what happens without it.
 //
 // Calls return what the kernel returns, without errno: a non-negative result, or -errno.
 #pragma once
@@ -57,6 +59,14 @@ class Syscalls {
   virtual std::uint64_t page_size() const = 0;
   /// The monotonic clock that relative kernel timeouts are measured against.
   virtual std::chrono::steady_clock::time_point now() const = 0;
+
+  /// CPU cache maintenance by virtual address, to the point of coherency, over every cache line
+  /// that [data, data+size) touches of a cached, non-coherent mapping. `clean` writes dirty lines
+  /// back (before the GPU reads what the CPU wrote); `clean_invalidate` writes them back and
+  /// discards them (before the CPU reads what the GPU wrote). Either writes a dirty line back,
+  /// whatever the line holds.
+  enum class CacheMaintenance { clean, clean_invalidate };
+  virtual void maintain_dcache(CacheMaintenance operation, const void* data, std::size_t size) noexcept = 0;
 };
 
 /// The process-wide libc implementation. ioctl follows retry_transient, open is retried on EINTR;

@@ -39,6 +39,9 @@ Call CallLog::describe(const virt::VirtualSyscalls::Call& call) const {
       out.size = call.length;
       out.arguments = fmt::format("length={}", call.length);
       break;
+    case Kind::cache_clean:
+    case Kind::cache_clean_invalidate:
+      break;  // no kernel call: record() leaves it out of the log
     case Kind::ioctl:
       if (const IoctlEntry* entry = find_entry(driver_, call.request, call.arg)) {
         out.operation = entry->operation;
@@ -66,6 +69,8 @@ void CallLog::resolve_ib_addresses(Submission& submission) const {
 }
 
 void CallLog::record(const virt::VirtualSyscalls::Call& call) {
+  using Kind = virt::VirtualSyscalls::Call::Kind;
+  if (call.kind == Kind::cache_clean || call.kind == Kind::cache_clean_invalidate) return;  // not a call on the node
   Call described = describe(call);
   std::optional<Submission> submission;
   if (call.kind == virt::VirtualSyscalls::Call::Kind::ioctl && described.operation == Operation::submit) {

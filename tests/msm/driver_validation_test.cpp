@@ -599,3 +599,65 @@ TEST_CASE("a syncobj in-fence holds a submission in the scheduler, not on the ri
   }
   CHECK(v.sys.leaks().empty());
 }
+
+TEST_CASE("a cached object's pages hold dirty zero lines until the CPU cleans them: written back over the GPU's results",
+          "[virtual-kernel][msm]") {
+  // msm_gem.c get_pages() cleans new pages only for MSM_BO_WC objects; a MSM_BO_CACHED object's
+  // zeroed pages keep dirty lines, which DC CVAC / DC CIVAC write back first. The GPU writes
+  // every object, then the CPU cleans and invalidates each whole mapping to read it.
+  VirtualMsm v;
+  {
+    RawFile file(v.sys);
+    const std::uint32_t queue = file.queue_new();
+    const std::uint32_t ib = file.gem_new(32768);  // 4 × 4 CP_MEM_WRITEs of 256 dwords
+    const std::uint32_t cached = file.gem_new(4096, uapi::MSM_BO_CACHED);   // never cleaned
+    const std::uint32_t cleaned = file.gem_new(4096, uapi::MSM_BO_CACHED);  // cleaned whole after mmap
+    const std::uint32_t partly = file.gem_new(4096, uapi::MSM_BO_CACHED);   // bytes 70..71 cleaned
+    const std::uint32_t wc = file.gem_new(4096, uapi::MSM_BO_WC);
+    auto* words = static_cast<std::uint32_t*>(file.map(ib, 32768));
+    std::uint32_t* targets[] = {static_cast<std::uint32_t*>(file.map(cached, 4096)),
+                                static_cast<std::uint32_t*>(file.map(cleaned, 4096)),
+                                static_cast<std::uint32_t*>(file.map(partly, 4096)),
+                                static_cast<std::uint32_t*>(file.map(wc, 4096))};
+    const std::uint32_t handles[] = {cached, cleaned, partly, wc};
+    using Op = sys::Syscalls::CacheMaintenance;
+    v.sys.maintain_dcache(Op::clean, targets[1], 4096);
+    v.sys.maintain_dcache(Op::clean, reinterpret_cast<std::byte*>(targets[2]) + 70, 2);  // the line of bytes 64..127
+    std::mt19937 rng(2024);
+    std::vector<std::uint32_t> values(1024);
+    for (auto& value : values) value = static_cast<std::uint32_t>(rng()) | 1;  // never zero
+    Pm4 stream;
+    for (const std::uint32_t handle : handles) {
+      const GpuAddress va(file.info(handle, uapi::MSM_INFO_GET_IOVA));
+      for (std::size_t at = 0; at < values.size(); at += 256)
+        stream.mem_write(va + at * 4, std::vector<std::uint32_t>(values.begin() + static_cast<long>(at),
+                                                                 values.begin() + static_cast<long>(at + 256)));
+    }
+    std::memcpy(words, stream.words.data(), stream.words.size() * 4);
+    std::uint32_t fence = 0;
+    REQUIRE(file.submit(queue, {{kRead, ib, 0}, {kWrite, cached, 0}, {kWrite, cleaned, 0}, {kWrite, partly, 0}, {kWrite, wc, 0}},
+                        {cmd(0, 0, static_cast<std::uint32_t>(stream.words.size() * 4))}, &fence) == 0);
+    REQUIRE(file.wait(queue, fence, 5000000000ll) == 0);
+    // Before any maintenance the mappings show the GPU's values: the dirty lines are not back yet.
+    for (std::uint32_t* target : targets)
+      for (std::size_t i = 0; i < values.size(); ++i) REQUIRE(target[i] == values[i]);
+    for (std::uint32_t* target : targets) v.sys.maintain_dcache(Op::clean_invalidate, target, 4096);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      CAPTURE(i);
+      REQUIRE(targets[0][i] == 0);                                 // every line was dirty: the zeros landed
+      REQUIRE(targets[1][i] == values[i]);                         // cleaned before the GPU wrote
+      REQUIRE(targets[2][i] == (i / 16 == 1 ? values[i] : 0u));   // only the line of bytes 64..127 was cleaned
+      REQUIRE(targets[3][i] == values[i]);                         // write-combined: the driver cleaned it
+    }
+    // Written back once, the lines are clean: the GPU's next values stay.
+    std::memcpy(targets[0], values.data(), 4096);
+    v.sys.maintain_dcache(Op::clean_invalidate, targets[0], 4096);
+    for (std::size_t i = 0; i < values.size(); ++i) REQUIRE(targets[0][i] == values[i]);
+    v.sys.munmap(words, 32768);
+    for (std::uint32_t* target : targets) v.sys.munmap(target, 4096);
+    CHECK(file.queue_close(queue) == 0);
+    CHECK(file.gem_close(ib) == 0);
+    for (const std::uint32_t handle : handles) CHECK(file.gem_close(handle) == 0);
+  }
+  CHECK(v.sys.leaks().empty());
+}

@@ -69,6 +69,9 @@ class RecordingSyscalls final : public adreno::sys::Syscalls {
   off_t lseek(int fd, off_t offset, int whence) override { return inner_.lseek(fd, offset, whence); }
   std::uint64_t page_size() const override { return inner_.page_size(); }
   std::chrono::steady_clock::time_point now() const override { return inner_.now(); }
+  void maintain_dcache(CacheMaintenance operation, const void* data, std::size_t size) noexcept override {
+    inner_.maintain_dcache(operation, data, size);
+  }
 
  private:
   adreno::sys::Syscalls& inner_;

@@ -18,14 +18,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 #include <map>
 #include <mutex>
 #include <set>
+#include <utility>
+#include <vector>
 
 namespace adreno::virt {
 namespace {
@@ -39,6 +43,10 @@ namespace uapi = msm::uapi;
 // configuration instead; 4 GiB is what an a630 on a v6.x kernel reports.
 constexpr std::uint64_t kVaStart = 0x100000000ull;
 constexpr std::uint64_t kVaSize = 0x100000000ull;
+
+// The CPU's data cache line: 64 bytes on the Kryo and Cortex-A cores next to a6xx and a7xx GPUs
+// (CTR_EL0.DminLine).
+constexpr std::uint64_t kCpuCacheLine = 64;
 
 // drm_gem.c: fake mmap offsets are handed out by the device's drm_vma_offset_manager from
 // DRM_FILE_PAGE_OFFSET_START = (0xFFFFFFFF >> PAGE_SHIFT) + 1 pages, i.e. byte offset 4 GiB.
@@ -101,6 +109,11 @@ struct GemObject {
     bool write;
   };
   std::vector<Fence> fences;
+  /// Byte ranges (whole CPU cache lines, sorted, disjoint) whose lines the CPU cache holds dirty
+  /// with what the kernel's zeroing of the pages wrote: a cached object's pages start so (see
+  /// gem_new). Each goes back to memory — over whatever the GPU wrote there since — when the
+  /// CPU first runs cache maintenance over it (cache_maintained).
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> dirty_lines{};
 
   ~GemObject() {
     if (iova) memory->unmap(*iova);
@@ -209,6 +222,33 @@ class MsmFile final : public VirtualFile {
     if (it == mappings_.end()) return;
     released = std::move(it->second.object);
     mappings_.erase(it);
+  }
+
+  void cache_maintained(void* addr, std::size_t offset, std::size_t length) noexcept override {
+    // DC CVAC and DC CIVAC write a dirty line back to memory before anything else they do (Arm
+    // ARM, "Data cache maintenance instructions"): the zeros the kernel left in a cached
+    // object's lines land now, over what the GPU wrote since. Dirty lines the CPU never
+    // maintains are written back on eviction on hardware, at no fixed time; here they stay
+    // until maintained, so that the point at which they land is deterministic — at the latest
+    // when the host invalidates the range to read what the GPU wrote.
+    std::lock_guard lock(mutex_);
+    auto it = mappings_.find(addr);
+    if (it == mappings_.end() || it->second.object->dirty_lines.empty()) return;
+    const std::uint64_t begin = offset / kCpuCacheLine * kCpuCacheLine;
+    const std::uint64_t end = std::min<std::uint64_t>((offset + length + kCpuCacheLine - 1) / kCpuCacheLine * kCpuCacheLine,
+                                                      it->second.length);
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> still_dirty;
+    for (const auto& [first, last] : it->second.object->dirty_lines) {
+      const std::uint64_t from = std::max(first, begin), to = std::min(last, end);
+      if (from >= to) {
+        still_dirty.emplace_back(first, last);
+        continue;
+      }
+      std::memset(static_cast<std::byte*>(addr) + from, 0, to - from);  // the mapping starts at offset 0 of the object
+      if (first < from) still_dirty.emplace_back(first, from);
+      if (to < last) still_dirty.emplace_back(to, last);
+    }
+    it->second.object->dirty_lines = std::move(still_dirty);
   }
 
   void stat(struct stat& out) const override {
@@ -398,7 +438,15 @@ class MsmFile final : public VirtualFile {
     if (size == 0) return -EINVAL;
     auto backing = allocate_pages(device_->config.memory_limit, size);
     if (!backing) return -ENOMEM;
-    args.handle = add_handle(std::make_shared<GemObject>(GemObject{std::move(backing), size, args.flags, false, memory_, {}, {}, {}}));
+    auto object = std::make_shared<GemObject>(GemObject{std::move(backing), size, args.flags, false, memory_, {}, {}, {}});
+    // The pages come from shmem, which zeroes them through the kernel's cached linear map, so the
+    // zeros can sit in the CPU cache as dirty lines. msm_gem.c get_pages() cleans the new pages
+    // (sync_for_device) only for MSM_BO_WC objects (MSM_BO_WC | MSM_BO_UNCACHED before v6.0), as
+    // the GPU does not snoop them; a MSM_BO_CACHED object keeps its dirty lines until user space
+    // cleans them, as Turnip does after GEM_NEW (tu_knl_drm_msm.cc). MSM_BO_CACHED_COHERENT
+    // objects are snooped by the GPU: nothing to model.
+    if ((args.flags & uapi::MSM_BO_CACHE_MASK) == uapi::MSM_BO_CACHED) object->dirty_lines.emplace_back(0, size);
+    args.handle = add_handle(std::move(object));
     return 0;
   }
 

@@ -34,6 +34,14 @@ class VirtualFile {
   virtual void* mmap(std::size_t length, int prot, int flags, off_t offset, int& error) = 0;
   /// A mapping made by mmap() is going away (after the host munmap succeeded).
   virtual void munmapped(void* addr, std::size_t length) = 0;
+  /// The CPU ran cache maintenance (DC CVAC / DC CIVAC) over `length` bytes at `offset` of the
+  /// mapping made at `addr`. Nodes that model CPU cache lines the driver left dirty write those
+  /// lines back now; the default has none.
+  virtual void cache_maintained(void* addr, std::size_t offset, std::size_t length) noexcept {
+    (void)addr;
+    (void)offset;
+    (void)length;
+  }
 
   /// What fstat reports for the node (character device numbers of the real driver).
   virtual void stat(struct stat& out) const = 0;

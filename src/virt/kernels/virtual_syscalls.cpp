@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 
 namespace adreno::virt {
@@ -344,6 +345,30 @@ void VirtualSyscalls::set_dmabuf_size_in_fstat(bool reported) {
 std::chrono::steady_clock::time_point VirtualSyscalls::now() const {
   std::lock_guard lock(mutex_);
   return std::chrono::steady_clock::now() + clock_offset_;
+}
+
+void VirtualSyscalls::maintain_dcache(CacheMaintenance operation, const void* data, std::size_t size) noexcept {
+  void* mapping = nullptr;
+  std::size_t offset = 0;
+  std::shared_ptr<VirtualFile> file;
+  {
+    std::lock_guard lock(mutex_);
+    // The mapping starting at or below `data`; the range must lie inside it.
+    auto it = mappings_.upper_bound(const_cast<void*>(data));
+    if (it != mappings_.begin()) {
+      --it;
+      offset = static_cast<std::size_t>(static_cast<const std::byte*>(data) - static_cast<const std::byte*>(it->first));
+      if (offset + size <= it->second.length) {
+        mapping = it->first;
+        file = it->second.file;
+      }
+    }
+  }
+  if (file) file->cache_maintained(mapping, offset, size);
+  Call call{operation == CacheMaintenance::clean ? Call::Kind::cache_clean : Call::Kind::cache_clean_invalidate};
+  call.address = const_cast<void*>(data);
+  call.length = size;
+  notify(call);
 }
 
 }  // namespace adreno::virt

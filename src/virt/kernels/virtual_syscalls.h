@@ -25,17 +25,17 @@ class VirtualSyscalls final : public sys::Syscalls {
  public:
   using NodeFactory = std::function<std::shared_ptr<VirtualFile>()>;
 
-  /// A call on a virtual node (or one of its mappings), or a DMA_BUF_IOCTL_SYNC on a dma-buf,
-  /// after it returned.
+  /// A call on a virtual node (or one of its mappings), a DMA_BUF_IOCTL_SYNC on a dma-buf, or CPU
+  /// cache maintenance of any range, after it returned.
   struct Call {
-    enum class Kind { open, close, ioctl, mmap, munmap };
+    enum class Kind { open, close, ioctl, mmap, munmap, cache_clean, cache_clean_invalidate };
     Kind kind;
     int fd = -1;                 ///< the descriptor (open: the new one)
     unsigned long request = 0;   ///< ioctl
     const void* arg = nullptr;   ///< ioctl: the argument, as the driver left it
     const char* path = nullptr;  ///< open
-    void* address = nullptr;     ///< mmap (result), munmap
-    std::uint64_t length = 0;    ///< mmap, munmap
+    void* address = nullptr;     ///< mmap (result), munmap, cache maintenance (the range's start)
+    std::uint64_t length = 0;    ///< mmap, munmap, cache maintenance
     std::uint64_t offset = 0;    ///< mmap
     int result = 0;              ///< 0 (or a positive result) or -errno
     bool injected = false;       ///< the failure came from fail(), not the driver
@@ -103,6 +103,10 @@ class VirtualSyscalls final : public sys::Syscalls {
   off_t lseek(int fd, off_t offset, int whence) override;
   std::uint64_t page_size() const override { return page_size_; }
   std::chrono::steady_clock::time_point now() const override;
+  /// Tells the node whose mapping holds the range (which may write back lines it left dirty) and
+  /// the observer (as a cache_clean / cache_clean_invalidate call); ranges in no mapping of a
+  /// virtual node are only observed.
+  void maintain_dcache(CacheMaintenance operation, const void* data, std::size_t size) noexcept override;
 
  private:
   struct Descriptor {

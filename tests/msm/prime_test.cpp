@@ -53,7 +53,8 @@ void check_writes_reach(Kernel& kernel, const Bo& bo, const ForeignBuffer& forei
 }
 
 /// The scheduler state of one of this process's threads, from /proc/self/task/<tid>/stat (the
-/// field after the parenthesised command name): 'R' running, 'S' asleep (e.g. waiting for a lock).
+/// field after the parenthesised command name): 'R' running, 'S' asleep (e.g. waiting for a lock),
+/// '?' when it cannot be read.
 char thread_state(pid_t tid) {
   const std::string path = "/proc/self/task/" + std::to_string(tid) + "/stat";
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -68,7 +69,8 @@ char thread_state(pid_t tid) {
 }
 
 /// Plays "another thread" for a race: runs `work` on a thread of its own and returns once that
-/// thread has finished it or has gone to sleep (blocked on a lock the caller holds). No timing is
+/// thread has finished it or stopped running (asleep, blocked on a lock the caller holds; any
+/// other state, or none readable, also ends the wait, so that it can never hang). No timing is
 /// involved: where the caller holds no lock `work` needs, it has run to the end on return.
 class OtherThread {
  public:
@@ -79,7 +81,7 @@ class OtherThread {
           done_ = true;
         }) {
     while (tid_ == 0) std::this_thread::yield();
-    while (!done_ && thread_state(tid_) != 'S') std::this_thread::yield();
+    while (!done_ && thread_state(tid_) == 'R') std::this_thread::yield();
   }
 
  private:

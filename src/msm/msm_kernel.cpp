@@ -150,18 +150,11 @@ class MsmKernel final : public Kernel {
 
   void free(const Bo& bo) override {
     std::lock_guard lock(mutex_);
-    auto it = handle_refs_.find(bo.handle);
-    if (it == handle_refs_.end()) throw Error(Errc::not_found, "MSM free", handle_text(bo.handle) + " is not open");
-    // A dma-buf imported twice shares one handle (drm_prime.c dedups per file): close it with
-    // the last Bo that refers to it.
-    if (it->second > 1) {
-      --it->second;
-      return;
+    if (handle_refs_.count(bo.handle) == 0) {
+      throw Error(Errc::not_found, "MSM free", handle_text(bo.handle) + " is not open");
     }
-    drm_gem_close args{bo.handle, 0};
-    call(DRM_IOCTL_GEM_CLOSE, &args, "DRM_IOCTL_GEM_CLOSE", handle_text(bo.handle));
-    handle_refs_.erase(it);
-    shared_handles_.erase(bo.handle);
+    const int ret = release_handle(bo.handle);
+    if (ret < 0) throw_kernel_error("MSM DRM_IOCTL_GEM_CLOSE", handle_text(bo.handle), ret);
   }
 
   CpuView map(const Bo& bo) override {
@@ -190,22 +183,27 @@ class MsmKernel final : public Kernel {
   Bo import_dmabuf(int fd) override {
     const std::uint64_t size = dmabuf_size(sys_, fd, "MSM import_dmabuf");
     drm_prime_handle args{0, 0, fd};
-    call(DRM_IOCTL_PRIME_FD_TO_HANDLE, &args, "DRM_IOCTL_PRIME_FD_TO_HANDLE", "fd " + std::to_string(fd));
-    bool known;
     {
+      // A dma-buf this file already has a handle for yields that same handle, with no reference
+      // of its own (drm_prime.c drm_gem_prime_fd_to_handle: drm_prime_lookup_buf_handle), and a
+      // GEM_CLOSE of it by the free of another Bo on the handle would close it under this one.
+      // So the handle is counted before the lock goes, and free counts down and closes under the
+      // same lock, as Mesa's freedreno_bo.c does it: fd_bo_from_dmabuf holds table_lock across
+      // drmPrimeFDToHandle and the handle-table lookup (which takes the reference), and the
+      // handle is closed and dropped from the table under table_lock (fd_bo_fini_common).
       std::lock_guard lock(mutex_);
-      known = handle_refs_.count(args.handle) != 0;
+      call(DRM_IOCTL_PRIME_FD_TO_HANDLE, &args, "DRM_IOCTL_PRIME_FD_TO_HANDLE", "fd " + std::to_string(fd));
+      ++handle_refs_[args.handle];
+      shared_handles_.insert(args.handle);
     }
     std::uint64_t iova = 0;
     try {
       iova = gem_info(args.handle, uapi::MSM_INFO_GET_IOVA, "MSM_INFO_GET_IOVA");
     } catch (...) {
-      if (!known) close_handle_quietly(args.handle);
+      std::lock_guard lock(mutex_);
+      release_handle(args.handle);
       throw;
     }
-    std::lock_guard lock(mutex_);
-    ++handle_refs_[args.handle];
-    shared_handles_.insert(args.handle);
     // msm_gem.c msm_gem_import: imported objects are write-combined for the CPU.
     return Bo{args.handle, size, GpuAddress(iova),
               BoFlags{MemoryType::write_combined, false}};
@@ -443,6 +441,23 @@ class MsmKernel final : public Kernel {
     return Error(Errc::device_lost, operation,
                  queue_text(ctx) + " faulted or hung on the GPU (MSM_SUBMITQUEUE_PARAM_FAULTS = " +
                      std::to_string(faults) + "); the context is lost");
+  }
+
+  /// Drops one Bo's count on an open handle; the last one closes it (a dma-buf imported twice
+  /// shares one handle, drm_prime.c drm_gem_prime_fd_to_handle). Returns GEM_CLOSE's result (0
+  /// when the handle stays open); a refused close leaves the handle counted. Called with mutex_ held.
+  int release_handle(std::uint32_t handle) {
+    auto it = handle_refs_.find(handle);
+    if (it->second > 1) {
+      --it->second;
+      return 0;
+    }
+    drm_gem_close args{handle, 0};
+    const int ret = sys_.ioctl(fd_, DRM_IOCTL_GEM_CLOSE, &args);
+    if (ret < 0) return ret;
+    handle_refs_.erase(it);
+    shared_handles_.erase(handle);
+    return 0;
   }
 
   // Cleanup on error paths: the original error is what the caller needs to see.

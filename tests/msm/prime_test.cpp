@@ -7,10 +7,16 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
+#include <functional>
+#include <optional>
 #include <random>
+#include <string>
+#include <thread>
 
 using namespace adreno;
 using namespace msm_test;
@@ -34,6 +40,54 @@ struct ForeignBuffer {
   std::size_t size;
   int fd;
   std::uint32_t* host;
+};
+
+/// Writes a seeded word through the Bo's mapping and checks that the dma-buf's pages hold it: the
+/// handle is open and still names this dma-buf's object.
+void check_writes_reach(Kernel& kernel, const Bo& bo, const ForeignBuffer& foreign, std::uint32_t seed) {
+  CpuView view = kernel.map(bo);
+  const std::uint32_t value = std::mt19937(seed)();
+  std::memcpy(view.data() + 4096 + 8, &value, 4);
+  CHECK(foreign.host[(4096 + 8) / 4] == value);
+  kernel.unmap(bo, view);
+}
+
+/// The scheduler state of one of this process's threads, from /proc/self/task/<tid>/stat (the
+/// field after the parenthesised command name): 'R' running, 'S' asleep (e.g. waiting for a lock),
+/// '?' when it cannot be read.
+char thread_state(pid_t tid) {
+  const std::string path = "/proc/self/task/" + std::to_string(tid) + "/stat";
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return '?';
+  char text[512];
+  const ssize_t length = ::read(fd, text, sizeof text - 1);
+  ::close(fd);
+  if (length <= 0) return '?';
+  const std::string stat(text, static_cast<std::size_t>(length));
+  const std::size_t end = stat.rfind(')');
+  return end == std::string::npos || end + 2 >= stat.size() ? '?' : stat[end + 2];
+}
+
+/// Plays "another thread" for a race: runs `work` on a thread of its own and returns once that
+/// thread has finished it or stopped running (asleep, blocked on a lock the caller holds; any
+/// other state, or none readable, also ends the wait, so that it can never hang). No timing is
+/// involved: where the caller holds no lock `work` needs, it has run to the end on return.
+class OtherThread {
+ public:
+  explicit OtherThread(std::function<void()> work)
+      : thread_([this, work = std::move(work)] {
+          tid_ = static_cast<pid_t>(::syscall(SYS_gettid));
+          work();
+          done_ = true;
+        }) {
+    while (tid_ == 0) std::this_thread::yield();
+    while (!done_ && thread_state(tid_) == 'R') std::this_thread::yield();
+  }
+
+ private:
+  std::atomic<pid_t> tid_{0};
+  std::atomic<bool> done_{false};
+  std::jthread thread_;  // joined on destruction
 };
 
 }  // namespace
@@ -192,6 +246,81 @@ TEST_CASE("PRIME requests the driver refuses", "[virtual-kernel][msm]") {
     drm_gem_close close_args{created.handle, 0};
     CHECK(v.sys.ioctl(fd, DRM_IOCTL_GEM_CLOSE, &close_args) == 0);
     v.sys.close(fd);
+  }
+  CHECK(v.sys.leaks().empty());
+}
+
+// drm_prime.c drm_gem_prime_fd_to_handle answers a dma-buf the file already has a handle for with
+// that same handle and takes no reference for it: one GEM_CLOSE closes it under every Bo that
+// shares it. The backend counts the Bos per handle, and the import's count has to be in, in the
+// same critical section as PRIME_FD_TO_HANDLE, before another thread's free of the other Bo can
+// count down and close (Mesa freedreno_bo.c fd_bo_from_dmabuf holds table_lock across both).
+
+TEST_CASE("a dma-buf imported again while another thread frees the Bo sharing its handle keeps the handle open: "
+          "free after the import's PRIME_FD_TO_HANDLE",
+          "[virtual-kernel][msm]") {
+  // The other thread frees `first` right after the driver answered the second import's
+  // PRIME_FD_TO_HANDLE with first's handle: before the import has counted it.
+  VirtualMsm v;
+  ForeignBuffer foreign(2 * 4096);
+  std::optional<OtherThread> other;
+  {
+    auto kernel = v.open();
+    const Bo first = kernel->import_dmabuf(foreign.fd);
+    const unsigned closes = v.sys.ioctl_count(DRM_IOCTL_GEM_CLOSE);
+    v.sys.set_observer([&](const virt::VirtualSyscalls::Call& call) {
+      if (call.kind == virt::VirtualSyscalls::Call::Kind::ioctl && call.request == DRM_IOCTL_PRIME_FD_TO_HANDLE &&
+          call.result == 0 && !other) {
+        other.emplace([&] { kernel->free(first); });
+      }
+    });
+    std::optional<Bo> second;
+    try {
+      second = kernel->import_dmabuf(foreign.fd);
+    } catch (const Error& error) {
+      FAIL_CHECK("the import failed: " << error.what());  // the handle was closed under it
+    }
+    other.reset();  // the free is over
+    v.sys.set_observer({});
+    REQUIRE(second);
+    CHECK(second->handle == first.handle);
+    CHECK(second->gpu == first.gpu);
+    CHECK(v.sys.ioctl_count(DRM_IOCTL_GEM_CLOSE) == closes);  // `second` still uses the handle
+    check_writes_reach(*kernel, *second, foreign, 15);
+    kernel->free(*second);
+    CHECK(v.sys.ioctl_count(DRM_IOCTL_GEM_CLOSE) == closes + 1);
+  }
+  CHECK(v.sys.leaks().empty());
+}
+
+TEST_CASE("a dma-buf imported again while another thread frees the Bo sharing its handle keeps the handle open: "
+          "free after the import's GET_IOVA",
+          "[virtual-kernel][msm]") {
+  // The other thread frees `first` after the driver answered the second import's GET_IOVA,
+  // between the driver calls of the import; nothing of the backend's is locked there, so the
+  // seam's observer plays that thread on the import's own.
+  VirtualMsm v;
+  ForeignBuffer foreign(2 * 4096);
+  bool freed = false;
+  {
+    auto kernel = v.open();
+    const Bo first = kernel->import_dmabuf(foreign.fd);
+    const unsigned closes = v.sys.ioctl_count(DRM_IOCTL_GEM_CLOSE);
+    v.sys.set_observer([&](const virt::VirtualSyscalls::Call& call) {
+      if (call.kind == virt::VirtualSyscalls::Call::Kind::ioctl && call.request == uapi::DRM_IOCTL_MSM_GEM_INFO &&
+          call.result == 0 && !freed) {
+        freed = true;
+        kernel->free(first);
+      }
+    });
+    const Bo second = kernel->import_dmabuf(foreign.fd);
+    v.sys.set_observer({});
+    REQUIRE(freed);
+    CHECK(second.handle == first.handle);
+    CHECK(v.sys.ioctl_count(DRM_IOCTL_GEM_CLOSE) == closes);  // `second` still uses the handle
+    check_writes_reach(*kernel, second, foreign, 16);
+    kernel->free(second);
+    CHECK(v.sys.ioctl_count(DRM_IOCTL_GEM_CLOSE) == closes + 1);
   }
   CHECK(v.sys.leaks().empty());
 }

@@ -41,7 +41,8 @@ nlohmann::json metadata(const adreno::ir3::Program& program) {
   json buffers = json::array();
   for (const auto& buffer : launch.buffers) {
     buffers.push_back(
-        {{"size_dwords", buffer.size_dwords},
+        {{"kind", buffer.uniform ? "ubo" : "buf"},
+         {"size_dwords", buffer.size_dwords},
          {"address_const_regid", buffer.address_const ? json(*buffer.address_const) : json()},
          {"initial", buffer.initial}});
   }
@@ -77,6 +78,7 @@ nlohmann::json metadata(const adreno::ir3::Program& program) {
         {"num_work_groups_const_regid",
          launch.num_work_groups_const ? json(*launch.num_work_groups_const) : json()},
         {"buffers", buffers},
+        {"early_preamble", launch.early_preamble},
         {"constants", constants}}},
   };
 }

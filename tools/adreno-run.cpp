@@ -121,16 +121,20 @@ LoadedKernel load_program(adreno::Device& device, const std::string& path, std::
   // their initial values, as computerator allocates and fills them; @localsize is the size it
   // must be launched with.
   const adreno::ir3::Program assembled = adreno::ir3::assemble(text);
-  for (const auto& slot : assembled.launch.buffers) {
-    ArgumentSpec spec;
+  LoadedKernel loaded{adreno::Program::from_ir3_assembly(device, text, legalize), assembled.launch.local_size};
+  // Each @buf / @ubo line is the argument named buf<i> (its position among those lines); the
+  // program lists the @buf lines before the @ubo lines.
+  defaults.resize(assembled.launch.buffers.size());
+  for (std::size_t i = 0; i < assembled.launch.buffers.size(); ++i) {
+    const auto& slot = assembled.launch.buffers[i];
+    ArgumentSpec& spec = defaults.at(loaded.program.argument_index("buf" + std::to_string(i)).value());
     spec.is_buffer = true;
     spec.count = std::max<std::size_t>(slot.size_dwords, slot.initial.size());
     spec.type = &kElements[0];
     spec.fill.kind = FillKind::initial;
     spec.initial = slot.initial;
-    defaults.push_back(spec);
   }
-  return LoadedKernel{adreno::Program::from_ir3_assembly(device, text, legalize), assembled.launch.local_size};
+  return loaded;
 }
 
 }  // namespace
@@ -139,13 +143,13 @@ int main(int argc, char** argv) {
   CLI::App app{
       "Runs one compute kernel and shows what it wrote.\n\n"
       "KERNEL is ir3 assembly (Mesa's disassembler syntax with computerator's directives: @localsize,\n"
-      "@buf, @const, @invocationid, @wgid, @numwg, @branchstack, @localmem, @pvtmem, ...), a Qualcomm OpenCL compiled binary, or an ir3 fixture JSON\n"
+      "@buf, @ubo, @const, @invocationid, @wgid, @numwg, @branchstack, @localmem, @pvtmem, @earlypreamble, ...), a Qualcomm OpenCL compiled binary, or an ir3 fixture JSON\n"
       "(ir3-a630-fixture/1, next to its .code.bin).\n\n"
       "Arguments are bound in kernel order, one --arg each:\n"
       "  buf:COUNTxTYPE[:FILL]   a buffer of COUNT elements (TYPE u32 i32 f32 u16 f16 u8), filled with\n"
       "                          zeros (default), iota, random[:SEED] or file:PATH\n"
       "  TYPE:VALUE              a scalar\n"
-      "Without --arg, an assembly kernel gets u32 buffers of its @buf sizes holding their @buf values\n"
+      "Without --arg, an assembly kernel gets u32 buffers of its @buf and @ubo sizes holding their values\n"
       "(zeros after them), and its @const values are preloaded, as computerator does.\n\n"
       "Example: adreno-run --virtual add.s -a buf:1024xu32 -a buf:1024xu32:iota -a buf:1024xu32:random:7 \\\n"
       "           --groups 8 --local 128 --print 0"};

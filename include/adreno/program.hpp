@@ -94,6 +94,19 @@ struct Ir3Metadata {
   std::vector<BufferPointer> buffers;  ///< in kernel-argument order, before the scalars
   std::vector<Scalar> scalars;
   std::vector<StorageBuffer> storage_buffers;  ///< arguments after the scalars
+  /// A buffer the program reads as a uniform buffer (UBO slot `slot`, read with ldc / ldc.k, as
+  /// Mesa computerator's `@ubo` lines): the dispatch loads its 2-dword UBO descriptor (base and
+  /// size in vec4s) with CP_LOAD_STATE6 ST6_UBO, and its 64-bit address at
+  /// `address_const_dword` too when given.
+  struct UniformBuffer {
+    std::string name;
+    std::uint32_t slot;
+    std::optional<std::uint32_t> address_const_dword;
+  };
+  std::vector<UniformBuffer> uniform_buffers;  ///< arguments after the storage buffers
+  /// The program starts with an early preamble (SP_CS_CNTL_0 EARLYPREAMBLE; Mesa ir3_shader_variant
+  /// early_preamble): a shps … shpe block the hardware runs once before the work groups.
+  bool early_preamble = false;
   std::vector<Immediate> immediates;
   std::uint32_t private_bytes_per_fiber = 0;
   bool private_per_wave = true;        ///< PERWAVEMEMLAYOUT
@@ -140,9 +153,11 @@ class Program {
   /// Assembles ir3 source — Mesa's disassembler syntax plus Mesa computerator's directives
   /// (`@localsize X, Y, Z`, `@buf SIZE [(cN.c)] [values]`, `@const(cN.c) a, b, c, d`,
   /// `@invocationid(rN.c)`, `@wgid(rN.c)`, `@numwg(cN.x)`, `@branchstack N`, `@localmem BYTES`,
-  /// `@pvtmem BYTES`, `@fullnopstart/end`, `@fullsyncstart/end`) — and loads it. Its arguments
-  /// are the @buf lines in order, named "buf0", "buf1", …: buffer i is storage-buffer (UAV) slot
-  /// i, its address also in cN.xy when the line names a constant, as in computerator. @const
+  /// `@pvtmem BYTES`, `@ubo SIZE [(cN.c)] [values]`, `@earlypreamble`, `@fullnopstart/end`,
+  /// `@fullsyncstart/end`) — and loads it. Its arguments are the @buf lines in order, then the
+  /// @ubo lines in order, each named "buf<i>" by its position i among all @buf and @ubo lines: the
+  /// n-th @buf is storage-buffer (UAV) slot n and the n-th @ubo uniform-buffer slot n, an address
+  /// also in cN.xy when the line names a constant, as in computerator. @const
   /// values are preloaded; @numwg receives the work-group counts; @localsize is the local size it
   /// must be launched with. Throws Error(malformed) whose detail starts with "line:column:" for
   /// bad source.

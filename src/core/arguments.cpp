@@ -26,6 +26,7 @@ const char* kind_name(ProgramArgument::Kind kind) {
     case ProgramArgument::Kind::storage_image: return "a storage image";
     case ProgramArgument::Kind::storage_buffer: return "a storage buffer";
     case ProgramArgument::Kind::sampler: return "a sampler";
+    case ProgramArgument::Kind::uniform_buffer: return "a uniform buffer";
   }
   return "?";
 }
@@ -38,6 +39,7 @@ Arguments::Impl::Impl(std::shared_ptr<const Program::Impl> program)
       textures_(std::size_t{program_->info().textures} * d::kTextureDwords, 0u),
       storage_images_(std::size_t{program_->info().storage_images} * d::kTextureDwords, 0u),
       samplers_(std::size_t{program_->info().samplers} * d::kSamplerDwords, 0u),
+      uniform_buffers_(std::size_t{program_->info().uniform_buffers} * d::kUboDwords, 0u),
       bindings_(program_->info().arguments.size()),
       unset_count_(bindings_.size()) {
   // Immediates were checked against constlen when the program was loaded.
@@ -80,7 +82,8 @@ void Arguments::Impl::bind(std::size_t index, Binding binding) {
 
 const ProgramArgument& Arguments::Impl::buffer_argument(const ProgramInfo& info, std::size_t index) {
   constexpr const char* kOperation = "set buffer argument";
-  if (index < info.arguments.size() && info.arguments[index].kind == ProgramArgument::Kind::storage_buffer)
+  if (index < info.arguments.size() && (info.arguments[index].kind == ProgramArgument::Kind::storage_buffer ||
+                                       info.arguments[index].kind == ProgramArgument::Kind::uniform_buffer))
     return info.arguments[index];
   const ProgramArgument& arg = argument(info, index, ProgramArgument::Kind::constant, kOperation);
   if (arg.size_bytes != 8 || arg.const_byte % 4 != 0)
@@ -91,10 +94,11 @@ const ProgramArgument& Arguments::Impl::buffer_argument(const ProgramInfo& info,
 
 const ProgramArgument& Arguments::Impl::scalar_argument(const ProgramInfo& info, std::size_t index, std::size_t bytes) {
   constexpr const char* kOperation = "set scalar argument";
-  if (index < info.arguments.size() && info.arguments[index].kind == ProgramArgument::Kind::storage_buffer)
+  if (index < info.arguments.size() && (info.arguments[index].kind == ProgramArgument::Kind::storage_buffer ||
+                                       info.arguments[index].kind == ProgramArgument::Kind::uniform_buffer))
     throw Error(Errc::invalid_argument, kOperation,
-                fmt::format("{} is a storage buffer, bound with set_buffer: its address holds 8 bytes; got {}",
-                            describe(index, info.arguments[index]), bytes));
+                fmt::format("{} is {}, bound with set_buffer: its address holds 8 bytes; got {}",
+                            describe(index, info.arguments[index]), kind_name(info.arguments[index].kind), bytes));
   const ProgramArgument& arg = argument(info, index, ProgramArgument::Kind::constant, kOperation);
   if (bytes == 0 || bytes > arg.size_bytes)
     throw Error(Errc::invalid_argument, kOperation,
@@ -110,19 +114,30 @@ const ProgramArgument& Arguments::Impl::storage_buffer_descriptor(std::span<std:
   return arg;
 }
 
+const ProgramArgument& Arguments::Impl::uniform_buffer_descriptor(std::span<std::uint32_t, 2> out, const ProgramInfo& info,
+                                                                 std::size_t index, GpuAddress address, std::uint64_t size) {
+  constexpr const char* kOperation = "set buffer argument";
+  const ProgramArgument& arg = argument(info, index, ProgramArgument::Kind::uniform_buffer, kOperation);
+  write_uniform_buffer_descriptor(out, address, size, kOperation, describe(index, arg));
+  return arg;
+}
+
 void Arguments::Impl::set_buffer(std::size_t index, const BufferView& buffer) {
   const ProgramArgument& arg = buffer_argument(program_->info(), index);
   const GpuAddress address = buffer.gpu_address();
   if (arg.kind == ProgramArgument::Kind::storage_buffer) {
     storage_buffer_descriptor(std::span<std::uint32_t, 16>(storage_images_.data() + std::size_t{arg.slot} * d::kTextureDwords, 16),
                               program_->info(), index, address, buffer.size());
+  } else if (arg.kind == ProgramArgument::Kind::uniform_buffer) {
+    uniform_buffer_descriptor(std::span<std::uint32_t, 2>(uniform_buffers_.data() + std::size_t{arg.slot} * d::kUboDwords, 2),
+                              program_->info(), index, address, buffer.size());
   }
   if (arg.const_byte != kNoConstant) {
     constants_[arg.const_byte / 4] = address.lo();
     constants_[arg.const_byte / 4 + 1] = address.hi();
   }
-  // A buffer argument may be written by the program: list it as writable.
-  bind(index, Binding{buffer.buffer()->block_shared(), true, true});
+  // A buffer argument may be written by the program: list it as writable (a UBO is only read).
+  bind(index, Binding{buffer.buffer()->block_shared(), arg.kind != ProgramArgument::Kind::uniform_buffer, true});
 }
 
 void Arguments::Impl::set_bytes(std::size_t index, std::span<const std::byte> bytes) {

@@ -29,6 +29,7 @@ class Arguments::Impl {
   std::span<const std::uint32_t> textures() const noexcept { return textures_; }
   std::span<const std::uint32_t> storage_images() const noexcept { return storage_images_; }
   std::span<const std::uint32_t> samplers() const noexcept { return samplers_; }
+  std::span<const std::uint32_t> uniform_buffers() const noexcept { return uniform_buffers_; }
   const std::vector<Binding>& bindings() const noexcept { return bindings_; }
   /// The first argument not set yet, if any. Every dispatch asks: once all are set, it costs a
   /// compare, whatever the number of arguments.
@@ -49,6 +50,9 @@ class Arguments::Impl {
   /// throws Error(invalid_argument) naming it when it is no storage buffer or the view does not fit.
   static const ProgramArgument& storage_buffer_descriptor(std::span<std::uint32_t, 16> out, const ProgramInfo& info,
                                                           std::size_t index, GpuAddress address, std::uint64_t size);
+  /// The same for a uniform-buffer argument: its 2-dword UBO descriptor.
+  static const ProgramArgument& uniform_buffer_descriptor(std::span<std::uint32_t, 2> out, const ProgramInfo& info,
+                                                          std::size_t index, GpuAddress address, std::uint64_t size);
   /// Writes the descriptor of `image` for argument `index`, a texture (or a storage image when
   /// `storage`), to `out`; throws Error(invalid_argument) naming the argument and what is wrong.
   /// Returns the argument.
@@ -65,6 +69,7 @@ class Arguments::Impl {
   std::vector<std::uint32_t> textures_;
   std::vector<std::uint32_t> storage_images_;
   std::vector<std::uint32_t> samplers_;
+  std::vector<std::uint32_t> uniform_buffers_;
   std::vector<Binding> bindings_;
   std::size_t unset_count_;  // bindings whose `set` is false
 };

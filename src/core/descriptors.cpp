@@ -99,6 +99,22 @@ void write_image_descriptor(std::span<std::uint32_t, 16> out, const ImageDesc& i
   out[5] = static_cast<std::uint32_t>(base_words >> 32);
 }
 
+void write_uniform_buffer_descriptor(std::span<std::uint32_t, 2> out, GpuAddress address, std::uint64_t size,
+                                     const char* operation, std::string_view argument) {
+  // What computerator (a6xx.cc cs_ubo_emit) and freedreno (fd6_const.cc fd6_emit_ubos) load for a
+  // UBO: its base and its size in whole vec4s, DIV_ROUND_UP(bytes, 16). The base is as aligned as
+  // Turnip requires of UBO offsets (tu_device.cc: minUniformBufferOffsetAlignment = 64).
+  const auto& size_field = d::UBO.field("SIZE");
+  const std::uint64_t vec4s = (size + 15) / 16;
+  if (address.value() % kUniformBufferAlignment != 0 || vec4s == 0 || vec4s > size_field.max_value())
+    throw Error(Errc::invalid_argument, operation,
+                fmt::format("{}: a uniform buffer at {:#x} of {} bytes is not {}-byte aligned with 1..{} vec4s", argument,
+                            address.value(), size, kUniformBufferAlignment, size_field.max_value()));
+  const std::uint64_t words = d::UBO.pack({{"BASE", address.value()}, {"SIZE", vec4s}});
+  out[0] = static_cast<std::uint32_t>(words);
+  out[1] = static_cast<std::uint32_t>(words >> 32);
+}
+
 void write_buffer_descriptor(std::span<std::uint32_t, 16> out, GpuAddress address, std::uint64_t size,
                              const char* operation, std::string_view argument) {
   // The fields Mesa's fdl6_buffer_view_init (src/freedreno/fdl/fd6_view.cc) writes for a buffer

@@ -16,6 +16,8 @@ namespace adreno {
 inline constexpr std::uint32_t kMaxImageDimension = 16384;
 inline constexpr std::uint32_t kImagePitchAlignment = 64;
 inline constexpr std::uint64_t kImageBaseAlignment = 64;
+/// UBO bases: Turnip's minUniformBufferOffsetAlignment (tu_device.cc).
+inline constexpr std::uint64_t kUniformBufferAlignment = 64;
 
 /// Writes the 16-dword descriptor of `image` — a texture or, with `storage`, an IBO. Throws
 /// Error(invalid_argument, operation, "<argument>: ...") when the image breaks a limit.
@@ -26,6 +28,11 @@ void write_image_descriptor(std::span<std::uint32_t, 16> out, const ImageDesc& i
 /// when the view is not 4-byte aligned or holds more elements than the descriptor counts.
 void write_buffer_descriptor(std::span<std::uint32_t, 16> out, GpuAddress address, std::uint64_t size,
                              const char* operation, std::string_view argument);
+/// Writes the 2-dword UBO descriptor of `size` bytes at `address` (a uniform buffer, as Mesa
+/// computerator's @ubo slots). Throws Error(invalid_argument, operation, "<argument>: ...") when
+/// the address is not 64-byte aligned or the size is 0 or more vec4s than the descriptor counts.
+void write_uniform_buffer_descriptor(std::span<std::uint32_t, 2> out, GpuAddress address, std::uint64_t size,
+                                     const char* operation, std::string_view argument);
 /// Writes the 4-dword sampler descriptor of `sampler`.
 void write_sampler_descriptor(std::span<std::uint32_t, 4> out, const SamplerDesc& sampler);
 

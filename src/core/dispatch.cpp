@@ -147,7 +147,8 @@ DispatchDataLayout dispatch_data_layout(const ProgramInfo& info, const Arguments
   layout.images_at = layout.textures_at + align64(arguments.textures().size_bytes());
   layout.samplers_at = layout.images_at + align64(arguments.storage_images().size_bytes());
   layout.border_at = layout.samplers_at + align64(arguments.samplers().size_bytes());
-  layout.bytes = layout.border_at + (info.samplers != 0 ? d::kBorderColorBytes : 0);
+  layout.uniform_buffers_at = layout.border_at + (info.samplers != 0 ? d::kBorderColorBytes : 0);
+  layout.bytes = layout.uniform_buffers_at + arguments.uniform_buffers().size_bytes();
   return layout;
 }
 
@@ -187,6 +188,7 @@ void write_dispatch_data(CpuView data, const DispatchDataLayout& layout, const P
   copy(layout.textures_at, arguments.textures());
   copy(layout.images_at, arguments.storage_images());
   copy(layout.samplers_at, arguments.samplers());
+  copy(layout.uniform_buffers_at, arguments.uniform_buffers());
 }
 
 namespace {
@@ -221,6 +223,7 @@ void emit_program_state(pm4::CommandStream& cs, const Program::Impl& prog, pm4::
                        {"HALFREGFOOTPRINT", info.half_regs_vec4},
                        {"FULLREGFOOTPRINT", info.full_regs_vec4},
                        {"BRANCHSTACK", info.branch_stack},
+                       {"EARLYPREAMBLE", info.early_preamble},
                        {"MERGEDREGS", info.merged_regs}});
   const auto ram_mode = raw(const_ram_mode(constlen));
   const std::uint32_t shared_size = shared_size_field(info.shared_bytes);
@@ -375,6 +378,12 @@ void write_dispatch(pm4::PacketWriter& out, const Program::Impl& prog, const Dis
     pm4::write_register(out, r::SP_CS_UAV_BASE, (data + layout.images_at).value());
   }
   pm4::write_register(out, r::SP_CS_USIZE, info.storage_images);
+  // The UBO descriptors, slot i at DST_OFF i, as computerator's cs_ubo_emit and freedreno's
+  // fd6_emit_ubos load them (there inline, SS6_DIRECT; here from the dispatch data like the other
+  // descriptors, so a graph patches them in place).
+  if (info.uniform_buffers != 0)
+    pm4::load_state6_frag(out, {pm4::StateType::ST6_UBO, pm4::StateBlock::SB6_CS_SHADER, 0, info.uniform_buffers},
+                          data + layout.uniform_buffers_at);
 
   if (indirect != nullptr && indirect->count_params.value() != 0)
     pm4::load_state6_frag(out, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_SHADER, indirect->count_params_vec4, 1},
@@ -392,9 +401,9 @@ void write_dispatch(pm4::PacketWriter& out, const Program::Impl& prog, const Dis
 std::span<std::uint32_t> emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const DispatchDataLayout& layout,
                                        GpuAddress data, const Launch& launch, const IndirectCounts* indirect) {
   // What a dispatch writes besides the recorded program packets, at most: the grid (ten one-value
-  // register writes), five CP_LOAD_STATE6_FRAG (an indirect dispatch's counts), four 64-bit base
-  // registers, SP_CS_TSIZE, SP_CS_USIZE and CP_EXEC_CS(_INDIRECT).
-  constexpr std::uint32_t kMaxDispatchDwords = 10 * 2 + 5 * 4 + 4 * 3 + 2 + 2 + 5;
+  // register writes), six CP_LOAD_STATE6_FRAG (the UBOs, an indirect dispatch's counts), four
+  // 64-bit base registers, SP_CS_TSIZE, SP_CS_USIZE and CP_EXEC_CS(_INDIRECT).
+  constexpr std::uint32_t kMaxDispatchDwords = 10 * 2 + 6 * 4 + 4 * 3 + 2 + 2 + 5;
   const ProgramPackets& packets = prog.packets();
   // One room check for the whole dispatch; a dispatch that throws midway leaves nothing behind.
   pm4::PacketWriter out =

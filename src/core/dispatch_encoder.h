@@ -16,13 +16,14 @@
 namespace adreno {
 
 /// Where one dispatch's constants and descriptors lie, relative to the start of its data:
-/// [constants | textures | IBOs | samplers | border colour], each part 64-byte aligned.
+/// [constants | textures | IBOs | samplers | border colour | UBOs], each part 64-byte aligned.
 struct DispatchDataLayout {
   std::uint32_t constlen = 0;  ///< CONSTLEN in vec4, a multiple of 4
   std::uint64_t textures_at = 0;
   std::uint64_t images_at = 0;
   std::uint64_t samplers_at = 0;
   std::uint64_t border_at = 0;
+  std::uint64_t uniform_buffers_at = 0;  ///< the UBO descriptors (2 dwords per slot)
   std::uint64_t bytes = 0;
 };
 

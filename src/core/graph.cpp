@@ -230,6 +230,7 @@ GraphDispatch Graph::Impl::dispatch(const Program& program, const Arguments& arg
     Access how = Access::read;
     switch (info_arguments[i].kind) {
       case ProgramArgument::Kind::texture: how = Access::read; break;
+      case ProgramArgument::Kind::uniform_buffer: how = Access::read; break;
       case ProgramArgument::Kind::constant:
       case ProgramArgument::Kind::storage_buffer:
       case ProgramArgument::Kind::storage_image: how = i < access.size() ? access[i] : Access::read_write; break;
@@ -367,6 +368,11 @@ void Graph::Impl::build(const GraphOptions& options) {
             site.bytes = pm4::a6xx_descriptors::kTextureDwords * 4;
             if (argument.const_byte != kNoConstant) site.address_at = at + argument.const_byte;
             break;
+          case ProgramArgument::Kind::uniform_buffer:
+            site.at = at + recorded.layout.uniform_buffers_at + std::uint64_t{argument.slot} * pm4::a6xx_descriptors::kUboDwords * 4;
+            site.bytes = pm4::a6xx_descriptors::kUboDwords * 4;
+            if (argument.const_byte != kNoConstant) site.address_at = at + argument.const_byte;
+            break;
           case ProgramArgument::Kind::sampler: break;
         }
         site.next = next_bytes;
@@ -460,14 +466,19 @@ void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const Buffe
   }
   constexpr const char* kOperation = "set graph buffer argument";
   PatchSite& site = site_of(id, argument, kOperation);  // throws for a graph not built, a dispatch or argument that does not exist
-  if (site.kind == ProgramArgument::Kind::storage_buffer) {
+  if (site.kind == ProgramArgument::Kind::storage_buffer || site.kind == ProgramArgument::Kind::uniform_buffer) {
     std::uint32_t descriptor[pm4::a6xx_descriptors::kTextureDwords];
-    Arguments::Impl::storage_buffer_descriptor(descriptor, kept_dispatch(id, kOperation).program->info(), argument,
-                                               address, size);
+    const ProgramInfo& info = kept_dispatch(id, kOperation).program->info();
+    if (site.kind == ProgramArgument::Kind::storage_buffer) {
+      Arguments::Impl::storage_buffer_descriptor(descriptor, info, argument, address, size);
+    } else {
+      Arguments::Impl::uniform_buffer_descriptor(std::span<std::uint32_t, pm4::a6xx_descriptors::kUboDwords>(descriptor, 2),
+                                                 info, argument, address, size);
+    }
     bindings_[site.binding].stage(buffer);
-    std::memcpy(next_value(site), descriptor, sizeof(descriptor));
+    std::memcpy(next_value(site), descriptor, site.bytes);
     const std::uint64_t value = address.value();
-    if (site.address_at != nullptr) std::memcpy(next_value(site) + sizeof(descriptor), &value, sizeof(value));
+    if (site.address_at != nullptr) std::memcpy(next_value(site) + site.bytes, &value, sizeof(value));
     mark_dirty(site);
     return;
   }

@@ -38,14 +38,23 @@ Ir3Metadata ir3_metadata(const ir3::Program& assembled) {
   metadata.work_group_id_regid = launch.work_group_id_regid;
   // The constant file must cover what the code reads and what the directives place.
   int max_const_vec4 = info.max_const;
+  std::uint32_t storage_slots = 0, uniform_slots = 0;
   for (std::size_t i = 0; i < launch.buffers.size(); ++i) {
-    // Mesa computerator (a6xx.cc, cs_uav_emit; ir3_parser.y buf_header): @buf i is UAV slot i,
-    // its address also in cN.xy when the line names a constant.
+    // Mesa computerator (a6xx.cc cs_uav_emit and cs_ubo_emit; ir3_parser.y buf_header): the
+    // @buf and @ubo lines form one list, and each kind takes the next slot of its own table — the
+    // n-th @buf is UAV slot n, the n-th @ubo UBO slot n — with the address also in cN.xy when the
+    // line names a constant.
     const auto& slot = launch.buffers[i];
-    metadata.storage_buffers.push_back({"buf" + std::to_string(i), static_cast<std::uint32_t>(i),
-                                        slot.address_const ? std::optional<std::uint32_t>(*slot.address_const) : std::nullopt});
+    const std::string name = "buf" + std::to_string(i);
+    const auto address_const = slot.address_const ? std::optional<std::uint32_t>(*slot.address_const) : std::nullopt;
+    if (slot.uniform) {
+      metadata.uniform_buffers.push_back({name, uniform_slots++, address_const});
+    } else {
+      metadata.storage_buffers.push_back({name, storage_slots++, address_const});
+    }
     if (slot.address_const) max_const_vec4 = std::max(max_const_vec4, (*slot.address_const + 1) / 4);  // both dwords
   }
+  metadata.early_preamble = launch.early_preamble;
   for (const auto& constant : launch.constants) {
     for (unsigned c = 0; c < 4; ++c) metadata.immediates.push_back({constant.regid + c, constant.values[c]});
     max_const_vec4 = std::max(max_const_vec4, (constant.regid + 3) / 4);

@@ -51,6 +51,8 @@ void validate_program_info(const ProgramInfo& info, const char* operation) {
   check(info.textures <= L::kMaxTextures, "{} textures exceed {}", info.textures, L::kMaxTextures);
   check(info.samplers <= L::kMaxSamplers, "{} samplers exceed {}", info.samplers, L::kMaxSamplers);
   check(info.storage_images <= L::kMaxStorageImages, "{} storage images exceed {}", info.storage_images, L::kMaxStorageImages);
+  check(info.uniform_buffers <= L::kMaxUniformBuffers, "{} uniform buffers exceed {}", info.uniform_buffers,
+        L::kMaxUniformBuffers);
   const std::pair<const char*, std::uint32_t> regids[] = {
       {"local id regid", info.local_id_regid},
       {"work-group id regid", info.work_group_id_regid},
@@ -65,11 +67,13 @@ void validate_program_info(const ProgramInfo& info, const char* operation) {
           "driver params {}..{} at constant dword {} lie outside constlen {} vec4", dword_of(params.first),
           dword_of(params.first) + params.count, params.const_dword, info.constlen_vec4);
   for (const ProgramArgument& argument : info.arguments) {
-    if (argument.kind == ProgramArgument::Kind::storage_buffer) {
-      check(argument.slot < info.storage_images, "storage buffer '{}' slot {} lies outside {} UAV slots", argument.name,
-            argument.slot, info.storage_images);
+    if (argument.kind == ProgramArgument::Kind::storage_buffer || argument.kind == ProgramArgument::Kind::uniform_buffer) {
+      const bool uniform = argument.kind == ProgramArgument::Kind::uniform_buffer;
+      const char* kind = uniform ? "uniform" : "storage";
+      check(argument.slot < (uniform ? info.uniform_buffers : info.storage_images), "{} buffer '{}' slot {} lies outside {} {} slots",
+            kind, argument.name, argument.slot, uniform ? info.uniform_buffers : info.storage_images, uniform ? "UBO" : "UAV");
       check(argument.const_byte == kNoConstant || std::uint64_t{argument.const_byte} + 8 <= const_bytes,
-            "storage buffer '{}' address at constant byte {} lies outside constlen {} vec4", argument.name,
+            "{} buffer '{}' address at constant byte {} lies outside constlen {} vec4", kind, argument.name,
             argument.const_byte, info.constlen_vec4);
       continue;
     }
@@ -173,6 +177,14 @@ Program Program::from_ir3(Device& device, std::span<const std::uint32_t> code, c
                               buffer.address_const_dword ? *buffer.address_const_dword * 4 : kNoConstant, 8, buffer.slot});
     info.storage_images = std::max(info.storage_images, buffer.slot + 1);
   }
+  for (const auto& buffer : metadata.uniform_buffers) {
+    check(buffer.slot < program_limits::kMaxUniformBuffers, "uniform buffer '{}' slot {} exceeds {} UBO slots", buffer.name,
+          buffer.slot, program_limits::kMaxUniformBuffers);
+    info.arguments.push_back({ProgramArgument::Kind::uniform_buffer, buffer.name,
+                              buffer.address_const_dword ? *buffer.address_const_dword * 4 : kNoConstant, 8, buffer.slot});
+    info.uniform_buffers = std::max(info.uniform_buffers, buffer.slot + 1);
+  }
+  info.early_preamble = metadata.early_preamble;
   for (const auto& immediate : metadata.immediates) info.immediates.push_back({immediate.const_dword * 4, immediate.value, 4});
   validate_program_info(info, kOperation);
   return Program(std::make_shared<const Impl>(device, std::move(info)));

@@ -32,6 +32,9 @@ inline constexpr std::uint32_t kMaxPrivateBytesPerFiber = 255 * 512;
 inline constexpr std::uint32_t kMaxTextures = 64;
 inline constexpr std::uint32_t kMaxSamplers = 16;
 inline constexpr std::uint32_t kMaxStorageImages = 64;
+/// UBO slots: gallium's PIPE_MAX_CONSTANT_BUFFERS (p_state.h), the slots freedreno's
+/// fd6_emit_ubos (fd6_const.cc) loads with CP_LOAD_STATE6 ST6_UBO.
+inline constexpr std::uint32_t kMaxUniformBuffers = 32;
 /// Invocations per work-group (tinygrad's QCOM runtime and Turnip's maxComputeWorkGroupInvocations).
 inline constexpr std::uint32_t kMaxInvocations = 1024;
 }  // namespace program_limits
@@ -49,6 +52,8 @@ struct ProgramArgument {
     storage_buffer, ///< a buffer as a UAV (computerator's @buf): a 16-dword buffer descriptor in
                     ///< UAV slot `slot`, and its address at `const_byte` unless that is kNoConstant
     sampler,        ///< a 4-dword sampler descriptor
+    uniform_buffer, ///< a buffer as a UBO (computerator's @ubo): a 2-dword UBO descriptor in UBO
+                    ///< slot `slot`, and its address at `const_byte` unless that is kNoConstant
   };
   Kind kind;
   std::string name;               ///< empty when the compiler output has none
@@ -118,6 +123,8 @@ struct ProgramInfo {
   std::vector<ProgramImmediate> immediates;
   std::vector<ProgramArgument> arguments;
   std::uint32_t textures = 0, storage_images = 0, samplers = 0;  ///< descriptor counts
+  std::uint32_t uniform_buffers = 0;  ///< UBO slots loaded with CP_LOAD_STATE6 ST6_UBO
+  bool early_preamble = false;        ///< SP_CS_CNTL_0 EARLYPREAMBLE
   std::uint32_t fixed_local_size[3] = {0, 0, 0};  ///< required local size, 0 when free
 };
 

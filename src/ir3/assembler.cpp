@@ -147,8 +147,9 @@ void directive(const Line& line, std::size_t start, LaunchInfo& launch, Sections
       if (i) c.expect(',');
       launch.local_size[i] = c.value();
     }
-  } else if (name == "buf") {
+  } else if (name == "buf" || name == "ubo") {
     BufferSlot buffer;
+    buffer.uniform = name == "ubo";
     buffer.size_dwords = c.value();
     if (c.accept('(')) {
       buffer.address_const = c.reg('c');
@@ -181,19 +182,8 @@ void directive(const Line& line, std::size_t start, LaunchInfo& launch, Sections
              "@" + std::string(name) + " declares a graphics-stage " +
                  (name == "tex" ? "texture prefetch" : name == "in" ? "input" : "output") +
                  ", which a compute kernel has none of (Mesa's parser accepts it and ignores it)");
-  } else if (name == "ubo") {
-    // computerator (a6xx.cc) binds @ubo i as uniform-buffer slot i (CP_LOAD_STATE6 ST6_UBO) for
-    // ldc / ldc.k to read; this runtime binds no uniform buffers and the virtual GPU does not
-    // interpret ldc, so such a kernel could neither be set up nor checked.
-    error_at(line.number, start + 1,
-             "@ubo: uniform buffers (UBO slots read with ldc/ldc.k) are not supported: the runtime binds none and the "
-             "virtual GPU does not interpret ldc; pass the values in a @buf storage buffer (read with ldib) or @const");
   } else if (name == "earlypreamble") {
-    // computerator sets SP_CS_CNTL_0 EARLYPREAMBLE for it: a preamble (shps ... shpe, with getone
-    // and stc) that runs once before the main shader; the virtual GPU interprets none of those.
-    error_at(line.number, start + 1,
-             "@earlypreamble: early preambles (SP_CS_CNTL_0 EARLYPREAMBLE; shps/shpe, getone, stc) are not supported: the "
-             "virtual GPU does not interpret a preamble; compute the values in the main shader or pass them with @const");
+    launch.early_preamble = true;
   } else if (name == "invocationid" || name == "wgid" || name == "numwg") {
     c.expect('(');
     const std::uint16_t reg = c.reg(name == "numwg" ? 'c' : 'r');

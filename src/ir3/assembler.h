@@ -16,8 +16,11 @@
 
 namespace adreno::ir3 {
 
-/// A buffer the program expects: `@buf SIZE [(cN.c)] [v0, v1, ...]` (Mesa computerator syntax).
+/// A buffer the program expects: `@buf SIZE [(cN.c)] [v0, v1, ...]`, or `@ubo ...` for a uniform
+/// buffer (Mesa computerator syntax). Both kinds count in one list, in source order; each kind's
+/// slots are numbered in that order (computerator a6xx.cc cs_uav_emit, cs_ubo_emit).
 struct BufferSlot {
+  bool uniform = false;  ///< @ubo: a UBO slot read with ldc / ldc.k; else @buf: a UAV (IBO) slot
   std::uint32_t size_dwords = 0;
   std::optional<std::uint16_t> address_const;  ///< const regid where its 64-bit address goes
   std::vector<std::uint32_t> initial;          ///< initial contents, if given
@@ -38,6 +41,7 @@ struct LaunchInfo {
   std::optional<std::uint32_t> branch_stack;           ///< @branchstack N (the compiler's depth)
   std::optional<std::uint32_t> local_memory_bytes;     ///< @localmem N
   std::optional<std::uint32_t> private_memory_bytes;   ///< @pvtmem N (per fiber)
+  bool early_preamble = false;                         ///< @earlypreamble: SP_CS_CNTL_0 EARLYPREAMBLE
   std::vector<BufferSlot> buffers;
   std::vector<ConstValues> constants;
 };
@@ -57,8 +61,8 @@ enum class Scheduling { as_written, legalize };
 /// `//` start comments; `raw 0x<16 hex digits>` emits a word verbatim. Directives are Mesa's
 /// (ir3_lexer.l, ir3_parser.y) with computerator's meanings; `@fullnopstart`..`@fullnopend` puts
 /// a `(rpt5)nop` and `@fullsyncstart`..`@fullsyncend` a `(ss)(sy)nop` before each instruction, as
-/// Mesa's parser does. Directives compute kernels cannot use (@in, @out, @tex, @ubo,
-/// @earlypreamble) are refused saying so. Branch targets are
+/// Mesa's parser does. Directives compute kernels cannot use (@in, @out, @tex) are refused
+/// saying so. Branch targets are
 /// `#offset` or `#label`. Throws adreno::Error(malformed) whose detail starts with
 /// "line:column:" and names the offending token. The source is in the instruction set of `gen`:
 /// an instruction or form of the other generation only is refused, naming it.

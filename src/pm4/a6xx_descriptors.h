@@ -3,8 +3,8 @@
 // its dword index in the descriptor. The argument writer packs through these fields, tests and
 // tools decode with them, and the virtual GPU's texture unit can read the same table.
 //
-// Source: Mesa src/freedreno/registers/adreno/a6xx_descriptors.xml (domains A6XX_TEX_CONST and
-// A6XX_TEX_SAMP) and the enums a6xx_format, a6xx_tex_type, a6xx_tex_swiz, a6xx_tex_clamp,
+// Source: Mesa src/freedreno/registers/adreno/a6xx_descriptors.xml (domains A6XX_TEX_CONST,
+// A6XX_TEX_SAMP and A6XX_UBO) and the enums a6xx_format, a6xx_tex_type, a6xx_tex_swiz, a6xx_tex_clamp,
 // a6xx_tex_filter of a6xx_enums.xml (tests/pm4 compares them with Mesa's values); cross-checked
 // against the generated header tinygrad carries, extra/qcom_gpu_driver/a6xx.xml.h (tinygrad
 // snapshot a9069c177a9da9cca18593edf55acd2e6073cca6).
@@ -21,6 +21,8 @@ namespace adreno::pm4::a6xx_descriptors {
 
 inline constexpr std::uint32_t kTextureDwords = 16;  // texture and IBO descriptors
 inline constexpr std::uint32_t kSamplerDwords = 4;
+/// A uniform-buffer descriptor ("A6XX_UBO"): two dwords per UBO slot.
+inline constexpr std::uint32_t kUboDwords = 2;
 /// One border-color entry, indexed by a sampler's BCOLOR (Mesa fd6 bcolor_entry is 128 bytes).
 inline constexpr std::uint32_t kBorderColorBytes = 128;
 
@@ -160,6 +162,9 @@ inline constexpr Field kTexSamp2[] = {
     {"CHROMA_LINEAR", 5, 5, 0, FT::boolean},
     {"BCOLOR", 7, 31, 0, FT::uint},
 };
+// A6XX_UBO as one qword: dword 0 BASE_LO (bits 0-31) and dword 1 BASE_HI (bits 0-16) make a
+// 49-bit base; dword 1 SIZE (bits 17-31) is the size in vec4s (4 dwords).
+inline constexpr Field kUbo[] = {{"BASE", 0, 48, 0, FT::address}, {"SIZE", 49, 63, 0, FT::uint}};
 }  // namespace fields
 
 constexpr Register dword(std::uint32_t index, std::string_view name, std::span<const Field> f) {
@@ -171,6 +176,7 @@ inline constexpr Register TEX_CONST_2 = dword(2, "TEX_CONST_2", fields::kTexCons
 inline constexpr Register TEX_CONST_3 = dword(3, "TEX_CONST_3", fields::kTexConst3);
 inline constexpr Register TEX_CONST_BASE =
     Register{4, "TEX_CONST_BASE", "TEX_CONST_4 TEX_CONST_5", fields::kTexConstBase, 2, 1, 0, kA6xx};
+inline constexpr Register UBO = Register{0, "UBO", "UBO_0 UBO_1", fields::kUbo, 2, 1, 0, kA6xx};
 inline constexpr Register TEX_SAMP_0 = dword(0, "TEX_SAMP_0", fields::kTexSamp0);
 inline constexpr Register TEX_SAMP_1 = dword(1, "TEX_SAMP_1", fields::kTexSamp1);
 inline constexpr Register TEX_SAMP_2 = dword(2, "TEX_SAMP_2", fields::kTexSamp2);

@@ -250,3 +250,31 @@ TEST_CASE("arguments of the wrong kind, size, index or name are refused", "[virt
   }
   device.close_and_check_ledger();
 }
+
+// Kills: a @ubo argument bound no UBO descriptor, or one whose size was not in vec4s.
+TEST_CASE("uniform-buffer descriptors carry the base and the size in vec4s in Mesa's A6XX_UBO layout",
+          "[virtual-kernel][arguments]") {
+  VirtualDevice device("virtual-kgsl");
+  {
+    Program program = Program::from_ir3_assembly(*device, "@buf 4\n@ubo 4\n@ubo 64\nend\n");
+    Buffer memory = device->allocate({.size = 1 << 20});
+    std::mt19937 rng(1414);
+    for (int trial = 0; trial < 16; ++trial) {
+      const std::uint64_t offset = 64 * (rng() % 1024), bytes = 1 + rng() % 4096;
+      Arguments arguments(program);
+      // Arguments: the @buf (buf0), then the @ubo lines buf1 (UBO slot 0) and buf2 (slot 1).
+      arguments.set_buffer("buf2", memory.view(offset, bytes));
+      const GpuAddress base = memory.gpu_address() + offset;
+      INFO("trial " << trial << ": " << bytes << " bytes at offset " << offset);
+      // A6XX_UBO (a6xx_descriptors.xml): 0 BASE_LO [31:0]; 1 BASE_HI [16:0], SIZE [31:17] in vec4s.
+      const auto ubo = descriptor(arguments.impl().uniform_buffers(), 1, 2);
+      CHECK(ubo[0] == base.lo());
+      CHECK(ubo[1] == (base.hi() | static_cast<std::uint32_t>((bytes + 15) / 16) << 17));
+      CHECK(descriptor(arguments.impl().uniform_buffers(), 0, 2)[1] == 0u);  // slot 0 not set yet
+    }
+    Arguments arguments(program);
+    require_invalid([&] { arguments.set_buffer("buf1", memory.view(16, 64)); }, "is not 64-byte aligned");
+    require_invalid([&] { arguments.set_scalar<std::uint32_t>(1, 7); }, "a uniform buffer, bound with set_buffer");
+  }
+  device.close_and_check_ledger();
+}

@@ -1,7 +1,7 @@
 ; ubo.asm — Mesa's computerator example src/freedreno/computerator/examples/ubo.asm,
-; unmodified below this header. Kept as Mesa's text so that a test shows what the runtime says
-; about its @ubo and @earlypreamble, which it does not support
-; (tests/e2e/computerator_syntax_e2e_test.cpp).
+; unmodified below this header. Kept as Mesa's text so that the tests assemble and run exactly
+; what Mesa's own tool runs (tests/e2e/computerator_syntax_e2e_test.cpp): two UBOs, one copied to
+; the constant file by an early preamble (ldc.k), one read with ldc.
 ;
 ; Copyright © 2020 Google, Inc. (Mesa's computerator)
 ;

@@ -41,6 +41,8 @@ struct Launch {
   std::uint32_t private_bytes = 0;          ///< SP_CS_PVT_MEM_PARAM MEMSIZEPERITEM (private memory at kPrivate)
   std::vector<std::uint32_t> uavs;          ///< IBO descriptors, 16 dwords each (ST6_UAV)
   std::vector<std::uint32_t> textures;      ///< texture descriptors, 16 dwords each (SB6_CS_TEX)
+  std::vector<std::uint32_t> ubos;          ///< UBO descriptors, 2 dwords each (ST6_UBO)
+  bool early_preamble = false;              ///< SP_CS_CNTL_0 EARLYPREAMBLE
 };
 
 class VirtualGpu {
@@ -88,6 +90,7 @@ class VirtualGpu {
                    {{"THREADSIZE", pm4::raw(launch.thread_size)},
                     {"HALFREGFOOTPRINT", launch.half_footprint},
                     {"FULLREGFOOTPRINT", launch.full_footprint},
+                    {"EARLYPREAMBLE", launch.early_preamble},
                     {"MERGEDREGS", launch.merged_registers}});
     write_register(cs, a6xx::SP_CS_CNTL_1, {{"SHARED_SIZE", launch.shared_size_field}});
     const auto nuav = static_cast<std::uint32_t>(launch.uavs.size() / 16);
@@ -103,6 +106,12 @@ class VirtualGpu {
       pm4::load_state6_frag(cs, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_TEX, 0, ntex},
                             GpuAddress(va(kDescriptors + 0x8000)));
       write_register(cs, a6xx::SP_CS_TEXMEMOBJ_BASE, va(kDescriptors + 0x8000));
+    }
+    if (!launch.ubos.empty()) {
+      std::memcpy(host(kDescriptors + 0xc000), launch.ubos.data(), launch.ubos.size() * 4);
+      pm4::load_state6_frag(cs, {pm4::StateType::ST6_UBO, pm4::StateBlock::SB6_CS_SHADER, 0,
+                                 static_cast<std::uint32_t>(launch.ubos.size() / 2)},
+                            GpuAddress(va(kDescriptors + 0xc000)));
     }
     write_register(cs, a6xx::SP_CS_CONST_CONFIG, {{"CONSTLEN", constlen}, {"ENABLED", 1}});
     write_register(cs, a6xx::SP_CS_INSTR_SIZE, instr_size);

@@ -1,5 +1,6 @@
 #include "virt/gpu/command_processor.h"
 
+#include "pm4/a6xx_descriptors.h"
 #include "pm4/a6xx_registers.h"
 #include "pm4/packets.h"
 #include "virt/gpu/shader_processor.h"
@@ -29,6 +30,8 @@ constexpr auto slots_of(std::string_view field) {
   return static_cast<std::uint32_t>(pm4::a6xx::SP_CS_CONFIG.field(field).max_value() + 1);
 }
 constexpr std::uint32_t kUavSlots = slots_of("NUAV"), kTextureSlots = slots_of("NTEX"), kSamplerSlots = slots_of("NSAMP");
+// UBO slots: as many as ldc's 8-bit descriptor operand names (Mesa ir3-cat6.xml #cat6-ldc-common).
+constexpr std::uint32_t kUboSlots = 256;
 
 // a6xx runs the ringbuffer, IB1 and IB2; a third level does not exist before a7xx.
 constexpr int kMaxIbLevel = 2;
@@ -63,6 +66,7 @@ CommandProcessor::CommandProcessor(const GpuMemory& memory, std::chrono::millise
   cs_.uav.resize(kUavSlots);
   cs_.texture.resize(kTextureSlots);
   cs_.sampler.resize(kSamplerSlots);
+  cs_.ubo.resize(kUboSlots);
 }
 
 const std::array<CommandProcessor::Handler, 128>& CommandProcessor::handlers() {
@@ -345,6 +349,7 @@ void CommandProcessor::write_register(std::uint32_t offset, std::uint32_t value)
     cs_.shader_source.reset();
     for (auto& slot : cs_.texture) slot.clear();
     for (auto& slot : cs_.sampler) slot.clear();
+    for (auto& slot : cs_.ubo) slot.clear();
   }
   if (kCsUav.extract(value)) {
     for (auto& slot : cs_.uav) slot.clear();
@@ -365,7 +370,7 @@ void CommandProcessor::op_load_state6(const Packet& packet) {
 
   // Unit sizes per Mesa adreno_pm4.xml (CP_LOAD_STATE6 NUM_UNIT): shader code in 128-byte
   // units, constants in vec4s, descriptors per slot (a6xx_descriptors.xml: 16 dwords for
-  // textures and IBOs, 4 for samplers).
+  // textures and IBOs, 4 for samplers, 2 for UBOs).
   std::uint32_t unit_dwords = 0;
   std::vector<std::vector<std::uint32_t>>* slots = nullptr;
   if (block == pm4::StateBlock::SB6_CS_SHADER && type == pm4::StateType::ST6_SHADER) {
@@ -375,6 +380,9 @@ void CommandProcessor::op_load_state6(const Packet& packet) {
   } else if (block == pm4::StateBlock::SB6_CS_SHADER && type == pm4::StateType::ST6_UAV) {
     unit_dwords = 16;
     slots = &cs_.uav;
+  } else if (block == pm4::StateBlock::SB6_CS_SHADER && type == pm4::StateType::ST6_UBO) {
+    unit_dwords = pm4::a6xx_descriptors::kUboDwords;
+    slots = &cs_.ubo;
   } else if (block == pm4::StateBlock::SB6_CS_TEX && type == pm4::StateType::ST6_CONSTANTS) {
     unit_dwords = 16;
     slots = &cs_.texture;
@@ -511,6 +519,17 @@ ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::ar
   };
   d.uavs = bind(cs_.uav, value(a6xx::SP_CS_CONFIG, "NUAV"));
   d.textures = bind(cs_.texture, value(a6xx::SP_CS_CONFIG, "NTEX"));
+  // UBOs: every loaded slot (no register counts them), decoded through the A6XX_UBO fields.
+  std::size_t loaded_ubos = cs_.ubo.size();
+  while (loaded_ubos > 0 && cs_.ubo[loaded_ubos - 1].empty()) --loaded_ubos;
+  d.ubos.resize(loaded_ubos);
+  for (std::size_t i = 0; i < loaded_ubos; ++i) {
+    if (cs_.ubo[i].empty()) continue;
+    const std::uint64_t words = cs_.ubo[i][0] | (std::uint64_t{cs_.ubo[i][1]} << 32);
+    d.ubos[i] = UniformBuffer{pm4::a6xx_descriptors::UBO.field("BASE").extract(words),
+                              static_cast<std::uint32_t>(pm4::a6xx_descriptors::UBO.field("SIZE").extract(words))};
+  }
+  d.early_preamble = value(a6xx::SP_CS_CNTL_0, "EARLYPREAMBLE") != 0;
 
   d.deadline = std::chrono::steady_clock::now() + hang_timeout_;
   d.stop = &stop_;

@@ -132,7 +132,7 @@ class CommandProcessor {
     std::vector<std::uint32_t> constants;       // kConstantVec4s vec4s
     std::vector<std::uint8_t> constant_loaded;  // per vec4
     std::optional<std::uint64_t> shader_source;  // where ST6_SHADER preloaded CS code from
-    std::vector<std::vector<std::uint32_t>> uav, texture, sampler;  // descriptors per slot
+    std::vector<std::vector<std::uint32_t>> uav, texture, sampler, ubo;  // descriptors per slot
   };
   LoadedState cs_;
   ShaderProgramCache programs_;

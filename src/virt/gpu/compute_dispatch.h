@@ -28,6 +28,12 @@ struct BoundImage {
   std::string error;
 };
 
+/// A uniform buffer as ldc sees it: an A6XX_UBO descriptor loaded with CP_LOAD_STATE6 ST6_UBO.
+struct UniformBuffer {
+  std::uint64_t base = 0;
+  std::uint32_t size_vec4s = 0;  ///< reads beyond it return 0 (the descriptor's bounds check)
+};
+
 struct ComputeDispatch {
   const GpuView* memory = nullptr;
   std::shared_ptr<const ShaderProgram> program;
@@ -58,6 +64,11 @@ struct ComputeDispatch {
 
   std::vector<BoundImage> uavs;      ///< SP_CS_CONFIG NUAV slots loaded with ST6_UAV (ldib/stib)
   std::vector<BoundImage> textures;  ///< SP_CS_CONFIG NTEX slots loaded for SB6_CS_TEX (isam)
+  /// UBO slots (ldc, ldc.k); nullopt for a slot not loaded since the last CS_STATE invalidate.
+  std::vector<std::optional<UniformBuffer>> ubos;
+  /// SP_CS_CNTL_0 EARLYPREAMBLE: the preamble (shps … shpe) runs before the work groups, in the
+  /// HLSQ, which has no per-fiber registers.
+  bool early_preamble = false;
 
   HazardMode hazards = HazardMode::on;     ///< timing-hazard check (not a register): the model's
   HazardWarnings* hazard_warnings = nullptr;  ///< what mode warn logged (the command processor's)

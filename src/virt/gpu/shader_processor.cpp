@@ -12,9 +12,11 @@
 namespace adreno::virt {
 namespace {
 
-std::uint64_t run_work_group(const ComputeDispatch& dispatch, std::uint64_t linear_id) {
+std::uint64_t run_work_group(const ComputeDispatch& dispatch, std::uint64_t linear_id, Preamble* preamble) {
   const auto& groups = dispatch.groups;
   WorkGroup group;
+  group.preamble = preamble;
+  group.runs_alone = preamble != nullptr && linear_id == 0;
   group.id = {static_cast<std::uint32_t>(linear_id % groups[0]),
               static_cast<std::uint32_t>(linear_id / groups[0] % groups[1]),
               static_cast<std::uint32_t>(linear_id / (std::uint64_t{groups[0]} * groups[1]))};
@@ -43,12 +45,10 @@ std::uint64_t run_work_group(const ComputeDispatch& dispatch, std::uint64_t line
   return executed;
 }
 
-}  // namespace
-
-std::uint64_t run_dispatch(const ComputeDispatch& dispatch) {
-  const std::uint64_t total = std::uint64_t{dispatch.groups[0]} * dispatch.groups[1] * dispatch.groups[2];
-  if (total == 0) return 0;
-  std::atomic<std::uint64_t> next{0};
+// Runs work groups [first, total) on every host thread.
+std::uint64_t run_work_groups(const ComputeDispatch& dispatch, std::uint64_t first, std::uint64_t total, Preamble* preamble) {
+  if (first >= total) return 0;
+  std::atomic<std::uint64_t> next{first};
   std::atomic<std::uint64_t> executed{0};
   std::atomic<bool> failed{false};
   std::exception_ptr first_fault;
@@ -58,7 +58,7 @@ std::uint64_t run_dispatch(const ComputeDispatch& dispatch) {
     try {
       std::uint64_t mine = 0;
       for (std::uint64_t group; !failed.load(std::memory_order_relaxed) && (group = next++) < total;) {
-        mine += run_work_group(dispatch, group);
+        mine += run_work_group(dispatch, group, preamble);
       }
       executed += mine;
     } catch (...) {
@@ -69,13 +69,27 @@ std::uint64_t run_dispatch(const ComputeDispatch& dispatch) {
   };
   // hardware_concurrency() reads sysfs on glibc: asked once, not per dispatch.
   static const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
-  const auto threads = static_cast<unsigned>(std::min<std::uint64_t>(host_threads, total));
+  const auto threads = static_cast<unsigned>(std::min<std::uint64_t>(host_threads, total - first));
   std::vector<std::thread> helpers;
   for (unsigned i = 1; i < threads; ++i) helpers.emplace_back(worker);
   worker();
   for (std::thread& t : helpers) t.join();
   if (first_fault) std::rethrow_exception(first_fault);
   return executed;
+}
+
+}  // namespace
+
+std::uint64_t run_dispatch(const ComputeDispatch& dispatch) {
+  const std::uint64_t total = std::uint64_t{dispatch.groups[0]} * dispatch.groups[1] * dispatch.groups[2];
+  if (total == 0) return 0;
+  if (!dispatch.program->has_preamble()) return run_work_groups(dispatch, 0, total, nullptr);
+  // The preamble writes this dispatch's constant file: a copy of it, complete once the first
+  // work group (whose first wave runs the preamble) is done and before any other group starts.
+  ComputeDispatch with_preamble = dispatch;
+  Preamble preamble{with_preamble.constants, with_preamble.constant_loaded};
+  const std::uint64_t executed = run_work_group(with_preamble, 0, &preamble);
+  return executed + run_work_groups(with_preamble, 1, total, &preamble);
 }
 
 }  // namespace adreno::virt

@@ -33,6 +33,7 @@ ShaderProgram::ShaderProgram(std::uint64_t address, std::vector<std::uint64_t> w
       continue;
     }
     const ir3::Instruction& in = decoded.instruction;
+    has_preamble_ = has_preamble_ || in.opcode == ir3::Opcode::shps;
     decoded.footprint = ir3::footprint(in, generation_);
     // (rptN) always advances the destination; sources advance only with (r). Vector widths
     // (ldg of 4 components) are checked at execution, where the component count is known.

@@ -40,12 +40,15 @@ class ShaderProgram {
   std::span<const std::uint64_t> words() const noexcept { return words_; }
   std::size_t size() const noexcept { return code_.size(); }
   const DecodedInstruction& operator[](std::size_t index) const noexcept { return code_[index]; }
+  /// The program has a preamble (an shps), which the first wave to reach it runs once per dispatch.
+  bool has_preamble() const noexcept { return has_preamble_; }
 
  private:
   std::uint64_t address_;
   ir3::Generation generation_;
   std::vector<std::uint64_t> words_;
   std::vector<DecodedInstruction> code_;
+  bool has_preamble_ = false;
 };
 
 /// Programs by GPU address and size, decoded for one GPU generation. A hit still compares the

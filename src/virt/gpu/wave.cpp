@@ -395,6 +395,12 @@ void Wave::execute(const DecodedInstruction& decoded, std::uint32_t pc) {
   if (!decoded.illegal.empty()) fail(pc, "illegal instruction word: " + decoded.illegal);
   if (decoded.max_full_regid >= 0) check_full_range(0, static_cast<unsigned>(decoded.max_full_regid) + 1);
   if (decoded.max_half_regid >= 0) check_half_range(0, static_cast<unsigned>(decoded.max_half_regid) + 1);
+  if (in_preamble_ && dispatch_.early_preamble && (decoded.max_full_regid >= 0 || decoded.max_half_regid >= 0)) {
+    // Mesa enables the early preamble only when it touches no GPR (ir3_legalize.c, early_preamble):
+    // it runs in the HLSQ, before any wave has registers.
+    fail(pc, "an early preamble (SP_CS_CNTL_0 EARLYPREAMBLE) reaches a per-fiber register; it may use only the shared "
+             "registers, a1.x and constants");
+  }
   hazards_.issue(pc, active_, !diverged_, a0_);
   const ir3::Instruction& in = decoded.instruction;
   switch (ir3::info(in.opcode).category) {
@@ -410,6 +416,7 @@ void Wave::execute(const DecodedInstruction& decoded, std::uint32_t pc) {
     case 7:
       switch (in.opcode) {
         case Opcode::bar:
+          if (in_preamble_) fail(pc, "bar inside the preamble, which one fiber runs");
           at_barrier_ = true;
           return;
         case Opcode::fence: case Opcode::sleep: case Opcode::icinv: case Opcode::dccln: case Opcode::dcinv:
@@ -434,6 +441,7 @@ void Wave::branch(const ir3::Instruction& in, std::uint32_t pc) {
     case Opcode::nop:
       return;
     case Opcode::end:
+      if (in_preamble_) fail(pc, "end inside the preamble: shpe never ran");
       for (std::uint16_t lane : active_) live_[lane] = 0;
       active_is_live_ = false;
       return;
@@ -465,8 +473,48 @@ void Wave::branch(const ir3::Instruction& in, std::uint32_t pc) {
         for (std::uint16_t lane : active_) next_pc_[lane] = target;
       return;
     }
+    case Opcode::getone:
+    case Opcode::shps:
+    case Opcode::shpe:
+      return preamble_flow(in, pc, target);
     default:
       fail(pc, std::string(ir3::info(in.opcode).name) + " is not modelled by the virtual shader processor");
+  }
+}
+
+void Wave::preamble_flow(const ir3::Instruction& in, std::uint32_t pc, std::uint32_t target) {
+  switch (in.opcode) {
+    case Opcode::getone: {
+      // One fiber of those executing goes on, the others branch (Mesa ir3.c: getone ends a block
+      // whose condition is divergent, the body run by a single fiber).
+      for (std::size_t i = 1; i < active_.size(); ++i) next_pc_[active_[i]] = target;
+      return;
+    }
+    case Opcode::shps: {
+      // The first wave to arrive runs the preamble; every later one branches past it
+      // (ir3_create_empty_preamble: shps falls through to the preamble, else jumps to main).
+      Preamble& preamble = *group_.preamble;  // there is one: the program has an shps
+      if (preamble.claimed) {
+        for (std::uint16_t lane : active_) next_pc_[lane] = target;
+        return;
+      }
+      if (!group_.runs_alone) {
+        fail(pc, "shps: the first work group never reached the preamble; the virtual GPU runs the preamble there, "
+                 "before the other work groups start");
+      }
+      preamble.claimed = true;
+      in_preamble_ = true;
+      return;
+    }
+    default: {  // shpe
+      if (!in_preamble_) fail(pc, "shpe outside a preamble: no shps of this wave started one");
+      // Mesa's legalizer always gives shpe both (ir3_required_sync_flags): the preamble's constant
+      // writes (stc, ldc.k) must have landed before the main shader reads them.
+      if (!in.ss || !in.sy) fail(pc, "shpe without (ss)(sy): the preamble's constant writes may not have landed");
+      in_preamble_ = false;
+      group_.preamble->done = true;
+      return;
+    }
   }
 }
 
@@ -727,6 +775,10 @@ void Wave::memory(const ir3::Instruction& in) {
       return local_access(in);
     case Opcode::ldib_b: case Opcode::stib_b:
       return image_access(in);
+    case Opcode::ldc: case Opcode::ldc_k:
+      return uniform_load(in);
+    case Opcode::stc:
+      return constant_store(in);
     case Opcode::getfiberid:
       for (std::uint16_t lane : active_) write(in.dst, lane, 0, lane);
       return;
@@ -965,6 +1017,71 @@ void Wave::image_access(const ir3::Instruction& in) {
       }
       write_texel(*dispatch_.memory, *address, ibo.format, texel);
     }
+  }
+}
+
+const UniformBuffer& Wave::uniform_buffer(std::uint32_t slot) const {
+  if (slot >= dispatch_.ubos.size() || !dispatch_.ubos[slot]) {
+    fail(pc_now_, "UBO slot " + std::to_string(slot) + " is not bound (no CP_LOAD_STATE6 ST6_UBO loaded it)");
+  }
+  return *dispatch_.ubos[slot];
+}
+
+std::uint32_t Wave::uniform_dword(const UniformBuffer& ubo, std::uint64_t dword) const {
+  // Beyond the descriptor's SIZE a read returns 0: the bounds check Turnip relies on when it
+  // writes a size-0 descriptor for a null UBO, whose reads Vulkan's nullDescriptor requires to
+  // be zero (tu_descriptor_set.cc write_ubo_descriptor_addr).
+  if (dword >= std::uint64_t{ubo.size_vec4s} * 4) return 0;
+  std::uint32_t value = 0;
+  dispatch_.memory->read(ubo.base + dword * 4, &value, 4);
+  return value;
+}
+
+void Wave::write_constant(std::uint64_t dword, std::uint32_t value) {
+  Preamble& preamble = *group_.preamble;  // only preambles write constants, and a preamble runs
+  if (dword >= preamble.constants.size()) {
+    fail(pc_now_, "constant write to c" + std::to_string(dword / 4) + " is outside CONSTLEN " +
+                      std::to_string(preamble.constants.size() / 4));
+  }
+  preamble.constants[dword] = value;
+  preamble.constant_loaded[dword / 4] = 1;
+}
+
+void Wave::uniform_load(const ir3::Instruction& in) {
+  // ldc (Mesa ir3-cat6.xml): src[0] the offset in vec4s (nir_lower_ubo_vec4), src[1] the UBO slot;
+  // mem.offset the first component, mem.size the components. ldc.k copies mem.size vec4s to the
+  // constant file at a1.x (in components) instead: "like CP_LOAD_STATE with a UBO source", both
+  // offsets multiples of 4 vec4s.
+  if (in.mem.bindless) fail(pc_now_, "bindless UBO access is not modelled");
+  const bool to_constants = in.opcode == Opcode::ldc_k;
+  if (to_constants && !in_preamble_) fail(pc_now_, "ldc.k outside a preamble: only a preamble writes the constant file");
+  if (!to_constants) check_full_range(in.dst.reg, in.mem.size);
+  for (std::uint16_t lane : active_) {
+    const UniformBuffer& ubo = uniform_buffer(read(in.src[1], lane, 0));
+    const std::uint64_t vec4 = read(in.src[0], lane, 0);
+    if (to_constants) {
+      const auto at = static_cast<std::uint32_t>(a1_[lane]);
+      if (vec4 % 4 != 0 || at % 16 != 0) {
+        fail(pc_now_, "ldc.k from vec4 " + std::to_string(vec4) + " to c[a1.x = " + std::to_string(at) +
+                          "]: both must be multiples of 4 vec4s");
+      }
+      for (std::uint64_t d = 0; d < std::uint64_t{in.mem.size} * 4; ++d) write_constant(at + d, uniform_dword(ubo, vec4 * 4 + d));
+      continue;
+    }
+    for (unsigned c = 0; c < in.mem.size; ++c)
+      write_full(in.dst.reg + c, lane, uniform_dword(ubo, vec4 * 4 + static_cast<std::uint64_t>(in.mem.offset) + c));
+  }
+}
+
+void Wave::constant_store(const ir3::Instruction& in) {
+  // stc (Mesa ir3-cat6.xml): mem.size consecutive registers from src[0] to the constant file at
+  // dst.value components, plus a1.x with mem.const_dst_a1; "used for shader prolog".
+  if (!in_preamble_) fail(pc_now_, "stc outside a preamble: only a preamble writes the constant file");
+  if (ir3::is_half(in.type)) fail(pc_now_, "stc of 16-bit values is not modelled");
+  check_full_range(in.src[0].reg, in.mem.size);
+  for (std::uint16_t lane : active_) {
+    const std::uint64_t at = static_cast<std::uint64_t>(in.dst.value) + (in.mem.const_dst_a1 ? static_cast<std::uint32_t>(a1_[lane]) : 0);
+    for (unsigned c = 0; c < in.mem.size; ++c) write_constant(at + c, read_full(in.src[0].reg + c, lane));
   }
 }
 

@@ -19,10 +19,23 @@
 
 namespace adreno::virt {
 
+/// A dispatch's preamble (shps … shpe; Mesa ir3.c ir3_create_empty_preamble): the first wave to
+/// reach shps runs it, once per dispatch, and it alone may write the constant file (stc, ldc.k);
+/// every other wave's shps branches past it. The virtual GPU runs the first work group on its
+/// own before the others, so the preamble is done before any other wave reads its constants.
+struct Preamble {
+  std::vector<std::uint32_t>& constants;    ///< the dispatch's constant file (CONSTLEN vec4s)
+  std::vector<std::uint8_t>& constant_loaded;
+  bool claimed = false;  ///< a wave passed shps
+  bool done = false;     ///< that wave reached shpe
+};
+
 /// State shared by the waves of one work group.
 struct WorkGroup {
   std::array<std::uint32_t, 3> id{};
   std::vector<std::uint8_t> local_memory;
+  Preamble* preamble = nullptr;  ///< when the program has one
+  bool runs_alone = false;       ///< the first work group, run before the others start
 };
 
 class Wave {
@@ -72,6 +85,12 @@ class Wave {
   void atomic(const ir3::Instruction& in);
   void image_access(const ir3::Instruction& in);
   void texture_fetch(const ir3::Instruction& in);
+  void uniform_load(const ir3::Instruction& in);
+  void constant_store(const ir3::Instruction& in);
+  void preamble_flow(const ir3::Instruction& in, std::uint32_t pc, std::uint32_t target);
+  const UniformBuffer& uniform_buffer(std::uint32_t slot) const;
+  std::uint32_t uniform_dword(const UniformBuffer& ubo, std::uint64_t dword) const;
+  void write_constant(std::uint64_t dword, std::uint32_t value);
   const ImageDescriptor& image(const std::vector<BoundImage>& slots, std::uint32_t slot, const char* kind) const;
   std::uint64_t address64(const ir3::Operand& base, unsigned lane) const;
 
@@ -100,6 +119,7 @@ class Wave {
   bool diverged_ = false;
   bool active_is_live_ = false;  // active_ lists exactly the live lanes
   bool at_barrier_ = false;
+  bool in_preamble_ = false;  // this wave passed shps and has not reached shpe
   std::uint64_t fiber_instructions_ = 0;
   std::uint32_t since_watchdog_ = 0;  // instructions since the hang detector last looked
   std::uint32_t pc_now_ = 0;

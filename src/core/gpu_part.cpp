@@ -32,13 +32,13 @@ constexpr std::array<MagicRegister, 11> magic(std::uint32_t pc_mode, std::uint32
 }
 
 constexpr std::array kParts = {
-    GpuPart{630, 2, 128 * 16, false, 64,  // a6xx_gen1
+    GpuPart{630, 2, 128 * 16, false, 64, false,  // a6xx_gen1
             magic(0x1f, 1, 1, 0x00108000, 0x00000880, 0x00001430, 0, 0x4, 0x00080000, 0, 0x10000001)},
-    GpuPart{640, 2, 128 * 4 * 16, false, 64,  // a6xx_gen2
+    GpuPart{640, 2, 128 * 4 * 16, false, 64, false,  // a6xx_gen2
             magic(0x1f, 1, 1, 0x00008000, 0, 0x00000420, 0, 0x4, 0, 0x02000000, 0x1)},
-    GpuPart{650, 3, 128 * 2 * 16, false, 127,  // a6xx_gen3
+    GpuPart{650, 3, 128 * 2 * 16, false, 127, true,  // a6xx_gen3
             magic(0x1f, 2, 2, 0x00108000, 0, 0x00001400, 0x01000000, 0x4, 0, 0x02000000, 0x1)},
-    GpuPart{660, 3, 128 * 2 * 16, true, 127,  // a6xx_gen4
+    GpuPart{660, 3, 128 * 2 * 16, true, 127, false,  // a6xx_gen4
             magic(0x1f, 2, 2, 0x05008000, 0, 0x00001400, 0x01000000, 0x84, 0, 0x02000000, 0x1)},
 };
 

@@ -35,6 +35,9 @@ struct GpuPart {
   std::uint32_t fibers_per_sp;
   bool has_lpac;
   std::uint32_t instr_cache_size;  ///< instruction cache, in the 128-byte units of SP_CS_INSTR_SIZE
+  /// SP_CS_CNTL_0 EARLYPREAMBLE may be set: freedreno_devices.py has_early_preamble (a6xx_gen3 only
+  /// among these; commented out on gen4 as broken, absent on gen1/gen2), which Turnip and ir3 obey.
+  bool has_early_preamble;
   std::array<MagicRegister, 11> magic;  ///< raw_magic_regs, in Mesa's order
 };
 

@@ -93,6 +93,12 @@ void validate_program_info(const ProgramInfo& info, const char* operation) {
 
 Program::Impl::Impl(Device& device, ProgramInfo info)
     : device_(device.shared_impl()), part_(&supported_part(device.info(), "load program")), info_(std::move(info)) {
+  // Hardware without the early preamble would run the preamble in every wave or not at all.
+  if (info_.early_preamble && !part_->has_early_preamble)
+    throw Error(Errc::unsupported, "load program",
+                fmt::format("{}: @earlypreamble (SP_CS_CNTL_0 EARLYPREAMBLE) on Adreno {}, which has no early preamble; "
+                            "of the supported parts only the a650 has one (freedreno_devices.py has_early_preamble)",
+                            info_.name.empty() ? "program" : info_.name, part_->gpu_id));
   const std::uint64_t code_bytes = std::max<std::uint64_t>(round_up(static_cast<std::uint32_t>(info_.code.size() * 4), 128),
                                                            std::uint64_t{info_.instrlen} * 128);
   code_ = allocate_block(*device_, device_, code_bytes, true);

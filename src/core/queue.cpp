@@ -255,7 +255,9 @@ void Queue::Impl::dump_if_requested(std::span<const pm4::IbRange> ibs) {
   for (const auto& chunk : commands_.blocks()) add(chunk->object());
   for (const Reference& ref : references_) add(ref.block->object());
   for (const ListedObject& listed : listed_) add(*listed.object);
-  const KernelInfo& info = device_->kernel().info();
+  // The device's ids, not the kernel's: KGSL's byte-wise model number is wrong for a7xx chip ids
+  // (describe() in device.cpp), and cffdump and adreno-decode pick the generation from RD_GPU_ID.
+  const DeviceInfo& info = device_->info();
   if (auto path = pm4::dump_submission_if_requested({info.gpu_id, info.chip_id, buffers, ibs})) {
     log().info("queue {}: submission dumped to {}", context_, path->string());
   }

@@ -3,6 +3,7 @@
 #include <adreno/error.hpp>
 
 #include "ir3/disassembler.h"
+#include "ir3/generation.h"
 #include "pm4/decoder.h"
 #include "pm4/rd.h"
 
@@ -18,14 +19,30 @@
 namespace {
 
 // Shaders loaded by the stream are shown inline, as Mesa's ir3 disassembler prints them.
-adreno::pm4::DecodeOptions decode_options() {
+// A dump decodes as its GPU's generation: registers, packets and events are named as on that
+// generation (0x46 is CP_EVENT_WRITE7 on a7xx). The dump's RD_GPU_ID says which (Mesa's
+// freedreno_devices.py names a7xx parts 7xx); without one, a6xx.
+adreno::pm4::DecodeOptions decode_options(adreno::pm4::Gen gen = adreno::pm4::kA6xx) {
   adreno::pm4::DecodeOptions options;
-  options.disassemble_shader = [](std::span<const std::uint32_t> code) {
+  options.gen = gen;
+  const adreno::ir3::Generation isa = gen == adreno::pm4::kA7xx ? adreno::ir3::Generation::a7xx : adreno::ir3::Generation::a6xx;
+  options.disassemble_shader = [isa](std::span<const std::uint32_t> code) {
     std::vector<std::uint64_t> words(code.size() / 2);
     std::memcpy(words.data(), code.data(), words.size() * sizeof(std::uint64_t));
-    return adreno::ir3::disassemble(words, adreno::ir3::ListingStyle::indexed);
+    return adreno::ir3::disassemble(words, adreno::ir3::ListingStyle::indexed, isa);
   };
   return options;
+}
+
+adreno::pm4::Gen generation_of(std::span<const adreno::pm4::RdSection> sections) {
+  for (const adreno::pm4::RdSection& section : sections) {
+    if (section.type != adreno::pm4::RdSectionType::RD_GPU_ID || section.payload.size() < 4) continue;
+    std::uint32_t gpu_id = 0;
+    std::memcpy(&gpu_id, section.payload.data(), 4);
+    const auto gen = adreno::ir3::generation_of_gpu_id(gpu_id);
+    return gen == adreno::ir3::Generation::a7xx ? adreno::pm4::kA7xx : adreno::pm4::kA6xx;
+  }
+  return adreno::pm4::kA6xx;
 }
 
 std::vector<std::byte> read_file(const std::string& path) {
@@ -46,7 +63,7 @@ void decode_rd(const std::vector<std::byte>& bytes) {
   }
   for (const auto& ib : memory.cmdstreams()) {
     std::printf("; IB at 0x%llx, %u dwords\n", static_cast<unsigned long long>(ib.address.value()), ib.dwords);
-    std::fputs(adreno::pm4::decode_ib(ib.address, ib.dwords, read, decode_options()).c_str(), stdout);
+    std::fputs(adreno::pm4::decode_ib(ib.address, ib.dwords, read, decode_options(generation_of(sections))).c_str(), stdout);
   }
 }
 

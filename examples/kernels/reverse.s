@@ -17,11 +17,11 @@
     add.u r0.y, r0.y, r0.x
     sub.u r0.w, r3.x, r0.z
     (rpt4)nop
-    ldg.a.u32 r2.x, g[r1.z+(r0.y<<2)], 1
+    ldg.a.u32 r2.x, g[r1.z+r0.y], 1
     (sy)stl.u32 l[r0.z], r2.x, 1
     bar
     (ss)(sy)nop
     ldl.u32 r2.y, l[r0.w], 1
     (ss)nop
-    (sy)stg.a.u32 g[r1.x+(r0.y<<2)], r2.y, 1
+    (sy)stg.a.u32 g[r1.x+r0.y], r2.y, 1
     end

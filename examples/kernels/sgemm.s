@@ -48,9 +48,9 @@
     mov.u32u32 r5.y, c0.y
 tile:
     add.u r6.w, r1.z, 8
-    ldg.a.u32 r6.x, g[r4.x+(r1.z<<2)], 1
-    ldg.a.u32 r6.y, g[r4.x+(r6.w<<2)], 1
-    ldg.a.u32 r6.z, g[r4.z+(r1.w<<2)], 1
+    ldg.a.u32 r6.x, g[r4.x+r1.z], 1
+    ldg.a.u32 r6.y, g[r4.x+r6.w], 1
+    ldg.a.u32 r6.z, g[r4.z+r1.w], 1
     stl.u32 l[r2.x], r6.x, 1
     stl.u32 l[r2.x+32], r6.y, 1
     stl.u32 l[r2.z], r6.z, 1
@@ -102,5 +102,5 @@ tile:
     ; C[row][column]
     mul.u24 r7.x, r1.x, c2.x
     add.u r7.x, r7.x, r1.y
-    stg.a.u32 g[r5.x+(r7.x<<2)], r3.y, 1
+    stg.a.u32 g[r5.x+r7.x], r3.y, 1
     end

@@ -15,9 +15,9 @@
     mov.u32u32 r2.w, c1.y
     add.u r0.y, r0.y, r0.x
     (rpt5)nop
-    ldg.a.u32 r2.x, g[r1.z+(r0.y<<2)], 1
-    ldg.a.u32 r2.y, g[r2.z+(r0.y<<2)], 1
+    ldg.a.u32 r2.x, g[r1.z+r0.y], 1
+    ldg.a.u32 r2.y, g[r2.z+r0.y], 1
     (sy)add.u r3.x, r2.x, r2.y
     (rpt5)nop
-    stg.a.u32 g[r1.x+(r0.y<<2)], r3.x, 1
+    stg.a.u32 g[r1.x+r0.y], r3.x, 1
     end

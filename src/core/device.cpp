@@ -4,6 +4,7 @@
 #include "core/buffer_impl.h"
 #include "core/device_impl.h"
 #include "core/device_spec.h"
+#include "core/gpu_part.h"
 #include "core/trace.h"
 #include "kernel/log.h"
 #include "kgsl/kgsl_kernel.h"
@@ -28,7 +29,10 @@ DeviceInfo describe(const KernelInfo& kernel) {
   info.node = kernel.node;
   info.chip_id = kernel.chip_id;
   info.gpu_id = kernel.gpu_id;
-  info.name = "Adreno " + std::to_string(kernel.gpu_id);
+  // a7xx chip ids from a740 on are not core.major.minor bytes (a740 is 0x43050a01), so the model
+  // number KGSL's backend reads off them is not the part's; a part known by its chip id names it.
+  if (const GpuPart* part = find_part(info)) info.gpu_id = part->gpu_id;
+  info.name = "Adreno " + std::to_string(info.gpu_id);
   info.gmem_size = kernel.gmem_size;
   if (kernel.va) {
     info.va_start = kernel.va->start;

@@ -1,5 +1,8 @@
-// Queue::dispatch: the a6xx compute state and launch for one program. Every value is packed
-// through the register database (pm4/a6xx_registers.h), whose fields reject out-of-range values.
+// Queue::dispatch: the a6xx/a7xx compute state and launch for one program. Every value is packed
+// through the register database (pm4/a6xx_registers.h), whose fields reject out-of-range values;
+// the registers that differ per generation come from its ComputeRegisters table, so one sequence
+// serves both. a7xx follows computerator's cs_program_emit<A7XX> and a6xx_emit_grid<A7XX>, field
+// by field (tests/dispatch/computerator_reference_test.cpp compares with its a740 submission).
 //
 // The sequence follows Mesa's computerator (src/freedreno/computerator/a6xx.cc: cs_program_emit,
 // cs_const_emit, cs_ibo_emit, a6xx_emit_grid) and freedreno's fd6_compute.cc for CP_EXEC_CS, and
@@ -198,23 +201,26 @@ namespace {
 void emit_program_state(pm4::CommandStream& cs, const Program::Impl& prog, pm4::ThreadSize wave) {
   const ProgramInfo& info = prog.info();
   const GpuPart& part = prog.part();
+  const r::ComputeRegisters& regs = r::compute_registers(part.gen);
+  const bool a7xx = part.gen == pm4::kA7xx;
   const std::uint32_t constlen = constlen_units(info);
   const auto thread_size = raw(wave);
   const auto isam = raw(info.opencl_isa_mode ? pm4::IsamMode::ISAMMODE_CL : pm4::IsamMode::ISAMMODE_GL);
 
   pm4::set_marker(cs, pm4::Marker::RM6_COMPUTE);
   // Invalidate the cached compute state and IBOs so this program's state is loaded.
-  pm4::write_register(cs, r::SP_UPDATE_CNTL, {{"CS_STATE", 1}, {"CS_UAV", 1}});
+  pm4::write_register(cs, *regs.update_cntl, regs.update_cntl->pack({{"CS_STATE", 1}, {"CS_UAV", 1}}));
   // No constants shared between stages: Turnip writes HLSQ_SHARED_CONSTS with each compute
   // pipeline (tu_pipeline.cc tu6_emit_cs_config → tu6_emit_shared_consts_enable, on a6xx), enabled
   // only for shared push constants (IR3_PUSH_CONSTS_SHARED), which no program here has; SP_MODE_CNTL
-  // SHARED_CONSTS_ENABLE stays 0 with it.
-  pm4::write_register(cs, r::HLSQ_SHARED_CONSTS, {{"ENABLE", 0}});
+  // SHARED_CONSTS_ENABLE stays 0 with it. a7xx has no HLSQ_SHARED_CONSTS: its SP_HLSQ_MODE_CNTL
+  // is 0 in the per-chip block (raw_magic_regs), and computerator writes nothing more.
+  if (!a7xx) pm4::write_register(cs, r::HLSQ_SHARED_CONSTS, {{"ENABLE", 0}});
   pm4::write_register(cs, r::SP_MODE_CNTL, {{"CONSTANT_DEMOTION_ENABLE", !info.opencl_isa_mode}, {"ISAMMODE", isam}});
   pm4::write_register(cs, r::TPL1_MODE_CNTL, {{"ISAMMODE", isam}});
   pm4::write_register(cs, r::SP_PERFCTR_SHADER_MASK, {{"CS", 1}});
 
-  pm4::write_register(cs, r::SP_CS_CONST_CONFIG, {{"CONSTLEN", constlen}, {"ENABLED", 1}});
+  pm4::write_register(cs, *regs.const_config, regs.const_config->pack({{"CONSTLEN", constlen}, {"ENABLED", 1}}));
   pm4::write_register(cs, r::SP_CS_CONFIG,
                       {{"ENABLED", 1}, {"NTEX", info.textures}, {"NSAMP", info.samplers}, {"NUAV", info.storage_images}});
   pm4::write_register(cs, r::SP_CS_INSTR_SIZE, info.instrlen);
@@ -225,18 +231,37 @@ void emit_program_state(pm4::CommandStream& cs, const Program::Impl& prog, pm4::
                        {"BRANCHSTACK", info.branch_stack},
                        {"EARLYPREAMBLE", info.early_preamble},
                        {"MERGEDREGS", info.merged_regs}});
+  if (a7xx) {
+    // computerator cs_program_emit<A7XX>: the fragment wave size and the fragment system-value
+    // registers set to "unused" (r63.x, 0xfc) but LINELENGTHREGID r0.x, as Mesa writes them.
+    pm4::write_register(cs, r::SP_PS_WAVE_CNTL_A7XX, {{"THREADSIZE", raw(pm4::ThreadSize::THREAD64)}});
+    const std::uint32_t unused4 = kUnusedRegid * 0x01010101u;
+    pm4::write_register(cs, r::SP_REG_PROG_ID_0_A7XX, unused4);
+    pm4::write_register(cs, r::SP_REG_PROG_ID_1_A7XX, unused4);
+    pm4::write_register(cs, r::SP_REG_PROG_ID_2_A7XX, unused4);
+    pm4::write_register(cs, r::SP_REG_PROG_ID_3_A7XX, {{"LINELENGTHREGID", 0}, {"FOVEATIONQUALITYREGID", kUnusedRegid}});
+  }
   const auto ram_mode = raw(const_ram_mode(constlen));
   const std::uint32_t shared_size = shared_size_field(info.shared_bytes);
   pm4::write_register(cs, r::SP_CS_CNTL_1, {{"SHARED_SIZE", shared_size}, {"CONSTANTRAMMODE", ram_mode}});
-  if (part.has_lpac)
+  if (!a7xx && part.has_lpac)
     pm4::write_register(cs, r::HLSQ_CS_CTRL_REG1, {{"SHARED_SIZE", shared_size}, {"CONSTANTRAMMODE", ram_mode}});
 
-  const std::uint64_t work_item_ids = r::SP_CS_CONST_CONFIG_0.pack({{"WGIDCONSTID", info.work_group_id_regid},
-                                                                    {"WGSIZECONSTID", info.work_group_size_regid},
-                                                                    {"WGOFFSETCONSTID", info.work_group_offset_regid},
-                                                                    {"LOCALIDREGID", info.local_id_regid}});
+  const std::uint64_t work_item_ids = regs.work_item_ids->pack({{"WGIDCONSTID", info.work_group_id_regid},
+                                                                {"WGSIZECONSTID", info.work_group_size_regid},
+                                                                {"WGOFFSETCONSTID", info.work_group_offset_regid},
+                                                                {"LOCALIDREGID", info.local_id_regid}});
+  pm4::write_register(cs, *regs.work_item_ids, work_item_ids);
+  if (a7xx) {
+    // SP_CS_WGE_CNTL moved and gained the work-group raster order, which depends on the local
+    // size: emit_grid writes it. SP_CS_WIE_CNTL_1 has its own a7xx layout.
+    pm4::write_register(cs, r::SP_CS_WIE_CNTL_1_A7XX,
+                        {{"LINEARLOCALIDREGID", kUnusedRegid},
+                         {"THREADSIZE", thread_size},
+                         {"WORKITEMRASTORDER", raw(pm4::WorkitemRastOrder::WORKITEMRASTORDER_LINEAR)}});
+    return;
+  }
   const std::uint64_t wave_control = r::SP_CS_WGE_CNTL.pack({{"LINEARLOCALIDREGID", kUnusedRegid}, {"THREADSIZE", thread_size}});
-  pm4::write_register(cs, r::SP_CS_CONST_CONFIG_0, work_item_ids);
   pm4::write_register(cs, r::SP_CS_WGE_CNTL, wave_control);
   if (part.has_lpac) {
     // LPAC parts read the same ids from the SP copies (computerator, has_lpac).
@@ -245,17 +270,36 @@ void emit_program_state(pm4::CommandStream& cs, const Program::Impl& prog, pm4::
   }
 }
 
+// WGTILEHEIGHT of a7xx's SP_CS_WGE_CNTL for a local size of `local_y` rows, as computerator's
+// cs_program_emit<A7XX> chooses it (WGTILEWIDTH is 4 there).
+std::uint32_t work_group_tile_height(std::uint32_t local_y) {
+  return local_y % 8 == 0 ? 3 : local_y % 4 == 0 ? 5 : local_y % 2 == 0 ? 9 : 17;
+}
+
 // The grid. CP_EXEC_CS carries the group counts and the kernel-group registers stay 1 (Mesa
 // fd6_compute.cc, computerator); CP_RUN_OPENCL takes them from SP_CS_KERNEL_GROUP_* (tinygrad).
-// Per dispatch, so its fields and registers are constants the compiler folds.
-void emit_grid(pm4::PacketWriter& out, bool exec_cs, const Launch& launch) {
+// Per dispatch, so its fields are constants the compiler folds. On a7xx the local size is
+// repeated in SP_CS_NDRANGE_7 and the wave control goes here, as it depends on the local size.
+void emit_grid(pm4::PacketWriter& out, const GpuPart& part, bool exec_cs, const Launch& launch, pm4::ThreadSize wave) {
   static constexpr const pm4::Field& kKernelDim = r::SP_CS_NDRANGE_0.field("KERNELDIM");
   static constexpr const pm4::Field& kLocalSizeX = r::SP_CS_NDRANGE_0.field("LOCALSIZEX");
   static constexpr const pm4::Field& kLocalSizeY = r::SP_CS_NDRANGE_0.field("LOCALSIZEY");
   static constexpr const pm4::Field& kLocalSizeZ = r::SP_CS_NDRANGE_0.field("LOCALSIZEZ");
-  pm4::write_register(out, r::SP_CS_NDRANGE_0,
-                      kKernelDim.pack(3) | kLocalSizeX.pack(launch.local_size[0] - 1) |
-                          kLocalSizeY.pack(launch.local_size[1] - 1) | kLocalSizeZ.pack(launch.local_size[2] - 1));
+  const r::ComputeRegisters& regs = r::compute_registers(part.gen);
+  const std::uint64_t local_size = kLocalSizeX.pack(launch.local_size[0] - 1) | kLocalSizeY.pack(launch.local_size[1] - 1) |
+                                   kLocalSizeZ.pack(launch.local_size[2] - 1);
+  pm4::write_register(out, *regs.ndrange[0], kKernelDim.pack(3) | local_size);
+  if (part.gen == pm4::kA7xx) {
+    // SP_CS_NDRANGE_7 has SP_CS_NDRANGE_0's local-size fields at the same bits (a6xx.xml).
+    static_assert(r::SP_CS_NDRANGE_7_A7XX.field("LOCALSIZEX").low == kLocalSizeX.low &&
+                  r::SP_CS_NDRANGE_7_A7XX.field("LOCALSIZEZ").high == kLocalSizeZ.high);
+    pm4::write_register(out, r::SP_CS_NDRANGE_7_A7XX, local_size);
+    static constexpr const pm4::Register& kWge = r::SP_CS_WGE_CNTL_A7XX;
+    pm4::write_register(out, kWge,
+                        kWge.field("LINEARLOCALIDREGID").pack(kUnusedRegid) | kWge.field("THREADSIZE").pack(raw(wave)) |
+                            kWge.field("WORKGROUPRASTORDERZFIRSTEN").pack(1) | kWge.field("WGTILEWIDTH").pack(4) |
+                            kWge.field("WGTILEHEIGHT").pack(work_group_tile_height(launch.local_size[1])));
+  }
   const auto axis = [&](unsigned i, const pm4::Register& global_size, const pm4::Register& global_offset,
                         const pm4::Register& kernel_group) {
     pm4::write_register(out, global_size, std::uint64_t{launch.local_size[i]} * launch.groups[i]);
@@ -268,9 +312,9 @@ void emit_grid(pm4::PacketWriter& out, bool exec_cs, const Launch& launch) {
     pm4::write_register(out, global_offset, 0);
     pm4::write_register(out, kernel_group, exec_cs ? 1 : launch.groups[i]);
   };
-  axis(0, r::SP_CS_NDRANGE_1, r::SP_CS_NDRANGE_2, r::SP_CS_KERNEL_GROUP_X);
-  axis(1, r::SP_CS_NDRANGE_3, r::SP_CS_NDRANGE_4, r::SP_CS_KERNEL_GROUP_Y);
-  axis(2, r::SP_CS_NDRANGE_5, r::SP_CS_NDRANGE_6, r::SP_CS_KERNEL_GROUP_Z);
+  axis(0, *regs.ndrange[1], *regs.ndrange[2], *regs.kernel_group[0]);
+  axis(1, *regs.ndrange[3], *regs.ndrange[4], *regs.kernel_group[1]);
+  axis(2, *regs.ndrange[5], *regs.ndrange[6], *regs.kernel_group[2]);
 }
 
 // Where the code is and the private memory it uses.
@@ -294,7 +338,7 @@ void emit_program_code(pm4::CommandStream& cs, const Program::Impl& prog) {
   const GpuPart& part = prog.part();
   if (info.instrlen > part.instr_cache_size) {
     pm4::write_register(cs, r::SP_PS_INSTR_SIZE, info.instrlen);
-    pm4::event_write(cs, pm4::EventType::DEBUG_LABEL);
+    pm4::event(cs, part.gen, pm4::EventType::DEBUG_LABEL);
   }
   pm4::load_state6_frag(cs, {pm4::StateType::ST6_SHADER, pm4::StateBlock::SB6_CS_SHADER, 0,
                              std::min(info.instrlen, part.instr_cache_size)},
@@ -349,10 +393,9 @@ void write_dispatch(pm4::PacketWriter& out, const Program::Impl& prog, const Dis
   const ProgramInfo& info = prog.info();
   const bool exec_cs = info.launch == LaunchPacket::exec_cs;
   const ProgramPackets& packets = prog.packets();
-  const std::vector<std::uint32_t>& state =
-      packets.state[launch.wave_size.value_or(info.wave_size) == WaveSize::thread128 ? 1 : 0];
-  out.append(state);
-  emit_grid(out, exec_cs, launch);
+  const bool wave128 = launch.wave_size.value_or(info.wave_size) == WaveSize::thread128;
+  out.append(packets.state[wave128 ? 1 : 0]);
+  emit_grid(out, prog.part(), exec_cs, launch, wave128 ? pm4::ThreadSize::THREAD128 : pm4::ThreadSize::THREAD64);
   out.append(packets.code);
 
   // Constants and descriptors.
@@ -375,7 +418,7 @@ void write_dispatch(pm4::PacketWriter& out, const Program::Impl& prog, const Dis
   if (info.storage_images != 0) {
     pm4::load_state6_frag(out, {pm4::StateType::ST6_UAV, pm4::StateBlock::SB6_CS_SHADER, 0, info.storage_images},
                           data + layout.images_at);
-    pm4::write_register(out, r::SP_CS_UAV_BASE, (data + layout.images_at).value());
+    pm4::write_register(out, *r::compute_registers(prog.part().gen).uav_base, (data + layout.images_at).value());
   }
   pm4::write_register(out, r::SP_CS_USIZE, info.storage_images);
   // The UBO descriptors, slot i at DST_OFF i, as computerator's cs_ubo_emit and freedreno's
@@ -400,10 +443,10 @@ void write_dispatch(pm4::PacketWriter& out, const Program::Impl& prog, const Dis
 
 std::span<std::uint32_t> emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const DispatchDataLayout& layout,
                                        GpuAddress data, const Launch& launch, const IndirectCounts* indirect) {
-  // What a dispatch writes besides the recorded program packets, at most: the grid (ten one-value
-  // register writes), six CP_LOAD_STATE6_FRAG (the UBOs, an indirect dispatch's counts), four
-  // 64-bit base registers, SP_CS_TSIZE, SP_CS_USIZE and CP_EXEC_CS(_INDIRECT).
-  constexpr std::uint32_t kMaxDispatchDwords = 10 * 2 + 6 * 4 + 4 * 3 + 2 + 2 + 5;
+  // What a dispatch writes besides the recorded program packets, at most: the grid (twelve
+  // one-value register writes on a7xx), six CP_LOAD_STATE6_FRAG (the UBOs, an indirect dispatch's
+  // counts), four 64-bit base registers, SP_CS_TSIZE, SP_CS_USIZE and CP_EXEC_CS(_INDIRECT).
+  constexpr std::uint32_t kMaxDispatchDwords = 12 * 2 + 6 * 4 + 4 * 3 + 2 + 2 + 5;
   const ProgramPackets& packets = prog.packets();
   // One room check for the whole dispatch; a dispatch that throws midway leaves nothing behind.
   pm4::PacketWriter out =

@@ -314,18 +314,19 @@ void Graph::Impl::build(const GraphOptions& options) {
   };
   {
     pm4::CommandStream cs(*commands, pm4::CommandStream::Growth::chain);
+    const pm4::Gen gen = command_generation(device_->info());
     for (std::size_t k = 0; k < result.schedule.order.size(); ++k) {
       const Node& node = nodes_[result.schedule.order[k]];
-      if (result.schedule.barrier_before[k]) emit_barrier(cs, scratch->allocation().gpu);
+      if (result.schedule.barrier_before[k]) emit_barrier(cs, gen, scratch->allocation().gpu);
       if (!node.is_dispatch) {
         RecordedSync& sync = syncs_[node.index];
         const GpuAddress address = sync.signal->gpu_address();
         if (sync.is_signal) {
-          const SignalValueDwords dwords = emit_signal(cs, address, sync.value);
+          const SignalValueDwords dwords = emit_signal(cs, gen, address, sync.value);
           sync.high = dwords.high;
           sync.low = dwords.low;
         } else {
-          sync.wait = emit_wait(cs, address, sync.value);
+          sync.wait = emit_wait(cs, gen, address, sync.value);
         }
         own_block(sync.signal->memory(), sync.is_signal);
         continue;

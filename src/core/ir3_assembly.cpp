@@ -1,4 +1,5 @@
 #include "core/ir3_assembly.h"
+#include "core/gpu_part.h"
 
 #include <adreno/error.hpp>
 
@@ -110,9 +111,12 @@ std::vector<std::uint32_t> ir3_code_dwords(const ir3::Program& assembled) {
 }
 
 Program Program::from_ir3_assembly(Device& device, std::string_view source, bool legalize, RegisterMode registers) {
+  // The device's instruction set: a7xx encodes some instructions differently (ir3/generation.h).
+  const ir3::Generation gen =
+      command_generation(device.info()) == pm4::kA7xx ? ir3::Generation::a7xx : ir3::Generation::a6xx;
   const ir3::Program assembled =
       ir3::assemble(source, registers == RegisterMode::merged ? ir3::RegisterFile::merged : ir3::RegisterFile::split,
-                    legalize ? ir3::Scheduling::legalize : ir3::Scheduling::as_written);
+                    legalize ? ir3::Scheduling::legalize : ir3::Scheduling::as_written, gen);
   Ir3Metadata metadata = ir3_metadata(assembled);
   // Program::from_ir3 loads whole 16-instruction groups: pad with nops as the compiler does.
   std::vector<std::uint32_t> code = ir3_code_dwords(assembled);

@@ -31,7 +31,8 @@ std::shared_ptr<MemoryBlock> block_of(const BufferView& view) { return view.buff
 // The scratch block: the barriers' flush target and an indirect dispatch's count vec4 first, then
 // the commands each submission starts with (emit_invalidate and the per-chip setup), recorded once.
 constexpr std::uint64_t kPrologueOffset = 64;
-constexpr std::uint64_t kScratchBytes = kPrologueOffset + 256;
+// The prologue takes 30 dwords on a6xx and 81 on a740 (35 per-chip registers, three of them 64-bit).
+constexpr std::uint64_t kScratchBytes = kPrologueOffset + 512;
 
 /// Hands out the prologue's bytes of the scratch block, once.
 class PrologueChunk final : public pm4::ChunkSource {
@@ -54,14 +55,17 @@ class PrologueChunk final : public pm4::ChunkSource {
 // --- Queue::Impl ---
 
 Queue::Impl::Impl(std::shared_ptr<Device::Impl> device, unsigned priority)
-    : device_(std::move(device)), context_(device_->kernel().create_context(priority)), commands_(device_) {
+    : device_(std::move(device)),
+      gen_(command_generation(device_->info())),
+      context_(device_->kernel().create_context(priority)),
+      commands_(device_) {
   try {
     auto allocation = device_->allocator().allocate(kScratchBytes, 64, BoFlags{}, true);
     scratch_ = std::make_shared<MemoryBlock>(device_, std::move(allocation));
     PrologueChunk chunk(scratch_->allocation());
     pm4::CommandStream prologue(chunk);
     // Memory the host or another queue wrote since the last submission is read fresh.
-    emit_invalidate(prologue);
+    emit_invalidate(prologue, gen_);
     // The per-chip state compute needs (chip_setup.h), for GPUs compute dispatch supports: on
     // others no program loads, so no compute work reaches this queue.
     if (const GpuPart* part = find_part(device_->info())) emit_chip_setup(prologue, *part);
@@ -205,7 +209,7 @@ void Queue::Impl::wait_for(const std::shared_ptr<Signal::Impl>& signal, std::uin
   // latter, the writer must not be queued behind this wait on the same priority band
   // (Queue::wait says so); submit() warns when it is still unwritten then.
   if (kind == WaitKind::polled_unwritten) unwritten_polls_.push_back(PendingSignal{signal, value});
-  emit_wait(stream(), signal->gpu_address(), value);
+  emit_wait(stream(), gen_, signal->gpu_address(), value);
   reference(signal->memory(), false);
 }
 
@@ -255,7 +259,9 @@ void Queue::Impl::dump_if_requested(std::span<const pm4::IbRange> ibs) {
   // runs first in every submission, so a dump without it would not show what the GPU executes.
   std::vector<pm4::IbRange> submitted{prologue()};
   submitted.insert(submitted.end(), ibs.begin(), ibs.end());
-  const KernelInfo& info = device_->kernel().info();
+  // The device's ids, not the kernel's: KGSL's byte-wise model number is wrong for a7xx chip ids
+  // (describe() in device.cpp), and cffdump and adreno-decode pick the generation from RD_GPU_ID.
+  const DeviceInfo& info = device_->info();
   if (auto path = pm4::dump_submission_if_requested({info.gpu_id, info.chip_id, buffers, submitted})) {
     log().info("queue {}: submission dumped to {}", context_, path->string());
   }
@@ -311,7 +317,7 @@ void Queue::signal(const Signal& signal, std::uint64_t value) {
   impl_->check_not_lost();
   const auto& memory = signal.impl()->memory();
   const GpuAddress address = signal.impl()->gpu_address();
-  emit_signal(impl_->stream(), address, value);
+  emit_signal(impl_->stream(), impl_->generation(), address, value);
   impl_->reference(memory, true);
   impl_->note_signal(signal.impl(), value);
 }
@@ -340,7 +346,7 @@ void Queue::write(const BufferView& destination, std::span<const std::uint32_t> 
 
 void Queue::barrier() {
   impl_->check_not_lost();
-  emit_barrier(impl_->stream(), impl_->scratch());
+  emit_barrier(impl_->stream(), impl_->generation(), impl_->scratch());
 }
 
 std::uint64_t Queue::submit() { return impl_->submit(); }

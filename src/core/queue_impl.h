@@ -47,6 +47,8 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   std::uint64_t last_fence() const noexcept { return fence_; }
   /// A dword of GPU memory the queue's cache flushes write to.
   GpuAddress scratch() const noexcept { return scratch_->allocation().gpu; }
+  /// The GPU generation this queue's commands are encoded for.
+  pm4::Gen generation() const noexcept { return gen_; }
   bool wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeout);
   /// With ADRENO_DUMP=<dir>, writes the submission about to be made as an .rd file.
   void dump_if_requested(std::span<const pm4::IbRange> ibs);
@@ -89,6 +91,7 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   };
 
   std::shared_ptr<Device::Impl> device_;
+  pm4::Gen gen_;
   Kernel::ContextId context_;
   CommandMemory commands_;
   std::optional<pm4::CommandStream> stream_;

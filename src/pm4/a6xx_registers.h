@@ -8,8 +8,14 @@
 // Beware: two former names (SP_CS_CNTL_0/1 at 0xa9c2/0xa9c3) are current names elsewhere; name
 // lookup prefers current names.
 //
-// a7xx: entries carry a generation mask; a7xx registers that moved are separate entries with
-// gens = kA7xx (a few are present; the rest of a7xx is future work).
+// a7xx: every entry carries the generations it exists on (Mesa's variants="A6XX", "A7XX-"):
+// kA6xxA7xx where a7xx has the register at the same offset with the same fields, kA6xx or kA7xx
+// where it differs; an a7xx register that moved or changed fields is a separate entry named
+// *_A7XX with Mesa's name. The a7xx entries are every register the compute path writes on a7xx
+// (Mesa d02ba9bb9c01 computerator's submission on a740, ../shared/reference/computerator) and
+// the per-chip registers of freedreno_devices.py's a730/a740 raw_magic_regs and magic_regs; their
+// offsets and fields are a6xx.xml's A7XX variants (tests/pm4/mesa_register_database_test.cpp
+// checks them against Mesa's extracted facts).
 #pragma once
 
 #include "pm4/enums.h"
@@ -70,6 +76,27 @@ inline constexpr Field kCsWorkItemIds[] = {  // SP_CS_CONST_CONFIG_0 and SP_CS_W
     {"WGOFFSETCONSTID", 16, 23, 0, FT::regid},
     {"LOCALIDREGID", 24, 31, 0, FT::regid},
 };
+inline constexpr Field kCsWieCntl1A7xx[] = {
+    {"LINEARLOCALIDREGID", 0, 7, 0, FT::regid},
+    {"THREADSIZE", 8, 8, 0, FT::enumeration, &enums::kThreadSize},
+    {"THREADSIZE_SCALAR", 9, 9, 0, FT::boolean},
+    {"WORKITEMRASTORDER", 15, 15, 0, FT::enumeration, &enums::kWorkitemRastOrder},
+};
+inline constexpr Field kCsWgeCntlA7xx[] = {
+    {"LINEARLOCALIDREGID", 0, 7, 0, FT::regid},
+    {"THREADSIZE", 9, 9, 0, FT::enumeration, &enums::kThreadSize},
+    {"WORKGROUPRASTORDERZFIRSTEN", 11, 11, 0, FT::boolean},
+    {"WGTILEWIDTH", 20, 25, 0, FT::uint},
+    {"WGTILEHEIGHT", 26, 31, 0, FT::uint},
+};
+inline constexpr Field kCsNdrange7[] = {
+    {"LOCALSIZEX", 2, 11, 0, FT::uint},
+    {"LOCALSIZEY", 12, 21, 0, FT::uint},
+    {"LOCALSIZEZ", 22, 31, 0, FT::uint},
+};
+inline constexpr Field kSpHlsqModeCntl[] = {{"SHARED_CONSTS_ENABLE", 0, 0, 0, FT::boolean}};
+inline constexpr Field kRbLrzCntl2[] = {{"ENABLE_BIDIRECTIONAL_LRZ", 0, 0, 0, FT::boolean}};
+inline constexpr Field kTpl1DbgEcoCntl1[] = {{"TP_UBWC_FLAG_HINT", 18, 18, 0, FT::boolean}};
 inline constexpr Field kCsWgeCntl[] = {  // SP_CS_WGE_CNTL and SP_CS_WIE_CNTL_1 on a6xx
     {"LINEARLOCALIDREGID", 0, 7, 0, FT::regid},
     {"SINGLE_SP_CORE", 8, 8, 0, FT::boolean},
@@ -205,70 +232,70 @@ constexpr Register array(std::uint32_t offset, std::string_view name, std::strin
 // Timestamps and counters.
 inline constexpr Register RBBM_PERFCTR_CP = array(0x0400, "RBBM_PERFCTR_CP", "RBBM_PERFCTR_CP_0_LO", fs::kHex64, 2, 14, 2);
 inline constexpr Register RBBM_PERFCTR_SP = array(0x04a6, "RBBM_PERFCTR_SP", "RBBM_PERFCTR_SP_0_LO", fs::kHex64, 2, 24, 2);
-inline constexpr Register RBBM_PERFCTR_CNTL = reg32(0x0500, "RBBM_PERFCTR_CNTL", "", fs::kHex32);
-inline constexpr Register CP_SCRATCH = array(0x0883, "CP_SCRATCH", "CP_SCRATCH_REG", fs::kUint32, 1, 8, 1);
-inline constexpr Register CP_PERFCTR_CP_SEL = array(0x08d0, "CP_PERFCTR_CP_SEL", "", fs::kHex32, 1, 14, 1);
-inline constexpr Register CP_ALWAYS_ON_COUNTER = reg64(0x0980, "CP_ALWAYS_ON_COUNTER", "CP_ALWAYS_ON_COUNTER_LO", fs::kHex64);
+inline constexpr Register RBBM_PERFCTR_CNTL = reg32(0x0500, "RBBM_PERFCTR_CNTL", "", fs::kHex32, kA6xxA7xx);
+inline constexpr Register CP_SCRATCH = array(0x0883, "CP_SCRATCH", "CP_SCRATCH_REG", fs::kUint32, 1, 8, 1, kA6xxA7xx);
+inline constexpr Register CP_PERFCTR_CP_SEL = array(0x08d0, "CP_PERFCTR_CP_SEL", "", fs::kHex32, 1, 14, 1, kA6xxA7xx);
+inline constexpr Register CP_ALWAYS_ON_COUNTER = reg64(0x0980, "CP_ALWAYS_ON_COUNTER", "CP_ALWAYS_ON_COUNTER_LO", fs::kHex64, kA6xxA7xx);
 
 // UCHE.
-inline constexpr Register UCHE_MODE_CNTL = reg32(0x0e01, "UCHE_MODE_CNTL", "", fs::kHex32);
+inline constexpr Register UCHE_MODE_CNTL = reg32(0x0e01, "UCHE_MODE_CNTL", "", fs::kHex32, kA6xxA7xx);
 inline constexpr Register UCHE_WRITE_RANGE_MAX = reg64(0x0e05, "UCHE_WRITE_RANGE_MAX", "UCHE_WRITE_RANGE_MAX_LO", fs::kAddress64);
-inline constexpr Register UCHE_WRITE_THRU_BASE = reg64(0x0e07, "UCHE_WRITE_THRU_BASE", "UCHE_WRITE_THRU_BASE_LO", fs::kAddress64);
-inline constexpr Register UCHE_TRAP_BASE = reg64(0x0e09, "UCHE_TRAP_BASE", "UCHE_TRAP_BASE_LO", fs::kAddress64);
-inline constexpr Register UCHE_GMEM_RANGE_MIN = reg64(0x0e0b, "UCHE_GMEM_RANGE_MIN", "UCHE_GMEM_RANGE_MIN_LO", fs::kAddress64);
-inline constexpr Register UCHE_GMEM_RANGE_MAX = reg64(0x0e0d, "UCHE_GMEM_RANGE_MAX", "UCHE_GMEM_RANGE_MAX_LO", fs::kAddress64);
-inline constexpr Register UCHE_UNKNOWN_0E12 = reg32(0x0e12, "UCHE_UNKNOWN_0E12", "", fs::kHex32);
-inline constexpr Register UCHE_CACHE_WAYS = reg32(0x0e17, "UCHE_CACHE_WAYS", "", fs::kHex32);
-inline constexpr Register UCHE_FILTER_CNTL = reg32(0x0e18, "UCHE_FILTER_CNTL", "", fs::kHex32);
-inline constexpr Register UCHE_CLIENT_PF = reg32(0x0e19, "UCHE_CLIENT_PF", "", fs::kUcheClientPf);
-inline constexpr Register UCHE_PERFCTR_UCHE_SEL = array(0x0e1c, "UCHE_PERFCTR_UCHE_SEL", "", fs::kHex32, 1, 12, 1);
+inline constexpr Register UCHE_WRITE_THRU_BASE = reg64(0x0e07, "UCHE_WRITE_THRU_BASE", "UCHE_WRITE_THRU_BASE_LO", fs::kAddress64, kA6xxA7xx);
+inline constexpr Register UCHE_TRAP_BASE = reg64(0x0e09, "UCHE_TRAP_BASE", "UCHE_TRAP_BASE_LO", fs::kAddress64, kA6xxA7xx);
+inline constexpr Register UCHE_GMEM_RANGE_MIN = reg64(0x0e0b, "UCHE_GMEM_RANGE_MIN", "UCHE_GMEM_RANGE_MIN_LO", fs::kAddress64, kA6xxA7xx);
+inline constexpr Register UCHE_GMEM_RANGE_MAX = reg64(0x0e0d, "UCHE_GMEM_RANGE_MAX", "UCHE_GMEM_RANGE_MAX_LO", fs::kAddress64, kA6xxA7xx);
+inline constexpr Register UCHE_UNKNOWN_0E12 = reg32(0x0e12, "UCHE_UNKNOWN_0E12", "", fs::kHex32, kA6xxA7xx);
+inline constexpr Register UCHE_CACHE_WAYS = reg32(0x0e17, "UCHE_CACHE_WAYS", "", fs::kHex32, kA6xxA7xx);
+inline constexpr Register UCHE_FILTER_CNTL = reg32(0x0e18, "UCHE_FILTER_CNTL", "", fs::kHex32, kA6xxA7xx);
+inline constexpr Register UCHE_CLIENT_PF = reg32(0x0e19, "UCHE_CLIENT_PF", "", fs::kUcheClientPf, kA6xxA7xx);
+inline constexpr Register UCHE_PERFCTR_UCHE_SEL = array(0x0e1c, "UCHE_PERFCTR_UCHE_SEL", "", fs::kHex32, 1, 12, 1, kA6xxA7xx);
 
 // SP compute-shader state.
 // Per-chip debug/ECO and power registers Mesa writes before compute (freedreno_devices.py raw_magic_regs).
-inline constexpr Register GRAS_DBG_ECO_CNTL = reg32(0x8600, "GRAS_DBG_ECO_CNTL", "", fs::kGrasDbgEcoCntl);
-inline constexpr Register VPC_DBG_ECO_CNTL = reg32(0x9600, "VPC_DBG_ECO_CNTL", "", fs::kHex32);
-inline constexpr Register PC_MODE_CNTL = reg32(0x9804, "PC_MODE_CNTL", "", fs::kHex32);
+inline constexpr Register GRAS_DBG_ECO_CNTL = reg32(0x8600, "GRAS_DBG_ECO_CNTL", "", fs::kGrasDbgEcoCntl, kA6xxA7xx);
+inline constexpr Register VPC_DBG_ECO_CNTL = reg32(0x9600, "VPC_DBG_ECO_CNTL", "", fs::kHex32, kA6xxA7xx);
+inline constexpr Register PC_MODE_CNTL = reg32(0x9804, "PC_MODE_CNTL", "", fs::kHex32, kA6xxA7xx);
 inline constexpr Register PC_POWER_CNTL = reg32(0x9805, "PC_POWER_CNTL", "", fs::kHex32);
 inline constexpr Register VFD_POWER_CNTL = reg32(0xa0f8, "VFD_POWER_CNTL", "", fs::kHex32);
-inline constexpr Register SP_UNKNOWN_A9A8 = reg32(0xa9a8, "SP_UNKNOWN_A9A8", "", fs::kHex0to16);
-inline constexpr Register SP_CS_CNTL_0 = reg32(0xa9b0, "SP_CS_CNTL_0", "SP_CS_CTRL_REG0", fs::kSpCsCntl0);
-inline constexpr Register SP_CS_CNTL_1 = reg32(0xa9b1, "SP_CS_CNTL_1", "SP_CS_UNKNOWN_A9B1", fs::kSpCsCntl1);
-inline constexpr Register SP_CS_BOOLEAN_CF_MASK = reg32(0xa9b2, "SP_CS_BOOLEAN_CF_MASK", "SP_CS_BRANCH_COND", fs::kHex32);
-inline constexpr Register SP_CS_PROGRAM_COUNTER_OFFSET = reg32(0xa9b3, "SP_CS_PROGRAM_COUNTER_OFFSET", "SP_CS_OBJ_FIRST_EXEC_OFFSET", fs::kUint32);
-inline constexpr Register SP_CS_BASE = reg64(0xa9b4, "SP_CS_BASE", "SP_CS_OBJ_START SP_CS_OBJ_START_LO", fs::kAddress64);
-inline constexpr Register SP_CS_PVT_MEM_PARAM = reg32(0xa9b6, "SP_CS_PVT_MEM_PARAM", "", fs::kPvtMemParam);
-inline constexpr Register SP_CS_PVT_MEM_BASE = reg64(0xa9b7, "SP_CS_PVT_MEM_BASE", "SP_CS_PVT_MEM_ADDR SP_CS_PVT_MEM_ADDR_LO", fs::kAddress64);
-inline constexpr Register SP_CS_PVT_MEM_SIZE = reg32(0xa9b9, "SP_CS_PVT_MEM_SIZE", "", fs::kPvtMemSize);
-inline constexpr Register SP_CS_TSIZE = reg32(0xa9ba, "SP_CS_TSIZE", "SP_CS_TEX_COUNT", fs::kUint0to7);
-inline constexpr Register SP_CS_CONFIG = reg32(0xa9bb, "SP_CS_CONFIG", "", fs::kSpXsConfig);
-inline constexpr Register SP_CS_INSTR_SIZE = reg32(0xa9bc, "SP_CS_INSTR_SIZE", "SP_CS_INSTRLEN", fs::kUint0to27);
-inline constexpr Register SP_CS_PVT_MEM_STACK_OFFSET = reg32(0xa9bd, "SP_CS_PVT_MEM_STACK_OFFSET", "SP_CS_PVT_MEM_HW_STACK_OFFSET", fs::kPvtMemStackOffset);
-inline constexpr Register SP_CS_WIE_CNTL_0 = reg32(0xa9c2, "SP_CS_WIE_CNTL_0", "SP_CS_CNTL_0", fs::kCsWorkItemIds);
+inline constexpr Register SP_UNKNOWN_A9A8 = reg32(0xa9a8, "SP_UNKNOWN_A9A8", "", fs::kHex0to16, kA6xxA7xx);
+inline constexpr Register SP_CS_CNTL_0 = reg32(0xa9b0, "SP_CS_CNTL_0", "SP_CS_CTRL_REG0", fs::kSpCsCntl0, kA6xxA7xx);
+inline constexpr Register SP_CS_CNTL_1 = reg32(0xa9b1, "SP_CS_CNTL_1", "SP_CS_UNKNOWN_A9B1", fs::kSpCsCntl1, kA6xxA7xx);
+inline constexpr Register SP_CS_BOOLEAN_CF_MASK = reg32(0xa9b2, "SP_CS_BOOLEAN_CF_MASK", "SP_CS_BRANCH_COND", fs::kHex32, kA6xxA7xx);
+inline constexpr Register SP_CS_PROGRAM_COUNTER_OFFSET = reg32(0xa9b3, "SP_CS_PROGRAM_COUNTER_OFFSET", "SP_CS_OBJ_FIRST_EXEC_OFFSET", fs::kUint32, kA6xxA7xx);
+inline constexpr Register SP_CS_BASE = reg64(0xa9b4, "SP_CS_BASE", "SP_CS_OBJ_START SP_CS_OBJ_START_LO", fs::kAddress64, kA6xxA7xx);
+inline constexpr Register SP_CS_PVT_MEM_PARAM = reg32(0xa9b6, "SP_CS_PVT_MEM_PARAM", "", fs::kPvtMemParam, kA6xxA7xx);
+inline constexpr Register SP_CS_PVT_MEM_BASE = reg64(0xa9b7, "SP_CS_PVT_MEM_BASE", "SP_CS_PVT_MEM_ADDR SP_CS_PVT_MEM_ADDR_LO", fs::kAddress64, kA6xxA7xx);
+inline constexpr Register SP_CS_PVT_MEM_SIZE = reg32(0xa9b9, "SP_CS_PVT_MEM_SIZE", "", fs::kPvtMemSize, kA6xxA7xx);
+inline constexpr Register SP_CS_TSIZE = reg32(0xa9ba, "SP_CS_TSIZE", "SP_CS_TEX_COUNT", fs::kUint0to7, kA6xxA7xx);
+inline constexpr Register SP_CS_CONFIG = reg32(0xa9bb, "SP_CS_CONFIG", "", fs::kSpXsConfig, kA6xxA7xx);
+inline constexpr Register SP_CS_INSTR_SIZE = reg32(0xa9bc, "SP_CS_INSTR_SIZE", "SP_CS_INSTRLEN", fs::kUint0to27, kA6xxA7xx);
+inline constexpr Register SP_CS_PVT_MEM_STACK_OFFSET = reg32(0xa9bd, "SP_CS_PVT_MEM_STACK_OFFSET", "SP_CS_PVT_MEM_HW_STACK_OFFSET", fs::kPvtMemStackOffset, kA6xxA7xx);
+inline constexpr Register SP_CS_WIE_CNTL_0 = reg32(0xa9c2, "SP_CS_WIE_CNTL_0", "SP_CS_CNTL_0", fs::kCsWorkItemIds, kA6xxA7xx);
 inline constexpr Register SP_CS_WIE_CNTL_1 = reg32(0xa9c3, "SP_CS_WIE_CNTL_1", "SP_CS_CNTL_1", fs::kCsWgeCntl);
-inline constexpr Register SP_CS_SAMPLER_BASE = reg64(0xa9e2, "SP_CS_SAMPLER_BASE", "SP_CS_TEX_SAMP SP_CS_TEX_SAMP_LO", fs::kAddress64);
-inline constexpr Register SP_CS_TEXMEMOBJ_BASE = reg64(0xa9e6, "SP_CS_TEXMEMOBJ_BASE", "SP_CS_TEX_CONST SP_CS_TEX_CONST_LO", fs::kAddress64);
-inline constexpr Register SP_CS_BINDLESS_BASE = array(0xa9e8, "SP_CS_BINDLESS_BASE", "SP_CS_BINDLESS_BASE_DESCRIPTOR", fs::kBindlessBase, 2, 5, 2);
+inline constexpr Register SP_CS_SAMPLER_BASE = reg64(0xa9e2, "SP_CS_SAMPLER_BASE", "SP_CS_TEX_SAMP SP_CS_TEX_SAMP_LO", fs::kAddress64, kA6xxA7xx);
+inline constexpr Register SP_CS_TEXMEMOBJ_BASE = reg64(0xa9e6, "SP_CS_TEXMEMOBJ_BASE", "SP_CS_TEX_CONST SP_CS_TEX_CONST_LO", fs::kAddress64, kA6xxA7xx);
+inline constexpr Register SP_CS_BINDLESS_BASE = array(0xa9e8, "SP_CS_BINDLESS_BASE", "SP_CS_BINDLESS_BASE_DESCRIPTOR", fs::kBindlessBase, 2, 5, 2, kA6xxA7xx);
 inline constexpr Register SP_CS_UAV_BASE = reg64(0xa9f2, "SP_CS_UAV_BASE", "SP_CS_IBO SP_CS_IBO_LO", fs::kAddress64);
-inline constexpr Register SP_CS_USIZE = reg32(0xaa00, "SP_CS_USIZE", "SP_CS_IBO_COUNT", fs::kUint0to6);
-inline constexpr Register SP_MODE_CNTL = reg32(0xab00, "SP_MODE_CNTL", "SP_MODE_CONTROL", fs::kSpModeCntl);
-inline constexpr Register SP_PS_CONFIG = reg32(0xab04, "SP_PS_CONFIG", "SP_FS_CONFIG", fs::kSpXsConfig);
-inline constexpr Register SP_PS_INSTR_SIZE = reg32(0xab05, "SP_PS_INSTR_SIZE", "SP_FS_INSTRLEN", fs::kUint0to27);
-inline constexpr Register SP_DBG_ECO_CNTL = reg32(0xae00, "SP_DBG_ECO_CNTL", "SP_UNKNOWN_AE00", fs::kHex32);
-inline constexpr Register SP_CHICKEN_BITS = reg32(0xae03, "SP_CHICKEN_BITS", "", fs::kHex32);
-inline constexpr Register SP_NC_MODE_CNTL_2 = reg32(0xae04, "SP_NC_MODE_CNTL_2", "SP_FLOAT_CNTL", fs::kSpNcModeCntl2);
-inline constexpr Register SP_PERFCTR_SHADER_MASK = reg32(0xae0f, "SP_PERFCTR_SHADER_MASK", "SP_PERFCTR_ENABLE", fs::kPerfctrShaderMask);
+inline constexpr Register SP_CS_USIZE = reg32(0xaa00, "SP_CS_USIZE", "SP_CS_IBO_COUNT", fs::kUint0to6, kA6xxA7xx);
+inline constexpr Register SP_MODE_CNTL = reg32(0xab00, "SP_MODE_CNTL", "SP_MODE_CONTROL", fs::kSpModeCntl, kA6xxA7xx);
+inline constexpr Register SP_PS_CONFIG = reg32(0xab04, "SP_PS_CONFIG", "SP_FS_CONFIG", fs::kSpXsConfig, kA6xxA7xx);
+inline constexpr Register SP_PS_INSTR_SIZE = reg32(0xab05, "SP_PS_INSTR_SIZE", "SP_FS_INSTRLEN", fs::kUint0to27, kA6xxA7xx);
+inline constexpr Register SP_DBG_ECO_CNTL = reg32(0xae00, "SP_DBG_ECO_CNTL", "SP_UNKNOWN_AE00", fs::kHex32, kA6xxA7xx);
+inline constexpr Register SP_CHICKEN_BITS = reg32(0xae03, "SP_CHICKEN_BITS", "", fs::kHex32, kA6xxA7xx);
+inline constexpr Register SP_NC_MODE_CNTL_2 = reg32(0xae04, "SP_NC_MODE_CNTL_2", "SP_FLOAT_CNTL", fs::kSpNcModeCntl2, kA6xxA7xx);
+inline constexpr Register SP_PERFCTR_SHADER_MASK = reg32(0xae0f, "SP_PERFCTR_SHADER_MASK", "SP_PERFCTR_ENABLE", fs::kPerfctrShaderMask, kA6xxA7xx);
 inline constexpr Register SP_PERFCTR_SP_SEL = array(0xae10, "SP_PERFCTR_SP_SEL", "", fs::kHex32, 1, 24, 1);
 
 // Texture pipe.
-inline constexpr Register TPL1_CS_BORDER_COLOR_BASE = reg64(0xb180, "TPL1_CS_BORDER_COLOR_BASE", "SP_PS_TP_BORDER_COLOR_BASE_ADDR", fs::kAddress64);
+inline constexpr Register TPL1_CS_BORDER_COLOR_BASE = reg64(0xb180, "TPL1_CS_BORDER_COLOR_BASE", "SP_PS_TP_BORDER_COLOR_BASE_ADDR", fs::kAddress64, kA6xxA7xx);
 // Mesa 26 names (a6xx.xml at d02ba9bb9c01); older Mesa called them SP_UNKNOWN_B182/B183.
-inline constexpr Register TPL1_PS_ROTATION_CNTL = reg32(0xb182, "TPL1_PS_ROTATION_CNTL", "SP_UNKNOWN_B182", fs::kTpl1PsRotationCntl);
-inline constexpr Register TPL1_PS_SWIZZLE_CNTL = reg32(0xb183, "TPL1_PS_SWIZZLE_CNTL", "SP_UNKNOWN_B183", fs::kTpl1PsSwizzleCntl);
-inline constexpr Register TPL1_MODE_CNTL = reg32(0xb309, "TPL1_MODE_CNTL", "SP_TP_MODE_CNTL", fs::kTpl1ModeCntl);
-inline constexpr Register TPL1_DBG_ECO_CNTL = reg32(0xb600, "TPL1_DBG_ECO_CNTL", "", fs::kHex0to25);
+inline constexpr Register TPL1_PS_ROTATION_CNTL = reg32(0xb182, "TPL1_PS_ROTATION_CNTL", "SP_UNKNOWN_B182", fs::kTpl1PsRotationCntl, kA6xxA7xx);
+inline constexpr Register TPL1_PS_SWIZZLE_CNTL = reg32(0xb183, "TPL1_PS_SWIZZLE_CNTL", "SP_UNKNOWN_B183", fs::kTpl1PsSwizzleCntl, kA6xxA7xx);
+inline constexpr Register TPL1_MODE_CNTL = reg32(0xb309, "TPL1_MODE_CNTL", "SP_TP_MODE_CNTL", fs::kTpl1ModeCntl, kA6xxA7xx);
+inline constexpr Register TPL1_DBG_ECO_CNTL = reg32(0xb600, "TPL1_DBG_ECO_CNTL", "", fs::kHex0to25, kA6xxA7xx);
 inline constexpr Register TPL1_UNKNOWN_B605 = reg32(0xb605, "TPL1_UNKNOWN_B605", "", fs::kUint0to7);
-inline constexpr Register TPL1_NC_MODE_CNTL = reg32(0xb604, "TPL1_NC_MODE_CNTL", "", fs::kTpl1NcModeCntl);
-inline constexpr Register TPL1_PERFCTR_TP_SEL = array(0xb610, "TPL1_PERFCTR_TP_SEL", "", fs::kHex32, 1, 12, 1);
+inline constexpr Register TPL1_NC_MODE_CNTL = reg32(0xb604, "TPL1_NC_MODE_CNTL", "", fs::kTpl1NcModeCntl, kA6xxA7xx);
+inline constexpr Register TPL1_PERFCTR_TP_SEL = array(0xb610, "TPL1_PERFCTR_TP_SEL", "", fs::kHex32, 1, 12, 1, kA6xxA7xx);
 
 // HLSQ-side compute state (many renamed SP_* in current Mesa).
 inline constexpr Register SP_PS_WAVE_CNTL = reg32(0xb980, "SP_PS_WAVE_CNTL", "", fs::kSpPsWaveCntl);
@@ -297,14 +324,57 @@ inline constexpr Register SP_UPDATE_CNTL = reg32(0xbb08, "SP_UPDATE_CNTL", "HLSQ
 inline constexpr Register HLSQ_SHARED_CONSTS = reg32(0xbb11, "HLSQ_SHARED_CONSTS", "", fs::kEnableBit);
 inline constexpr Register HLSQ_DBG_ECO_CNTL = reg32(0xbe04, "HLSQ_DBG_ECO_CNTL", "", fs::kHex32);
 
-// a7xx entries that moved (illustrating the layout; the a7xx subset is not complete).
+// a7xx entries: registers that moved or changed fields, and a7xx-only ones.
 inline constexpr Register RBBM_PERFCTR_CP_A7XX = array(0x0300, "RBBM_PERFCTR_CP", "", fs::kHex64, 2, 14, 2, kA7xx);
+inline constexpr Register SP_UNKNOWN_0CE2_A7XX = reg64(0x0ce2, "SP_UNKNOWN_0CE2", "", fs::kHex64, kA7xx);
+inline constexpr Register SP_UNKNOWN_0CE4_A7XX = reg64(0x0ce4, "SP_UNKNOWN_0CE4", "", fs::kHex64, kA7xx);
+inline constexpr Register SP_UNKNOWN_0CE6_A7XX = reg64(0x0ce6, "SP_UNKNOWN_0CE6", "", fs::kHex64, kA7xx);
+inline constexpr Register UCHE_UNKNOWN_0E10_A7XX = reg32(0x0e10, "UCHE_UNKNOWN_0E10", "", fs::kHex32, kA7xx);
+inline constexpr Register UCHE_UNKNOWN_0E11_A7XX = reg32(0x0e11, "UCHE_UNKNOWN_0E11", "", fs::kHex32, kA7xx);
+inline constexpr Register GRAS_ROTATION_CNTL_A7XX = reg32(0x80a7, "GRAS_ROTATION_CNTL", "GRAS_UNKNOWN_80A7", fs::kHex32, kA7xx);
+inline constexpr Register RB_LRZ_CNTL2_A7XX = reg32(0x8899, "RB_LRZ_CNTL2", "RB_UNKNOWN_8899", fs::kRbLrzCntl2, kA7xx);
+inline constexpr Register RB_UNKNOWN_8C34_A7XX = reg32(0x8c34, "RB_UNKNOWN_8C34", "", fs::kHex32, kA7xx);
+inline constexpr Register RB_CCU_DBG_ECO_CNTL_A7XX = reg32(0x8e06, "RB_CCU_DBG_ECO_CNTL", "", fs::kHex32, kA7xx);
+inline constexpr Register RB_UNKNOWN_8E79_A7XX = reg32(0x8e79, "RB_UNKNOWN_8E79", "", fs::kHex32, kA7xx);
+inline constexpr Register PC_DBG_ECO_CNTL_A7XX = reg32(0x9e00, "PC_DBG_ECO_CNTL", "", fs::kHex32, kA7xx);
+inline constexpr Register PC_UNKNOWN_9E24_A7XX = reg32(0x9e24, "PC_UNKNOWN_9E24", "", fs::kHex32, kA7xx);
+inline constexpr Register VFD_DBG_ECO_CNTL_A7XX = reg32(0xa600, "VFD_DBG_ECO_CNTL", "", fs::kHex32, kA7xx);
+inline constexpr Register SP_CS_WIE_CNTL_1_A7XX = reg32(0xa9c3, "SP_CS_WIE_CNTL_1", "", fs::kCsWieCntl1A7xx, kA7xx);
+inline constexpr Register SP_PS_WAVE_CNTL_A7XX = reg32(0xa9c6, "SP_PS_WAVE_CNTL", "", fs::kSpPsWaveCntl, kA7xx);
+inline constexpr Register SP_REG_PROG_ID_0_A7XX = reg32(0xa9c8, "SP_REG_PROG_ID_0", "", fs::kSpRegProgId0, kA7xx);
+inline constexpr Register SP_REG_PROG_ID_1_A7XX = reg32(0xa9c9, "SP_REG_PROG_ID_1", "", fs::kSpRegProgId1, kA7xx);
+inline constexpr Register SP_REG_PROG_ID_2_A7XX = reg32(0xa9ca, "SP_REG_PROG_ID_2", "", fs::kSpRegProgId2, kA7xx);
+inline constexpr Register SP_REG_PROG_ID_3_A7XX = reg32(0xa9cb, "SP_REG_PROG_ID_3", "", fs::kSpRegProgId3, kA7xx);
 inline constexpr Register SP_CS_CONST_CONFIG_A7XX = reg32(0xa9cd, "SP_CS_CONST_CONFIG", "", fs::kXsConstConfigA7xx, kA7xx);
 inline constexpr Register SP_CS_NDRANGE_0_A7XX = reg32(0xa9d4, "SP_CS_NDRANGE_0", "", fs::kCsNdrange0, kA7xx);
+inline constexpr Register SP_CS_NDRANGE_1_A7XX = reg32(0xa9d5, "SP_CS_NDRANGE_1", "", fs::kGlobalSizeX, kA7xx);
+inline constexpr Register SP_CS_NDRANGE_2_A7XX = reg32(0xa9d6, "SP_CS_NDRANGE_2", "", fs::kGlobalOffX, kA7xx);
+inline constexpr Register SP_CS_NDRANGE_3_A7XX = reg32(0xa9d7, "SP_CS_NDRANGE_3", "", fs::kGlobalSizeY, kA7xx);
+inline constexpr Register SP_CS_NDRANGE_4_A7XX = reg32(0xa9d8, "SP_CS_NDRANGE_4", "", fs::kGlobalOffY, kA7xx);
+inline constexpr Register SP_CS_NDRANGE_5_A7XX = reg32(0xa9d9, "SP_CS_NDRANGE_5", "", fs::kGlobalSizeZ, kA7xx);
+inline constexpr Register SP_CS_NDRANGE_6_A7XX = reg32(0xa9da, "SP_CS_NDRANGE_6", "", fs::kGlobalOffZ, kA7xx);
+inline constexpr Register SP_CS_WGE_CNTL_A7XX = reg32(0xa9db, "SP_CS_WGE_CNTL", "", fs::kCsWgeCntlA7xx, kA7xx);
+inline constexpr Register SP_CS_KERNEL_GROUP_X_A7XX = reg32(0xa9dc, "SP_CS_KERNEL_GROUP_X", "", fs::kUint32, kA7xx);
+inline constexpr Register SP_CS_KERNEL_GROUP_Y_A7XX = reg32(0xa9dd, "SP_CS_KERNEL_GROUP_Y", "", fs::kUint32, kA7xx);
+inline constexpr Register SP_CS_KERNEL_GROUP_Z_A7XX = reg32(0xa9de, "SP_CS_KERNEL_GROUP_Z", "", fs::kUint32, kA7xx);
+inline constexpr Register SP_CS_NDRANGE_7_A7XX = reg32(0xa9df, "SP_CS_NDRANGE_7", "", fs::kCsNdrange7, kA7xx);
 inline constexpr Register SP_CS_UAV_BASE_A7XX = reg64(0xa9f8, "SP_CS_UAV_BASE", "", fs::kAddress64, kA7xx);
+inline constexpr Register SP_UNKNOWN_AB01_A7XX = reg32(0xab01, "SP_UNKNOWN_AB01", "", fs::kHex32, kA7xx);
+inline constexpr Register SP_HLSQ_MODE_CNTL_A7XX = reg32(0xab02, "SP_HLSQ_MODE_CNTL", "SP_UNKNOWN_AB02", fs::kSpHlsqModeCntl, kA7xx);
 inline constexpr Register SP_UPDATE_CNTL_A7XX = reg32(0xab1f, "SP_UPDATE_CNTL", "", fs::kSpUpdateCntlA7xx, kA7xx);
+inline constexpr Register SP_UNKNOWN_AB22_A7XX = reg32(0xab22, "SP_UNKNOWN_AB22", "", fs::kHex32, kA7xx);
+inline constexpr Register SP_ISDB_CNTL_A7XX = reg32(0xae06, "SP_ISDB_CNTL", "SP_UNKNOWN_AE06", fs::kHex32, kA7xx);
+inline constexpr Register SP_CHICKEN_BITS_1_A7XX = reg32(0xae08, "SP_CHICKEN_BITS_1", "", fs::kHex32, kA7xx);
+inline constexpr Register SP_CHICKEN_BITS_2_A7XX = reg32(0xae09, "SP_CHICKEN_BITS_2", "", fs::kHex32, kA7xx);
+inline constexpr Register SP_CHICKEN_BITS_3_A7XX = reg32(0xae0a, "SP_CHICKEN_BITS_3", "", fs::kHex32, kA7xx);
+inline constexpr Register SP_UNKNOWN_AE6A_A7XX = reg32(0xae6a, "SP_UNKNOWN_AE6A", "", fs::kHex32, kA7xx);
+inline constexpr Register SP_HLSQ_TIMEOUT_THRESHOLD_DP_A7XX = reg32(0xae6b, "SP_HLSQ_TIMEOUT_THRESHOLD_DP", "SP_UNKNOWN_AE6B", fs::kHex32, kA7xx);
+inline constexpr Register SP_HLSQ_DBG_ECO_CNTL_A7XX = reg32(0xae6c, "SP_HLSQ_DBG_ECO_CNTL", "", fs::kHex32, kA7xx);
+inline constexpr Register SP_HLSQ_DBG_ECO_CNTL_1_A7XX = reg32(0xae73, "SP_HLSQ_DBG_ECO_CNTL_1", "SP_UNKNOWN_AE73", fs::kHex32, kA7xx);
+inline constexpr Register SP_UNKNOWN_B310_A7XX = reg32(0xb310, "SP_UNKNOWN_B310", "", fs::kHex32, kA7xx);
+inline constexpr Register TPL1_DBG_ECO_CNTL1_A7XX = reg32(0xb602, "TPL1_DBG_ECO_CNTL1", "", fs::kTpl1DbgEcoCntl1, kA7xx);
 
-/// Every entry, in offset order per generation (register_database.cpp checks the order).
+/// Every entry, in offset order (register_database.cpp checks that no two of one generation overlap).
 inline constexpr const Register* kRegisters[] = {
     &RBBM_PERFCTR_CP_A7XX,
     &RBBM_PERFCTR_CP,
@@ -313,22 +383,35 @@ inline constexpr const Register* kRegisters[] = {
     &CP_SCRATCH,
     &CP_PERFCTR_CP_SEL,
     &CP_ALWAYS_ON_COUNTER,
+    &SP_UNKNOWN_0CE2_A7XX,
+    &SP_UNKNOWN_0CE4_A7XX,
+    &SP_UNKNOWN_0CE6_A7XX,
     &UCHE_MODE_CNTL,
     &UCHE_WRITE_RANGE_MAX,
     &UCHE_WRITE_THRU_BASE,
     &UCHE_TRAP_BASE,
     &UCHE_GMEM_RANGE_MIN,
     &UCHE_GMEM_RANGE_MAX,
+    &UCHE_UNKNOWN_0E10_A7XX,
+    &UCHE_UNKNOWN_0E11_A7XX,
     &UCHE_UNKNOWN_0E12,
     &UCHE_CACHE_WAYS,
     &UCHE_FILTER_CNTL,
     &UCHE_CLIENT_PF,
     &UCHE_PERFCTR_UCHE_SEL,
+    &GRAS_ROTATION_CNTL_A7XX,
     &GRAS_DBG_ECO_CNTL,
+    &RB_LRZ_CNTL2_A7XX,
+    &RB_UNKNOWN_8C34_A7XX,
+    &RB_CCU_DBG_ECO_CNTL_A7XX,
+    &RB_UNKNOWN_8E79_A7XX,
     &VPC_DBG_ECO_CNTL,
     &PC_MODE_CNTL,
     &PC_POWER_CNTL,
+    &PC_DBG_ECO_CNTL_A7XX,
+    &PC_UNKNOWN_9E24_A7XX,
     &VFD_POWER_CNTL,
+    &VFD_DBG_ECO_CNTL_A7XX,
     &SP_UNKNOWN_A9A8,
     &SP_CS_CNTL_0,
     &SP_CS_CNTL_1,
@@ -343,9 +426,26 @@ inline constexpr const Register* kRegisters[] = {
     &SP_CS_INSTR_SIZE,
     &SP_CS_PVT_MEM_STACK_OFFSET,
     &SP_CS_WIE_CNTL_0,
+    &SP_CS_WIE_CNTL_1_A7XX,
     &SP_CS_WIE_CNTL_1,
+    &SP_PS_WAVE_CNTL_A7XX,
+    &SP_REG_PROG_ID_0_A7XX,
+    &SP_REG_PROG_ID_1_A7XX,
+    &SP_REG_PROG_ID_2_A7XX,
+    &SP_REG_PROG_ID_3_A7XX,
     &SP_CS_CONST_CONFIG_A7XX,
     &SP_CS_NDRANGE_0_A7XX,
+    &SP_CS_NDRANGE_1_A7XX,
+    &SP_CS_NDRANGE_2_A7XX,
+    &SP_CS_NDRANGE_3_A7XX,
+    &SP_CS_NDRANGE_4_A7XX,
+    &SP_CS_NDRANGE_5_A7XX,
+    &SP_CS_NDRANGE_6_A7XX,
+    &SP_CS_WGE_CNTL_A7XX,
+    &SP_CS_KERNEL_GROUP_X_A7XX,
+    &SP_CS_KERNEL_GROUP_Y_A7XX,
+    &SP_CS_KERNEL_GROUP_Z_A7XX,
+    &SP_CS_NDRANGE_7_A7XX,
     &SP_CS_SAMPLER_BASE,
     &SP_CS_TEXMEMOBJ_BASE,
     &SP_CS_BINDLESS_BASE,
@@ -353,19 +453,32 @@ inline constexpr const Register* kRegisters[] = {
     &SP_CS_UAV_BASE_A7XX,
     &SP_CS_USIZE,
     &SP_MODE_CNTL,
+    &SP_UNKNOWN_AB01_A7XX,
+    &SP_HLSQ_MODE_CNTL_A7XX,
     &SP_PS_CONFIG,
     &SP_PS_INSTR_SIZE,
     &SP_UPDATE_CNTL_A7XX,
+    &SP_UNKNOWN_AB22_A7XX,
     &SP_DBG_ECO_CNTL,
     &SP_CHICKEN_BITS,
     &SP_NC_MODE_CNTL_2,
+    &SP_ISDB_CNTL_A7XX,
+    &SP_CHICKEN_BITS_1_A7XX,
+    &SP_CHICKEN_BITS_2_A7XX,
+    &SP_CHICKEN_BITS_3_A7XX,
     &SP_PERFCTR_SHADER_MASK,
     &SP_PERFCTR_SP_SEL,
+    &SP_UNKNOWN_AE6A_A7XX,
+    &SP_HLSQ_TIMEOUT_THRESHOLD_DP_A7XX,
+    &SP_HLSQ_DBG_ECO_CNTL_A7XX,
+    &SP_HLSQ_DBG_ECO_CNTL_1_A7XX,
     &TPL1_CS_BORDER_COLOR_BASE,
     &TPL1_PS_ROTATION_CNTL,
     &TPL1_PS_SWIZZLE_CNTL,
     &TPL1_MODE_CNTL,
+    &SP_UNKNOWN_B310_A7XX,
     &TPL1_DBG_ECO_CNTL,
+    &TPL1_DBG_ECO_CNTL1_A7XX,
     &TPL1_NC_MODE_CNTL,
     &TPL1_UNKNOWN_B605,
     &TPL1_PERFCTR_TP_SEL,
@@ -395,5 +508,47 @@ inline constexpr const Register* kRegisters[] = {
     &HLSQ_SHARED_CONSTS,
     &HLSQ_DBG_ECO_CNTL,
 };
+
+/// The compute registers whose offset or fields differ between generations, one table per
+/// generation: the dispatch emitter and the virtual command processor pick their registers here
+/// and write everything else once. Offsets and fields are the entries above (a6xx.xml's variants).
+struct ComputeRegisters {
+  Gen gen;
+  const Register* update_cntl;           // SP_UPDATE_CNTL: which stage state to invalidate
+  const Register* const_config;          // SP_CS_CONST_CONFIG: CONSTLEN, ENABLED
+  const Register* work_item_ids;         // the work-group and local id registers
+  const Register* wave_control;          // LINEARLOCALIDREGID and a THREADSIZE copy
+  const Register* ndrange[7];            // SP_CS_NDRANGE_0..6
+  const Register* kernel_group[3];       // SP_CS_KERNEL_GROUP_X..Z
+  const Register* uav_base;              // SP_CS_UAV_BASE
+};
+
+inline constexpr ComputeRegisters kComputeA6xx{
+    kA6xx,
+    &SP_UPDATE_CNTL,
+    &SP_CS_CONST_CONFIG,
+    &SP_CS_CONST_CONFIG_0,
+    &SP_CS_WGE_CNTL,
+    {&SP_CS_NDRANGE_0, &SP_CS_NDRANGE_1, &SP_CS_NDRANGE_2, &SP_CS_NDRANGE_3, &SP_CS_NDRANGE_4, &SP_CS_NDRANGE_5,
+     &SP_CS_NDRANGE_6},
+    {&SP_CS_KERNEL_GROUP_X, &SP_CS_KERNEL_GROUP_Y, &SP_CS_KERNEL_GROUP_Z},
+    &SP_CS_UAV_BASE,
+};
+
+// a7xx: the HLSQ copies are gone; the work-item ids live in SP_CS_WIE_CNTL_0 and the wave
+// control in SP_CS_WGE_CNTL's new home (computerator a6xx.cc cs_program_emit<A7XX>).
+inline constexpr ComputeRegisters kComputeA7xx{
+    kA7xx,
+    &SP_UPDATE_CNTL_A7XX,
+    &SP_CS_CONST_CONFIG_A7XX,
+    &SP_CS_WIE_CNTL_0,
+    &SP_CS_WGE_CNTL_A7XX,
+    {&SP_CS_NDRANGE_0_A7XX, &SP_CS_NDRANGE_1_A7XX, &SP_CS_NDRANGE_2_A7XX, &SP_CS_NDRANGE_3_A7XX, &SP_CS_NDRANGE_4_A7XX,
+     &SP_CS_NDRANGE_5_A7XX, &SP_CS_NDRANGE_6_A7XX},
+    {&SP_CS_KERNEL_GROUP_X_A7XX, &SP_CS_KERNEL_GROUP_Y_A7XX, &SP_CS_KERNEL_GROUP_Z_A7XX},
+    &SP_CS_UAV_BASE_A7XX,
+};
+
+constexpr const ComputeRegisters& compute_registers(Gen gen) { return gen == kA7xx ? kComputeA7xx : kComputeA6xx; }
 
 }  // namespace adreno::pm4::a6xx

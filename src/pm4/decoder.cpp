@@ -20,17 +20,17 @@ bool is_plain_hex(const Register& reg) {
          (reg.fields[0].type == FieldType::hex || reg.fields[0].type == FieldType::address);
 }
 
-std::string suffix_for(const Register& reg, std::uint64_t value) {
-  return is_plain_hex(reg) ? std::string() : " " + format_fields(reg, value);
+std::string suffix_for(const Register& reg, std::uint64_t value, Gen gen) {
+  return is_plain_hex(reg) ? std::string() : " " + format_fields(reg, value, gen);
 }
 
-std::string format_value(const Field& field, std::uint64_t value) {
+std::string format_value(const Field& field, std::uint64_t value, GenMask gens) {
   switch (field.type) {
     case FieldType::uint: return fmt::format("{}", value);
     case FieldType::boolean: return value != 0 ? "true" : "false";
     case FieldType::regid: return regid_name(static_cast<std::uint32_t>(value));
     case FieldType::enumeration:
-      if (const EnumValue* e = field.enum_type->find(static_cast<std::uint32_t>(value))) return std::string(e->name);
+      if (const EnumValue* e = field.enum_type->find(static_cast<std::uint32_t>(value), gens)) return std::string(e->name);
       return fmt::format("{:#x} (not in {})", value, field.enum_type->name);
     case FieldType::address: return fmt::format("{:#018x}", value);
     case FieldType::hex: break;
@@ -73,27 +73,27 @@ struct Decoder {
       }
       if (hit->reg->dwords == 2 && hit->dword == 0 && i + 1 < values.size()) {
         std::uint64_t value = values[i] | (std::uint64_t{values[i + 1]} << 32);
-        line(depth, here, fmt::format("write {} = {:#018x}{}", register_name(*hit), value, suffix_for(*hit->reg, value)));
+        line(depth, here, fmt::format("write {} = {:#018x}{}", register_name(*hit), value, suffix_for(*hit->reg, value, options.gen)));
         ++i;
         continue;
       }
-      std::string suffix = hit->reg->dwords == 1 ? suffix_for(*hit->reg, values[i]) : "";
+      std::string suffix = hit->reg->dwords == 1 ? suffix_for(*hit->reg, values[i], options.gen) : "";
       line(depth, here, fmt::format("write {} = {:#010x}{}", register_name(*hit), values[i], suffix));
     }
   }
 
   void type7(Opcode opcode, std::span<const std::uint32_t> payload, GpuAddress at, unsigned depth) {
-    const EnumValue* name = enums::kOpcode.find(static_cast<std::uint32_t>(opcode));
+    const EnumValue* name = enums::kOpcode.find(static_cast<std::uint32_t>(opcode), options.gen);
     line(depth, at,
          fmt::format("{} ({:#04x}), {} dwords", name ? name->name : std::string_view("CP_UNKNOWN"),
                      static_cast<unsigned>(opcode), payload.size()));
     std::size_t described = 0;
-    if (const PacketLayout* layout = find_packet_layout(opcode)) {
+    if (const PacketLayout* layout = find_packet_layout(opcode, options.gen)) {
       for (const Register& entry : layout->payload) {
         if (entry.offset + entry.dwords > payload.size()) break;
         std::uint64_t value = payload[entry.offset];
         if (entry.dwords == 2) value |= std::uint64_t{payload[entry.offset + 1]} << 32;
-        out += fmt::format("{:{}}{} = {}\n", "", depth * 4 + 16, entry.name, format_fields(entry, value));
+        out += fmt::format("{:{}}{} = {}\n", "", depth * 4 + 16, entry.name, format_fields(entry, value, options.gen));
         described = entry.offset + entry.dwords;
       }
     }
@@ -172,21 +172,21 @@ struct Decoder {
 
 }  // namespace
 
-std::string format_fields(const Register& reg, std::uint64_t value) {
+std::string format_fields(const Register& reg, std::uint64_t value, GenMask gens) {
   std::string text;
   std::uint64_t known = 0;
   for (const Field& field : reg.fields) {
     known |= field.mask();
     std::uint64_t v = field.extract(value);
     if (field.name.empty()) {
-      text += format_value(field, v);
+      text += format_value(field, v, gens);
       continue;
     }
     if (field.type == FieldType::boolean) {
       if (v != 0) text += fmt::format("{}{}", text.empty() ? "" : " | ", field.name);
       continue;
     }
-    text += fmt::format("{}{} = {}", text.empty() ? "" : " | ", field.name, format_value(field, v));
+    text += fmt::format("{}{} = {}", text.empty() ? "" : " | ", field.name, format_value(field, v, gens));
   }
   std::uint64_t width_mask = reg.dwords == 2 ? ~0ull : 0xffffffffull;
   if (std::uint64_t unknown = value & width_mask & ~known; unknown != 0)

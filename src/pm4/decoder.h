@@ -36,8 +36,8 @@ std::string decode_stream(std::span<const std::uint32_t> dwords, GpuAddress base
 std::string decode_ib(GpuAddress address, std::uint32_t dwords, const ReadGpuMemory& read,
                       const DecodeOptions& options = {});
 
-/// "{ FIELD = VALUE | FLAG | ... }" for one register value; exposed for tools and the virtual CP's
-/// fault reports.
-std::string format_fields(const Register& reg, std::uint64_t value);
+/// "{ FIELD = VALUE | FLAG | ... }" for one register value, enum values named as on `gens`;
+/// exposed for tools and the virtual CP's fault reports.
+std::string format_fields(const Register& reg, std::uint64_t value, GenMask gens = kA6xxA7xx);
 
 }  // namespace adreno::pm4

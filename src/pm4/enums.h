@@ -8,7 +8,10 @@
 // a6xx.xml (a6xx_threadsize, a6xx_const_ram_mode, a6xx_isam_mode, a6xx_bindless_descriptor_size,
 // a6xx_coord_round, a6xx_nearest_mode) and adreno_common.xml (a3xx_threadmode), repository
 // bminor/mesa-mesa, a6xx.xml at 011ba1842ea998a6dc87697521e4fbae622c1139, adreno_pm4.xml at
-// 32be52a45746a45f33dd53d74a262b6d078bc4b0.
+// 32be52a45746a45f33dd53d74a262b6d078bc4b0; a7xx: adreno_pm4.xml's A7XX- values of
+// vgt_event_type and adreno_pm4_type3_packets, CP_EVENT_WRITE7's event_write_src/_dst, and
+// a6xx.xml's a7xx_workitem_rast_order (same commits). A value that exists on one generation only
+// (or means something else on the other) carries that generation, as Mesa's variants do.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +20,9 @@
 
 #define ADRENO_PM4_ENUM(type, enumerator, ...) \
   ::adreno::pm4::EnumValue { static_cast<std::uint32_t>(type::enumerator), #enumerator __VA_OPT__(, ) __VA_ARGS__ }
+/// A value that exists (with this meaning) only on `gens` (Mesa's variants="A6XX", "A7XX-").
+#define ADRENO_PM4_ENUM_ON(gens, type, enumerator) \
+  ::adreno::pm4::EnumValue { static_cast<std::uint32_t>(type::enumerator), #enumerator, {}, gens }
 
 namespace adreno::pm4 {
 
@@ -40,7 +46,8 @@ enum class Opcode : std::uint8_t {
   CP_INTERRUPT = 0x40,
   CP_EXEC_CS_INDIRECT = 0x41,
   CP_MEM_TO_REG = 0x42,
-  CP_EVENT_WRITE = 0x46,
+  CP_EVENT_WRITE = 0x46,   // A2XX-A6XX
+  CP_EVENT_WRITE7 = 0x46,  // A7XX-: the same opcode with CP_EVENT_WRITE7's payload
   CP_INDIRECT_BUFFER_CHAIN = 0x57,
   CP_SET_MARKER = 0x65,
   CP_MEM_TO_MEM = 0x73,
@@ -77,7 +84,10 @@ enum class EventType : std::uint8_t {  // vgt_event_type, a6xx values
   CONTEXT_DONE_2D = 0x2b,
   VSC_BINNING_START = 0x2c,
   VSC_BINNING_END = 0x2d,
-  CACHE_INVALIDATE = 0x31,
+  CACHE_INVALIDATE = 0x31,  // a6xx only
+  CACHE_CLEAN = 0x31,       // a7xx: write back UCHE
+  CACHE_FLUSH7 = 0x32,      // a7xx: write back and invalidate UCHE
+  CACHE_INVALIDATE7 = 0x33,  // a7xx: invalidate UCHE
   DEBUG_LABEL = 0x3f,
 };
 
@@ -127,6 +137,16 @@ enum class Marker : std::uint8_t {  // a6xx_marker
   RM6_IB1LIST_END = 14,
 };
 
+enum class EventWriteSrc : std::uint8_t {  // CP_EVENT_WRITE7 event_write_src
+  EV_WRITE_USER_32B = 0,
+  EV_WRITE_USER_64B = 1,
+  EV_WRITE_TIMESTAMP_SUM = 2,
+  EV_WRITE_ALWAYSON = 3,
+  EV_WRITE_REGS_CONTENT = 4,
+};
+enum class EventWriteDst : std::uint8_t { EV_DST_RAM = 0, EV_DST_ONCHIP = 1 };  // event_write_dst
+enum class WorkitemRastOrder : std::uint8_t { WORKITEMRASTORDER_LINEAR = 0, WORKITEMRASTORDER_TILED = 1 };
+
 enum class SetMarkerMode : std::uint8_t { SET_RENDER_MODE = 0, SET_IFPC_MODE = 1 };
 enum class ThreadMode : std::uint8_t { MULTI = 0, SINGLE = 1 };  // a3xx_threadmode
 enum class ThreadSize : std::uint8_t { THREAD64 = 0, THREAD128 = 1 };
@@ -141,7 +161,7 @@ inline constexpr EnumValue kOpcode[] = {
     ADRENO_PM4_ENUM(Opcode, CP_NOP),
     ADRENO_PM4_ENUM(Opcode, CP_WAIT_MEM_WRITES),
     ADRENO_PM4_ENUM(Opcode, CP_WAIT_FOR_ME),
-    ADRENO_PM4_ENUM(Opcode, CP_WAIT_MEM_GTE),
+    ADRENO_PM4_ENUM_ON(kA6xx, Opcode, CP_WAIT_MEM_GTE),
     ADRENO_PM4_ENUM(Opcode, CP_REG_RMW),
     ADRENO_PM4_ENUM(Opcode, CP_WAIT_FOR_IDLE),
     ADRENO_PM4_ENUM(Opcode, CP_RUN_OPENCL),
@@ -156,7 +176,8 @@ inline constexpr EnumValue kOpcode[] = {
     ADRENO_PM4_ENUM(Opcode, CP_INTERRUPT),
     ADRENO_PM4_ENUM(Opcode, CP_EXEC_CS_INDIRECT),
     ADRENO_PM4_ENUM(Opcode, CP_MEM_TO_REG),
-    ADRENO_PM4_ENUM(Opcode, CP_EVENT_WRITE),
+    ADRENO_PM4_ENUM_ON(kA6xx, Opcode, CP_EVENT_WRITE),
+    ADRENO_PM4_ENUM_ON(kA7xx, Opcode, CP_EVENT_WRITE7),
     ADRENO_PM4_ENUM(Opcode, CP_INDIRECT_BUFFER_CHAIN),
     ADRENO_PM4_ENUM(Opcode, CP_SET_MARKER),
     ADRENO_PM4_ENUM(Opcode, CP_MEM_TO_MEM),
@@ -164,7 +185,7 @@ inline constexpr EnumValue kOpcode[] = {
 inline constexpr EnumValue kEventType[] = {
     ADRENO_PM4_ENUM(EventType, CACHE_FLUSH_TS),
     ADRENO_PM4_ENUM(EventType, CONTEXT_DONE),
-    ADRENO_PM4_ENUM(EventType, WT_DONE_TS),
+    ADRENO_PM4_ENUM_ON(kA6xx, EventType, WT_DONE_TS),
     ADRENO_PM4_ENUM(EventType, WRITE_PRIMITIVE_COUNTS),
     ADRENO_PM4_ENUM(EventType, START_PRIMITIVE_CTRS),
     ADRENO_PM4_ENUM(EventType, STOP_PRIMITIVE_CTRS),
@@ -178,21 +199,24 @@ inline constexpr EnumValue kEventType[] = {
     ADRENO_PM4_ENUM(EventType, FLUSH_SO_3),
     ADRENO_PM4_ENUM(EventType, ZPASS_DONE),
     ADRENO_PM4_ENUM(EventType, RB_DONE_TS),
-    ADRENO_PM4_ENUM(EventType, PC_CCU_INVALIDATE_DEPTH),
-    ADRENO_PM4_ENUM(EventType, PC_CCU_INVALIDATE_COLOR),
-    ADRENO_PM4_ENUM(EventType, PC_CCU_RESOLVE_TS),
-    ADRENO_PM4_ENUM(EventType, PC_CCU_FLUSH_DEPTH_TS),
-    ADRENO_PM4_ENUM(EventType, PC_CCU_FLUSH_COLOR_TS),
+    ADRENO_PM4_ENUM_ON(kA6xx, EventType, PC_CCU_INVALIDATE_DEPTH),
+    ADRENO_PM4_ENUM_ON(kA6xx, EventType, PC_CCU_INVALIDATE_COLOR),
+    ADRENO_PM4_ENUM_ON(kA6xx, EventType, PC_CCU_RESOLVE_TS),
+    ADRENO_PM4_ENUM_ON(kA6xx, EventType, PC_CCU_FLUSH_DEPTH_TS),
+    ADRENO_PM4_ENUM_ON(kA6xx, EventType, PC_CCU_FLUSH_COLOR_TS),
     ADRENO_PM4_ENUM(EventType, CCU_RESOLVE),
     ADRENO_PM4_ENUM(EventType, LRZ_CLEAR),
-    ADRENO_PM4_ENUM(EventType, LRZ_FLUSH_INVALIDATE),
-    ADRENO_PM4_ENUM(EventType, BLIT_OP_FILL_2D),
-    ADRENO_PM4_ENUM(EventType, BLIT_OP_COPY_2D),
+    ADRENO_PM4_ENUM_ON(kA6xx, EventType, LRZ_FLUSH_INVALIDATE),
+    ADRENO_PM4_ENUM_ON(kA6xx, EventType, BLIT_OP_FILL_2D),
+    ADRENO_PM4_ENUM_ON(kA6xx, EventType, BLIT_OP_COPY_2D),
     ADRENO_PM4_ENUM(EventType, BLIT_OP_SCALE_2D),
     ADRENO_PM4_ENUM(EventType, CONTEXT_DONE_2D),
     ADRENO_PM4_ENUM(EventType, VSC_BINNING_START),
     ADRENO_PM4_ENUM(EventType, VSC_BINNING_END),
-    ADRENO_PM4_ENUM(EventType, CACHE_INVALIDATE),
+    ADRENO_PM4_ENUM_ON(kA6xx, EventType, CACHE_INVALIDATE),
+    ADRENO_PM4_ENUM_ON(kA7xx, EventType, CACHE_CLEAN),
+    ADRENO_PM4_ENUM_ON(kA7xx, EventType, CACHE_FLUSH7),
+    ADRENO_PM4_ENUM_ON(kA7xx, EventType, CACHE_INVALIDATE7),
     ADRENO_PM4_ENUM(EventType, DEBUG_LABEL),
 };
 inline constexpr EnumValue kStateBlock[] = {
@@ -235,6 +259,16 @@ inline constexpr EnumValue kMarker[] = {
     ADRENO_PM4_ENUM(Marker, RM6_BLIT2DSCALE),      ADRENO_PM4_ENUM(Marker, RM6_IB1LIST_START),
     ADRENO_PM4_ENUM(Marker, RM6_IB1LIST_END),
 };
+inline constexpr EnumValue kEventWriteSrc[] = {
+    ADRENO_PM4_ENUM(EventWriteSrc, EV_WRITE_USER_32B),     ADRENO_PM4_ENUM(EventWriteSrc, EV_WRITE_USER_64B),
+    ADRENO_PM4_ENUM(EventWriteSrc, EV_WRITE_TIMESTAMP_SUM), ADRENO_PM4_ENUM(EventWriteSrc, EV_WRITE_ALWAYSON),
+    ADRENO_PM4_ENUM(EventWriteSrc, EV_WRITE_REGS_CONTENT),
+};
+inline constexpr EnumValue kEventWriteDst[] = {ADRENO_PM4_ENUM(EventWriteDst, EV_DST_RAM), ADRENO_PM4_ENUM(EventWriteDst, EV_DST_ONCHIP)};
+inline constexpr EnumValue kWorkitemRastOrder[] = {
+    ADRENO_PM4_ENUM_ON(kA7xx, WorkitemRastOrder, WORKITEMRASTORDER_LINEAR),
+    ADRENO_PM4_ENUM_ON(kA7xx, WorkitemRastOrder, WORKITEMRASTORDER_TILED),
+};
 inline constexpr EnumValue kSetMarkerMode[] = {
     ADRENO_PM4_ENUM(SetMarkerMode, SET_RENDER_MODE),
     ADRENO_PM4_ENUM(SetMarkerMode, SET_IFPC_MODE),
@@ -269,6 +303,9 @@ inline constexpr EnumType kStateSrc{"a6xx_state_src", enum_values::kStateSrc};
 inline constexpr EnumType kCondFunction{"cp_cond_function", enum_values::kCondFunction};
 inline constexpr EnumType kPollType{"poll_memory_type", enum_values::kPollType};
 inline constexpr EnumType kMarker{"a6xx_marker", enum_values::kMarker};
+inline constexpr EnumType kEventWriteSrc{"event_write_src", enum_values::kEventWriteSrc};
+inline constexpr EnumType kEventWriteDst{"event_write_dst", enum_values::kEventWriteDst};
+inline constexpr EnumType kWorkitemRastOrder{"a7xx_workitem_rast_order", enum_values::kWorkitemRastOrder};
 inline constexpr EnumType kSetMarkerMode{"set_marker_mode", enum_values::kSetMarkerMode};
 inline constexpr EnumType kThreadMode{"a3xx_threadmode", enum_values::kThreadMode};
 inline constexpr EnumType kThreadSize{"a6xx_threadsize", enum_values::kThreadSize};

@@ -16,20 +16,24 @@ namespace adreno::pm4 {
 /// Chip generations an entry exists on (the XML's variants="A6XX", "A7XX-").
 enum Gen : std::uint8_t { kA6xx = 1u << 0, kA7xx = 1u << 1 };
 using GenMask = std::uint8_t;
+inline constexpr GenMask kA6xxA7xx = kA6xx | kA7xx;
 
 struct EnumValue {
   std::uint32_t value;
   std::string_view name;
   std::string_view former_name = {};  // name used by older Mesa, tinygrad and docs, if it changed
+  GenMask gens = kA6xxA7xx;           // the generations the value has this meaning on
 };
 
 struct EnumType {
   std::string_view name;
   std::span<const EnumValue> values;
 
-  constexpr const EnumValue* find(std::uint32_t value) const {
+  /// The value's meaning on `gens` (a value can name different things per generation, as
+  /// vgt_event_type 0x31 is CACHE_INVALIDATE on a6xx and CACHE_CLEAN on a7xx).
+  constexpr const EnumValue* find(std::uint32_t value, GenMask gens = kA6xxA7xx) const {
     for (const EnumValue& v : values)
-      if (v.value == value) return &v;
+      if (v.value == value && (v.gens & gens) != 0) return &v;
     return nullptr;
   }
 };

@@ -6,8 +6,10 @@
 // Source: Mesa src/freedreno/registers/adreno/adreno_pm4.xml, repository bminor/mesa-mesa,
 // commit 32be52a45746a45f33dd53d74a262b6d078bc4b0 (domains CP_LOAD_STATE6, CP_EVENT_WRITE,
 // CP_MEM_WRITE, CP_WAIT_REG_MEM, CP_WAIT_MEM_GTE, CP_REG_TO_MEM, CP_MEM_TO_MEM, CP_EXEC_CS,
-// CP_SET_MARKER, CP_INDIRECT_BUFFER). Where the XML gives a reg64 and the same dwords as two
-// reg32s, the reg64 form is used.
+// CP_SET_MARKER, CP_INDIRECT_BUFFER, and a7xx's CP_EVENT_WRITE7 — its EV_DST_RAM stripe). Where
+// the XML gives a reg64 and the same dwords as two reg32s, the reg64 form is used. An opcode can
+// carry different packets per generation (0x46 is CP_EVENT_WRITE up to a6xx, CP_EVENT_WRITE7 on
+// a7xx): a layout names the generations it is for.
 #pragma once
 
 #include <span>
@@ -41,6 +43,22 @@ inline constexpr Field kEventWrite0[] = {
     {"TIMESTAMP", 30, 30, 0, FT::boolean},
     {"IRQ", 31, 31, 0, FT::boolean},
 };
+inline constexpr Field kEventWrite7_0[] = {
+    {"EVENT", 0, 7, 0, FT::enumeration, &enums::kEventType},
+    {"WRITE_SAMPLE_COUNT", 12, 12, 0, FT::boolean},
+    {"SAMPLE_COUNT_END_OFFSET", 13, 13, 0, FT::boolean},
+    {"WRITE_ACCUM_SAMPLE_COUNT_DIFF", 14, 14, 0, FT::boolean},
+    {"INC_BV_COUNT", 16, 16, 0, FT::boolean},
+    {"INC_BR_COUNT", 17, 17, 0, FT::boolean},
+    {"CLEAR_RENDER_RESOURCE", 18, 18, 0, FT::boolean},
+    {"CLEAR_LRZ_RESOURCE", 19, 19, 0, FT::boolean},
+    {"WRITE_SRC", 20, 22, 0, FT::enumeration, &enums::kEventWriteSrc},
+    {"WRITE_DST", 24, 24, 0, FT::enumeration, &enums::kEventWriteDst},
+    {"WRITE_ENABLED", 27, 27, 0, FT::boolean},
+    {"IRQ", 31, 31, 0, FT::boolean},
+};
+inline constexpr Field kPayload0[] = {{"PAYLOAD_0", 0, 31, 0, FT::hex}};
+inline constexpr Field kPayload1[] = {{"PAYLOAD_1", 0, 31, 0, FT::hex}};
 inline constexpr Field kWaitRegMem0[] = {
     {"FUNCTION", 0, 2, 0, FT::enumeration, &enums::kCondFunction},
     {"SIGNED_COMPARE", 3, 3, 0, FT::boolean},
@@ -95,6 +113,12 @@ inline constexpr Register kEventWrite[] = {
     dword(0, "0", pf::kEventWrite0),
     qword(1, "ADDR", pf::kAddress64),
     dword(3, "3", pf::kWhole32),
+};
+inline constexpr Register kEventWrite7[] = {
+    dword(0, "0", pf::kEventWrite7_0),
+    qword(1, "1", pf::kAddress64),
+    dword(3, "3", pf::kPayload0),
+    dword(4, "4", pf::kPayload1),
 };
 inline constexpr Register kMemWrite[] = {qword(0, "ADDR", pf::kAddress64)};
 inline constexpr Register kWaitRegMem[] = {
@@ -156,21 +180,23 @@ inline constexpr PacketLayout kPacketLayouts[] = {
     {Opcode::CP_REG_TO_MEM, pp::kRegToMem},
     {Opcode::CP_INDIRECT_BUFFER, pp::kIndirectBuffer},
     {Opcode::CP_EVENT_WRITE, pp::kEventWrite, kA6xx},
+    {Opcode::CP_EVENT_WRITE7, pp::kEventWrite7, kA7xx},
     {Opcode::CP_INDIRECT_BUFFER_CHAIN, pp::kIndirectBuffer},
     {Opcode::CP_SET_MARKER, pp::kSetMarker},
     {Opcode::CP_MEM_TO_MEM, pp::kMemToMem},
 };
 
-/// The payload layout of `opcode`, or nullptr when this library has none for it.
-constexpr const PacketLayout* find_packet_layout(Opcode opcode) {
+/// The payload layout of `opcode` on `gens`, or nullptr when this library has none for it there.
+constexpr const PacketLayout* find_packet_layout(Opcode opcode, GenMask gens = kA6xxA7xx) {
   for (const PacketLayout& layout : kPacketLayouts)
-    if (layout.opcode == opcode) return &layout;
+    if (layout.opcode == opcode && (layout.gens & gens) != 0) return &layout;
   return nullptr;
 }
 
-/// The payload entry named `name` of `opcode` (for packing with constant field descriptors).
-constexpr const Register& payload_entry(Opcode opcode, std::string_view name) {
-  const PacketLayout* layout = find_packet_layout(opcode);
+/// The payload entry named `name` of `opcode` on `gens` (for packing with constant field
+/// descriptors); CP_EVENT_WRITE7 needs gens = kA7xx, as its opcode is CP_EVENT_WRITE's.
+constexpr const Register& payload_entry(Opcode opcode, std::string_view name, GenMask gens = kA6xxA7xx) {
+  const PacketLayout* layout = find_packet_layout(opcode, gens);
   for (const Register& entry : layout->payload)
     if (entry.name == name) return entry;
   throw_no_such_field(layout->payload.front(), name);

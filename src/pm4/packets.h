@@ -29,8 +29,15 @@ inline constexpr const Field& kEvent = kEventWrite0.field("EVENT");
 inline constexpr const Field& kEventTimestamp = kEventWrite0.field("TIMESTAMP");
 inline constexpr const Field& kEventIrq = kEventWrite0.field("IRQ");
 
+inline constexpr const Register& kEventWrite7_0 = payload_entry(Opcode::CP_EVENT_WRITE7, "0", kA7xx);
+inline constexpr const Field& kEvent7 = kEventWrite7_0.field("EVENT");
+inline constexpr const Field& kEvent7WriteSrc = kEventWrite7_0.field("WRITE_SRC");
+inline constexpr const Field& kEvent7WriteDst = kEventWrite7_0.field("WRITE_DST");
+inline constexpr const Field& kEvent7WriteEnabled = kEventWrite7_0.field("WRITE_ENABLED");
+
 inline constexpr const Register& kWaitRegMem0 = payload_entry(Opcode::CP_WAIT_REG_MEM, "0");
 inline constexpr const Field& kFunction = kWaitRegMem0.field("FUNCTION");
+inline constexpr const Field& kSignedCompare = kWaitRegMem0.field("SIGNED_COMPARE");
 inline constexpr const Field& kPoll = kWaitRegMem0.field("POLL");
 
 inline constexpr const Register& kRegToMem0 = payload_entry(Opcode::CP_REG_TO_MEM, "0");
@@ -86,6 +93,39 @@ inline std::uint32_t* event_write(CommandStream& cs, EventType event, GpuAddress
             address.lo(), address.hi(), value);
 }
 
+/// CP_EVENT_WRITE7 (a7xx) without a memory write (e.g. CACHE_INVALIDATE7).
+inline void event_write7(CommandStream& cs, EventType event) {
+  cs.packet(Opcode::CP_EVENT_WRITE7, packet_field::kEvent7.pack(raw(event)));
+}
+
+/// CP_EVENT_WRITE7 (a7xx) that writes the 32-bit `value` to `address` when the event completes
+/// (WRITE_ENABLED, EV_WRITE_USER_32B to EV_DST_RAM, as computerator's a7xx event_write and
+/// Turnip's tu_emit_event_write write fences). Returns the packet's header: the value is at [4],
+/// where CP_EVENT_WRITE has it too.
+inline std::uint32_t* event_write7(CommandStream& cs, EventType event, GpuAddress address, std::uint32_t value) {
+  using namespace packet_field;
+  return cs.packet(Opcode::CP_EVENT_WRITE7,
+                   kEvent7.pack(raw(event)) | kEvent7WriteEnabled.pack(1) |
+                       kEvent7WriteSrc.pack(raw(EventWriteSrc::EV_WRITE_USER_32B)) |
+                       kEvent7WriteDst.pack(raw(EventWriteDst::EV_DST_RAM)),
+                   address.lo(), address.hi(), value);
+}
+
+/// The event packet of `gen`: CP_EVENT_WRITE up to a6xx, CP_EVENT_WRITE7 on a7xx (adreno_pm4.xml:
+/// the same opcode, different payloads). `event` must exist on `gen`.
+inline void event(CommandStream& cs, Gen gen, EventType event) {
+  if (gen == kA7xx)
+    event_write7(cs, event);
+  else
+    event_write(cs, event);
+}
+
+/// The event packet of `gen` writing `value` to `address` when `event` completes. Returns the
+/// packet's header: the value is at [4] in both packets.
+inline std::uint32_t* event(CommandStream& cs, Gen gen, EventType event, GpuAddress address, std::uint32_t value) {
+  return gen == kA7xx ? event_write7(cs, event, address, value) : event_write(cs, event, address, value);
+}
+
 /// CP_MEM_WRITE of `values` to `address`. Returns where the values were written in the stream.
 inline std::span<std::uint32_t> mem_write(CommandStream& cs, GpuAddress address, std::span<const std::uint32_t> values) {
   std::span<std::uint32_t> out = cs.packet_payload(Opcode::CP_MEM_WRITE, 2 + static_cast<std::uint32_t>(values.size()));
@@ -100,10 +140,12 @@ inline std::span<std::uint32_t> mem_write(CommandStream& cs, GpuAddress address,
 /// CommandStream or a PacketWriter over dwords being rewritten in place.
 template <typename Writer>
 inline std::uint32_t* wait_mem(Writer& cs, CondFunction function, GpuAddress address, std::uint32_t reference,
-                     std::uint32_t mask = 0xffffffff, std::uint32_t delay_loop_cycles = 16) {
+                     std::uint32_t mask = 0xffffffff, std::uint32_t delay_loop_cycles = 16, bool signed_compare = false) {
   using namespace packet_field;
-  return cs.packet(Opcode::CP_WAIT_REG_MEM, kFunction.pack(raw(function)) | kPoll.pack(raw(PollType::POLL_MEMORY)),
-            address.lo(), address.hi(), reference, mask, delay_loop_cycles);
+  return cs.packet(Opcode::CP_WAIT_REG_MEM,
+                   kFunction.pack(raw(function)) | kSignedCompare.pack(signed_compare) |
+                       kPoll.pack(raw(PollType::POLL_MEMORY)),
+                   address.lo(), address.hi(), reference, mask, delay_loop_cycles);
 }
 
 /// CP_WAIT_MEM_GTE (a6xx): waits until the dword at `address` >= reference (signed).

@@ -19,7 +19,7 @@ using namespace adreno;
 using namespace std::chrono_literals;
 
 TEST_CASE("work on one queue runs in order and signals reach the host with 64-bit values", "[virtual-kernel][queue]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Queue queue(*device);
     Signal signal(*device);
@@ -359,7 +359,7 @@ TEST_CASE("a submission touching hundreds of kernel objects lists every one for 
 }
 
 TEST_CASE("a GPU wait whose target straddles 2^32 holds until the 64-bit value is reached", "[virtual-kernel][queue]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     std::mt19937_64 rng(31);
     // The issue's case first, then random targets near the wrap of the low dword and in its middle.

@@ -32,3 +32,7 @@ struct VirtualDevice {
 
 /// Both virtual kernels, for tests that must hold on each backend.
 #define EACH_VIRTUAL_BACKEND() GENERATE(as<std::string>{}, "virtual-kgsl", "virtual-msm")
+/// Both virtual kernels on the default a630 and on an a740, for tests that must hold on each
+/// backend and each GPU generation (the a7xx registers, events and waits).
+#define EACH_VIRTUAL_BACKEND_AND_GENERATION() \
+  GENERATE(as<std::string>{}, "virtual-kgsl", "virtual-msm", "virtual-kgsl:a740", "virtual-msm:a740")

@@ -34,6 +34,9 @@ const std::filesystem::path kReferenceDir = std::filesystem::path(ADRENO_SHARED_
 
 // CP_CONTEXT_REG_BUNCH (adreno_pm4.xml: 0x5c, A5XX-): pairs of register offset and value.
 constexpr std::uint32_t kContextRegBunch = 0x5c;
+// CP_NON_CONTEXT_REG_BUNCH (adreno_pm4.xml: 0x5d, A7XX-): two dwords (1 and 0 in Mesa's dump),
+// then pairs of register offset and value, as Mesa's cffdump decodes the a740 dump.
+constexpr std::uint32_t kNonContextRegBunch = 0x5d;
 
 std::vector<std::byte> gunzip(const std::filesystem::path& path) {
   gzFile in = gzopen(path.c_str(), "rb");
@@ -47,9 +50,9 @@ std::vector<std::byte> gunzip(const std::filesystem::path& path) {
   return out;
 }
 
-// Every register write of the dump's command streams: type-4 packets and CP_CONTEXT_REG_BUNCH.
-std::map<std::uint32_t, std::uint32_t> mesa_registers() {
-  const std::vector<std::byte> bytes = gunzip(kReferenceDir / "simple-a630.rd");
+// Every register write of the dump's command streams: type-4 packets and the register bunches.
+std::map<std::uint32_t, std::uint32_t> mesa_registers(const char* dump) {
+  const std::vector<std::byte> bytes = gunzip(kReferenceDir / dump);
   const std::vector<pm4::RdSection> sections = pm4::parse_rd(bytes);
   const pm4::RdMemory memory(sections);
   std::map<std::uint32_t, std::uint32_t> registers;
@@ -64,6 +67,8 @@ std::map<std::uint32_t, std::uint32_t> mesa_registers() {
         for (std::uint32_t k = 0; k < header->count; ++k) registers[header->reg_or_opcode + k] = words[i + 1 + k];
       } else if (header->reg_or_opcode == kContextRegBunch) {
         for (std::uint32_t k = 0; k + 1 < header->count; k += 2) registers[words[i + 1 + k]] = words[i + 2 + k];
+      } else if (header->reg_or_opcode == kNonContextRegBunch) {
+        for (std::uint32_t k = 2; k + 1 < header->count; k += 2) registers[words[i + 1 + k]] = words[i + 2 + k];
       }
       i += 1 + header->count;
     }
@@ -150,7 +155,7 @@ TEST_CASE("Mesa's simple.asm assembles to the code Mesa computerator loads on a6
 
 TEST_CASE("a dispatch of Mesa's simple.asm writes Mesa computerator's registers, the per-chip block included",
           "[virtual-kernel][dispatch]") {
-  const std::map<std::uint32_t, std::uint32_t> mesa = mesa_registers();
+  const std::map<std::uint32_t, std::uint32_t> mesa = mesa_registers("simple-a630.rd");
   VirtualDevice device("virtual-kgsl:a630");
   {
     Program program = Program::from_ir3_assembly(*device, simple_asm());
@@ -207,6 +212,71 @@ TEST_CASE("a dispatch of Mesa's simple.asm writes Mesa computerator's registers,
     // The per-chip block is in the comparison: SP_CHICKEN_BITS, UCHE_UNKNOWN_0E12 and the rest.
     CHECK(mesa.count(r::SP_CHICKEN_BITS.offset) == 1);
     CHECK(mesa.count(r::UCHE_UNKNOWN_0E12.offset) == 1);
+    queue.finish(std::chrono::seconds(60));
+    CHECK(buffer.cpu_view().as<std::uint32_t>()[0] == 0x12345678);
+  }
+  device.close_and_check_ledger();
+}
+
+// Kills: any a7xx register offset, field or value of the dispatch or the per-chip block that
+// differs from Mesa's a740 submission (an a6xx register written on a7xx, SP_CS_WGE_CNTL's tile
+// fields, SP_CS_NDRANGE_7, the SP_REG_PROG_ID values, a raw_magic_regs row), and a dispatch whose
+// result is wrong on the virtual a740.
+TEST_CASE("a dispatch of Mesa's simple.asm on a740 writes Mesa computerator's a740 registers, the per-chip block included",
+          "[virtual-kernel][dispatch]") {
+  const std::map<std::uint32_t, std::uint32_t> mesa = mesa_registers("simple-a740.rd");
+  const char* spec = GENERATE("virtual-kgsl:a740", "virtual-msm:a740");
+  VirtualDevice device(spec);
+  {
+    Program program = Program::from_ir3_assembly(*device, simple_asm());
+    Buffer buffer = device->allocate({.size = 16});
+    Arguments arguments(program);
+    arguments.set_buffer(0, buffer);
+    Queue queue(*device);
+    queue.dispatch(program, arguments, Launch{{1, 1, 1}, {1, 1, 1}, WaveSize::thread128});
+    const RecordedStream ours = record_of(queue, Prologue::included);
+    INFO(spec << "\n" << ours.text);
+
+    const std::set<std::uint32_t> addresses = {r::SP_CS_BASE.offset, r::SP_CS_BASE.offset + 1,
+                                               r::SP_CS_UAV_BASE_A7XX.offset, r::SP_CS_UAV_BASE_A7XX.offset + 1};
+    const std::map<std::uint32_t, const char*> documented = {
+        // computerator invalidates every stage's state and the graphics UAVs (0xbf); a compute
+        // queue invalidates the compute state and compute UAVs only (CS_STATE | CS_UAV).
+        {r::SP_UPDATE_CNTL_A7XX.offset, "compute state only"},
+    };
+    const std::map<std::uint32_t, const char*> ours_only = {
+        {r::TPL1_MODE_CNTL.offset, "ISAMMODE for the texture pipe, as tinygrad and Turnip write it"},
+        {r::SP_CS_PROGRAM_COUNTER_OFFSET.offset, "entry point 0 (Qualcomm binaries need it)"},
+        {r::SP_CS_PVT_MEM_PARAM.offset, "private memory off (computerator writes the block only with @pvtmem)"},
+        {r::SP_CS_PVT_MEM_BASE.offset, "private memory off"},
+        {r::SP_CS_PVT_MEM_BASE.offset + 1, "private memory off"},
+        {r::SP_CS_PVT_MEM_SIZE.offset, "private memory off"},
+        {r::SP_CS_PVT_MEM_STACK_OFFSET.offset, "private memory off"},
+        // The prologue's CACHE_INVALIDATE7 and CP_WAIT_FOR_IDLE are packets, not registers; the
+        // per-chip block is type-4 writes where Mesa batches it in one CP_NON_CONTEXT_REG_BUNCH.
+    };
+    std::size_t compared = 0;
+    for (const auto& [offset, value] : mesa) {
+      INFO("register " << std::hex << offset << " Mesa " << value);
+      REQUIRE(ours.registers.count(offset) == 1);
+      if (addresses.count(offset) != 0 || documented.count(offset) != 0) continue;
+      CHECK(ours.registers.at(offset) == value);
+      ++compared;
+    }
+    for (const auto& [offset, value] : ours.registers) {
+      INFO("register " << std::hex << offset << " ours " << value);
+      CHECK((mesa.count(offset) == 1 || ours_only.count(offset) == 1));
+    }
+    CHECK(compared == mesa.size() - addresses.size() - documented.size());
+    // The a7xx registers that moved and the per-chip block are in the comparison.
+    for (const pm4::Register* reg : {&r::SP_CS_WGE_CNTL_A7XX, &r::SP_CS_NDRANGE_7_A7XX, &r::SP_CS_CONST_CONFIG_A7XX,
+                                     &r::SP_CHICKEN_BITS_1_A7XX, &r::PC_UNKNOWN_9E24_A7XX, &r::SP_UNKNOWN_0CE6_A7XX})
+      CHECK(mesa.count(reg->offset) == 1);
+    // No a6xx-only register: the a6xx homes of the moved registers are not written.
+    for (const pm4::Register* reg : {&r::SP_CS_WGE_CNTL, &r::SP_CS_NDRANGE_0, &r::SP_UPDATE_CNTL, &r::HLSQ_SHARED_CONSTS})
+      CHECK(ours.registers.count(reg->offset) == 0);
+    // The fence packets are CP_EVENT_WRITE7 with a write, as Mesa's.
+    for (const RecordedPacket& packet : ours.packets) CHECK(packet.opcode != pm4::Opcode::CP_WAIT_MEM_GTE);
     queue.finish(std::chrono::seconds(60));
     CHECK(buffer.cpu_view().as<std::uint32_t>()[0] == 0x12345678);
   }

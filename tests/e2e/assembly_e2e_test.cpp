@@ -42,7 +42,7 @@ Buffer upload(Device& device, const std::vector<std::uint32_t>& words) {
 }  // namespace
 
 TEST_CASE("an assembly kernel indexes by work group and local id across random grid sizes", "[virtual-gpu][e2e]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Program program = Program::from_ir3_assembly(*device, kernel_source("mul_add"));
     std::mt19937 rng(11);
@@ -69,7 +69,7 @@ TEST_CASE("an assembly kernel indexes by work group and local id across random g
 }
 
 TEST_CASE("local memory and a barrier reverse each work group, in 64- and 128-wide waves", "[virtual-gpu][e2e]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Program program = Program::from_ir3_assembly(*device, kernel_source("reverse"));
     std::mt19937 rng(12);
@@ -92,7 +92,7 @@ TEST_CASE("local memory and a barrier reverse each work group, in 64- and 128-wi
 }
 
 TEST_CASE("a barrier orders dependent dispatches on one queue", "[virtual-gpu][e2e]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Program program = Program::from_ir3_assembly(*device, kernel_source("mul_add"));
     std::mt19937 rng(13);
@@ -169,10 +169,10 @@ loop:
     (jp)cmps.u.ge p0.x, r4.x, r2.w
     (rpt5)nop
     br p0.x, #done
-    ldg.a.u32 r5.x, g[r1.z+(r4.x<<2)], 1
+    ldg.a.u32 r5.x, g[r1.z+r4.x], 1
     (sy)mad.u24 r5.y, r5.x, r6.x, r4.y
     (rpt5)nop
-    stg.a.u32 g[r1.x+(r4.x<<2)], r5.y, 1
+    stg.a.u32 g[r1.x+r4.x], r5.y, 1
     (ss)add.u r4.x, r4.x, r3.w
     add.u r4.y, r4.y, 1
     (rpt2)nop
@@ -220,7 +220,7 @@ TEST_CASE("a grid-stride kernel reads the work-group count from @numwg for grids
 }
 
 TEST_CASE("a replayed graph whose grid changes gives a grid-stride kernel the new work-group count", "[virtual-gpu][e2e][graph]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Program program = Program::from_ir3_assembly(*device, kGridStride);
     std::mt19937 rng(15);
@@ -427,7 +427,7 @@ TEST_CASE("a graph refuses an indirect dispatch from a short view and records no
 
 TEST_CASE("indirect dispatches with bad counts fault on the GPU and bad views are refused naming them",
           "[virtual-gpu][e2e]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Program program = Program::from_ir3_assembly(*device, kGridStride);
     Buffer out = device->allocate({.size = 1024 * 4}), input = device->allocate({.size = 1024 * 4});

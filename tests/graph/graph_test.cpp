@@ -178,7 +178,7 @@ TEST_CASE("a patch made while the previous replay is recorded but unsubmitted wa
 }
 
 TEST_CASE("patched scalar arguments and signal values take effect at the next replay", "[virtual-gpu][graph]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     const Program add_scalar = load_add_scalar(*device);
     Buffer in = device->allocate({.size = 64 * 4});
@@ -212,7 +212,7 @@ TEST_CASE("patched scalar arguments and signal values take effect at the next re
 }
 
 TEST_CASE("a graph's wait holds its dispatches until the signal arrives", "[virtual-gpu][graph]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     const Program add = load_add(*device);
     std::vector<Buffer> buffers = make_buffers(*device, 3, 11);

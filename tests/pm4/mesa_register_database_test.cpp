@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <tuple>
 #include <set>
 #include <string>
 #include <vector>
@@ -238,23 +239,31 @@ std::set<const EnumType*> declared_enums() {
 
 }  // namespace
 
-TEST_CASE("every enum value of the database matches Mesa's on a6xx", "[pure][pm4]") {
+// Kills: an a7xx-only value (CACHE_FLUSH7, CP_EVENT_WRITE7) or one whose meaning changed on a7xx
+// (vgt_event_type 0x31: CACHE_INVALIDATE on a6xx, CACHE_CLEAN on a7xx) marked for the wrong
+// generation, or with the wrong number on the generation it is marked for.
+TEST_CASE("every enum value of the database matches Mesa's on each generation it is marked for", "[pure][pm4]") {
   const auto dir = reference_dir();
   if (dir.empty()) ADRENO_SKIP("Mesa reference facts not found; set ADRENO_SHARED_DIR");
-  // (enum, name) → a6xx value
-  std::map<std::pair<std::string, std::string>, std::uint64_t> mesa;
+  // (generation, enum, name) → value
+  std::map<std::tuple<unsigned, std::string, std::string>, std::uint64_t> mesa;
   for (const auto& row : read_tsv(dir / "adreno-enums.tsv")) {
     REQUIRE(row.size() == 5);
-    if (variants_include(row[4], 6)) mesa[{row[1], row[2]}] = parse_number(row[3]);
+    for (unsigned n : {6u, 7u})
+      if (variants_include(row[4], n)) mesa[{n, row[1], row[2]}] = parse_number(row[3]);
   }
   std::size_t values_checked = 0;
   for (const EnumType* type : declared_enums()) {
     for (const EnumValue& value : type->values) {
-      INFO(type->name << "." << value.name);
-      auto found = mesa.find({std::string(type->name), std::string(value.name)});
-      REQUIRE(found != mesa.end());
-      CHECK(found->second == value.value);
-      ++values_checked;
+      for (Gen gen : {kA6xx, kA7xx}) {
+        if ((value.gens & gen) == 0) continue;
+        const unsigned n = generation_number(gen);
+        INFO("a" << n << "xx " << type->name << "." << value.name);
+        auto found = mesa.find({n, std::string(type->name), std::string(value.name)});
+        REQUIRE(found != mesa.end());
+        CHECK(found->second == value.value);
+        ++values_checked;
+      }
     }
   }
   CHECK(values_checked > 50);

@@ -25,6 +25,10 @@ expect() {
 expect "info: text on the virtual device" 0 "Adreno 630 \(kgsl, virtual\)" "$tools/adreno-info" --virtual
 expect "info: JSON on virtual MSM" 0 '"kernel_interface": "msm"' "$tools/adreno-info" --json --device virtual-msm
 expect "info: limits" 0 "invocations_per_work_group +1024" "$tools/adreno-info" --virtual
+# a740: named from its chip id (0x43050a01 is not core.major.minor bytes), with its 3 MiB of GMEM.
+expect "info: an a740 names its part" 0 "Adreno 740 \(kgsl, virtual\)" "$tools/adreno-info" --device virtual-kgsl:a740
+expect "info: an a740 shows its chip id" 0 "chip id +0x43050a01" "$tools/adreno-info" --device virtual-msm:a740
+expect "info: an a740 shows its GMEM" 0 "GMEM +3072 KiB" "$tools/adreno-info" --device virtual-kgsl:a740
 expect "info: an unknown device is refused" 1 "not one of kgsl" "$tools/adreno-info" --device cuda
 expect "info: an unknown option is refused" 1 "--frobnicate" "$tools/adreno-info" --frobnicate
 
@@ -37,6 +41,13 @@ expect "decode: the compute state and launch" 0 "SP_CS_CNTL_0" "$tools/adreno-de
 # Every submission starts with the queue's prologue: the dump must show it, not only the user IBs.
 expect "decode: the dump holds the prologue's per-chip setup" 0 "SP_CHICKEN_BITS" "$tools/adreno-decode" "$dump"
 expect "decode: shaders disassembled inline" 0 "mad.u24 r3.y, r2.x, r3.x, r2.y" "$tools/adreno-decode" "$dump"
+# An a740 submission decodes as a7xx: CP_EVENT_WRITE7 and the a7xx register homes by name.
+mkdir -p "$scratch/a740"
+ADRENO_DEVICE=virtual-kgsl:a740 ADRENO_DUMP=$scratch/a740 "$demo" >/dev/null ||
+  { echo "FAIL: demo on virtual-kgsl:a740 with ADRENO_DUMP"; failures=$((failures + 1)); }
+dump_a740=$(ls "$scratch"/a740/*.rd 2>/dev/null | head -n 1)
+expect "decode: an a740 dump decodes CP_EVENT_WRITE7" 0 "CP_EVENT_WRITE7" "$tools/adreno-decode" "$dump_a740"
+expect "decode: an a740 dump names a7xx registers" 0 "SP_CS_NDRANGE_7" "$tools/adreno-decode" "$dump_a740"
 head -c 10 /dev/urandom > "$scratch/garbage.rd"
 expect "decode: a truncated dump is refused" 1 "adreno-decode: " "$tools/adreno-decode" "$scratch/garbage.rd"
 expect "decode: a missing file is refused" 1 "cannot open" "$tools/adreno-decode" "$scratch/missing.rd"

@@ -1,5 +1,7 @@
 // [virtual-gpu] The command sequence that writes a 64-bit signal (core/sync_commands.h), run on
-// the virtual command processor with the signal read between every two of its packets.
+// the virtual command processor with the signal read between every two of its packets, for a6xx
+// (CP_EVENT_WRITE) and a7xx (CP_EVENT_WRITE7) on a CP of that generation. Also: a CP refuses the
+// other generation's registers and event packets.
 #include "core/sync_commands.h"
 #include "pm4/packet.h"
 #include "pm4/packets.h"
@@ -39,7 +41,7 @@ struct Probed {
 /// Runs emit_signal(`value`) over a signal holding `before`, with a 64-bit CP_MEM_TO_MEM copy of
 /// the signal after each of its packets. The copy reads memory as it is when the CP gets there:
 /// a write the CP has not made yet (an event still pending, in the relaxed model) is not seen.
-Probed run_probed(std::uint64_t before, std::uint64_t value, virt::ExecutionModel model) {
+Probed run_probed(std::uint64_t before, std::uint64_t value, virt::ExecutionModel model, pm4::Gen gen) {
   auto memory = std::make_shared<virt::GpuMemory>(0x100000000ull, 1ull << 30);
   auto backing = virt::Backing::create(kBytes);
   const std::uint64_t va = *memory->map(backing, 0, kBytes, true);
@@ -47,7 +49,7 @@ Probed run_probed(std::uint64_t before, std::uint64_t value, virt::ExecutionMode
 
   HostChunk recorded;
   pm4::CommandStream signal_stream(recorded);
-  emit_signal(signal_stream, GpuAddress(va + kSignal), value);
+  emit_signal(signal_stream, gen, GpuAddress(va + kSignal), value);
   const std::uint32_t signal_dwords = static_cast<std::uint32_t>(signal_stream.finish().front().dwords);
 
   // The sequence again, packet by packet, each followed by a probe.
@@ -66,7 +68,8 @@ Probed run_probed(std::uint64_t before, std::uint64_t value, virt::ExecutionMode
   std::memcpy(backing->host() + kProbed, probed.dwords.data(), ib.dwords * 4);
 
   const std::atomic<bool> stop{false};
-  virt::CommandProcessor cp(*memory, std::chrono::milliseconds(100), stop, 0, model);
+  virt::CommandProcessor cp(*memory, std::chrono::milliseconds(100), stop, 0, model,
+                            gen == pm4::kA7xx ? ir3::Generation::a7xx : ir3::Generation::a6xx);
   const virt::IbSpan span{va + kProbed, ib.dwords};
   cp.execute(std::span(&span, 1));
 
@@ -90,10 +93,11 @@ TEST_CASE("a signal written across a carry into its high dword never reads above
   }
   // Events completed at once (strict) and as late as the model allows (relaxed: at the next
   // wait or the end of the submission).
+  const pm4::Gen gen = GENERATE(pm4::kA6xx, pm4::kA7xx);
   for (const virt::ExecutionModel& model : {virt::ExecutionModel::strict(), virt::ExecutionModel{}}) {
     for (const auto& [before, value] : cases) {
-      CAPTURE(model.reorder, before, value);
-      const Probed probed = run_probed(before, value, model);
+      CAPTURE(gen, model.reorder, before, value);
+      const Probed probed = run_probed(before, value, model, gen);
       CHECK(probed.final_value == value);
       for (std::size_t i = 0; i < probed.seen.size(); ++i) {
         CAPTURE(i, probed.seen[i]);
@@ -103,4 +107,70 @@ TEST_CASE("a signal written across a carry into its high dword never reads above
       }
     }
   }
+}
+
+namespace {
+
+/// Runs the dwords `build` records on a CP of `gen`; returns the CP error's text, or "" when none.
+template <typename Build>
+std::string cp_error_of(pm4::Gen gen, Build&& build) {
+  auto memory = std::make_shared<virt::GpuMemory>(0x100000000ull, 1ull << 30);
+  auto backing = virt::Backing::create(kBytes);
+  const std::uint64_t va = *memory->map(backing, 0, kBytes, true);
+  HostChunk recorded;
+  pm4::CommandStream cs(recorded);
+  build(cs, GpuAddress(va + kSignal));
+  const auto ib = cs.finish().front();
+  std::memcpy(backing->host() + kStream, recorded.dwords.data(), ib.dwords * 4);
+  const std::atomic<bool> stop{false};
+  virt::CommandProcessor cp(*memory, std::chrono::milliseconds(100), stop, 0, virt::ExecutionModel::strict(),
+                            gen == pm4::kA7xx ? ir3::Generation::a7xx : ir3::Generation::a6xx);
+  const virt::IbSpan span{va + kStream, ib.dwords};
+  try {
+    cp.execute(std::span(&span, 1));
+  } catch (const virt::GpuFault& fault) {
+    CHECK(fault.kind() == virt::FaultKind::cp_error);
+    return fault.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+// Kills: a CP that runs the other generation's stream — a6xx's SP_CS_NDRANGE_0 (0xb990) or its
+// CP_WAIT_MEM_GTE on an a7xx GPU, a7xx's SP_CS_NDRANGE_0 (0xa9d4) or CP_EVENT_WRITE7 on an a6xx
+// one — where hardware would write another register or run another packet.
+TEST_CASE("a CP refuses the other generation's registers and event packets, in each direction", "[virtual-gpu][cp]") {
+  namespace r = pm4::a6xx;
+  // Each generation's own stream runs.
+  for (pm4::Gen gen : {pm4::kA6xx, pm4::kA7xx}) {
+    CAPTURE(gen);
+    CHECK(cp_error_of(gen, [&](pm4::CommandStream& cs, GpuAddress signal) {
+            pm4::write_register(cs, *r::compute_registers(gen).ndrange[0], 3);
+            emit_signal(cs, gen, signal, 1);
+            emit_wait(cs, gen, signal, 1);
+          }) == "");
+  }
+  // a6xx on a7xx.
+  CHECK_THAT(cp_error_of(pm4::kA7xx, [](pm4::CommandStream& cs, GpuAddress) { pm4::write_register(cs, r::SP_CS_NDRANGE_0, 3); }),
+             Catch::Contains("SP_CS_NDRANGE_0") && Catch::Contains("a7xx"));
+  CHECK_THAT(cp_error_of(pm4::kA7xx, [](pm4::CommandStream& cs, GpuAddress signal) { pm4::wait_mem_gte(cs, signal, 0); }),
+             Catch::Contains("CP_WAIT_MEM_GTE"));
+  CHECK_THAT(cp_error_of(pm4::kA7xx, [](pm4::CommandStream& cs, GpuAddress) { pm4::write_register(cs, r::HLSQ_SHARED_CONSTS, 0); }),
+             Catch::Contains("HLSQ_SHARED_CONSTS"));
+  // a6xx's CACHE_INVALIDATE (0x31) in CP_EVENT_WRITE's layout is CACHE_CLEAN to an a7xx CP;
+  // its CACHE_FLUSH_TS with a write lacks WRITE_ENABLED there, and is refused.
+  CHECK_THAT(cp_error_of(pm4::kA7xx, [](pm4::CommandStream& cs, GpuAddress signal) {
+               pm4::event_write(cs, pm4::EventType::CACHE_FLUSH_TS, signal, 1);
+             }),
+             Catch::Contains("CP_EVENT_WRITE7"));
+  // a7xx on a6xx.
+  CHECK_THAT(cp_error_of(pm4::kA6xx, [](pm4::CommandStream& cs, GpuAddress) { pm4::write_register(cs, r::SP_CS_NDRANGE_0_A7XX, 3); }),
+             Catch::Contains("SP_CS_NDRANGE_0") && Catch::Contains("a6xx"));
+  CHECK_THAT(cp_error_of(pm4::kA6xx, [](pm4::CommandStream& cs, GpuAddress) { pm4::write_register(cs, r::SP_CHICKEN_BITS_1_A7XX, 0); }),
+             Catch::Contains("SP_CHICKEN_BITS_1"));
+  CHECK_THAT(cp_error_of(pm4::kA6xx, [](pm4::CommandStream& cs, GpuAddress) {
+               pm4::event_write7(cs, pm4::EventType::CACHE_INVALIDATE7);
+             }),
+             Catch::Contains("CP_EVENT_WRITE") && Catch::Contains("0x33"));
 }

@@ -3,6 +3,7 @@
 #include "pm4/a6xx_descriptors.h"
 #include "pm4/a6xx_registers.h"
 #include "pm4/packets.h"
+#include "pm4/register_database.h"
 #include "virt/gpu/shader_processor.h"
 
 #include <algorithm>
@@ -59,8 +60,19 @@ CommandProcessor::CommandProcessor(const GpuMemory& memory, std::chrono::millise
       hang_timeout_(hang_timeout),
       instruction_cache_units_(instruction_cache_units),
       stop_(stop),
+      gen_(generation == ir3::Generation::a7xx ? pm4::kA7xx : pm4::kA6xx),
+      compute_(pm4::a6xx::compute_registers(gen_)),
+      handlers_(handlers(gen_)),
       regs_(pm4::kMaxRegister + 1, 0),
+      foreign_(pm4::kMaxRegister + 1, 0),
       programs_(generation) {
+  // Offsets an entry of the other generation covers and none of this one's does.
+  for (bool own : {false, true})
+    for (const pm4::Register* reg : pm4::all_registers()) {
+      if (((reg->gens & gen_) != 0) != own) continue;
+      for (unsigned i = 0; i < reg->array_length; ++i)
+        for (unsigned d = 0; d < reg->dwords; ++d) foreign_.at(reg->offset_of(i) + d) = own ? 0 : 1;
+    }
   cs_.constants.assign(kConstantVec4s * 4, 0);
   cs_.constant_loaded.assign(kConstantVec4s, 0);
   cs_.uav.resize(kUavSlots);
@@ -69,8 +81,8 @@ CommandProcessor::CommandProcessor(const GpuMemory& memory, std::chrono::millise
   cs_.ubo.resize(kUboSlots);
 }
 
-const std::array<CommandProcessor::Handler, 128>& CommandProcessor::handlers() {
-  static const std::array<Handler, 128> table = [] {
+const std::array<CommandProcessor::Handler, 128>& CommandProcessor::handlers(pm4::Gen gen) {
+  static const auto make = [](pm4::Gen for_gen) {
     std::array<Handler, 128> t{};
     auto set = [&](Opcode opcode, Handler handler) { t[static_cast<std::size_t>(opcode)] = handler; };
     set(Opcode::CP_NOP, &CommandProcessor::op_nop);
@@ -83,9 +95,13 @@ const std::array<CommandProcessor::Handler, 128>& CommandProcessor::handlers() {
     set(Opcode::CP_INDIRECT_BUFFER, &CommandProcessor::op_indirect_buffer);
     set(Opcode::CP_INDIRECT_BUFFER_CHAIN, &CommandProcessor::op_indirect_buffer_chain);
     set(Opcode::CP_MEM_WRITE, &CommandProcessor::op_mem_write);
-    set(Opcode::CP_EVENT_WRITE, &CommandProcessor::op_event_write);
     set(Opcode::CP_WAIT_REG_MEM, &CommandProcessor::op_wait_reg_mem);
-    set(Opcode::CP_WAIT_MEM_GTE, &CommandProcessor::op_wait_mem_gte);
+    if (for_gen == pm4::kA7xx) {
+      set(Opcode::CP_EVENT_WRITE7, &CommandProcessor::op_event_write7);
+    } else {
+      set(Opcode::CP_EVENT_WRITE, &CommandProcessor::op_event_write);
+      set(Opcode::CP_WAIT_MEM_GTE, &CommandProcessor::op_wait_mem_gte);
+    }
     set(Opcode::CP_REG_TO_MEM, &CommandProcessor::op_reg_to_mem);
     set(Opcode::CP_MEM_TO_MEM, &CommandProcessor::op_mem_to_mem);
     set(Opcode::CP_LOAD_STATE6, &CommandProcessor::op_load_state6);
@@ -95,8 +111,20 @@ const std::array<CommandProcessor::Handler, 128>& CommandProcessor::handlers() {
     set(Opcode::CP_EXEC_CS_INDIRECT, &CommandProcessor::op_exec_cs_indirect);
     set(Opcode::CP_RUN_OPENCL, &CommandProcessor::op_run_opencl);
     return t;
-  }();
-  return table;
+  };
+  static const std::array<Handler, 128> a6xx_table = make(pm4::kA6xx);
+  static const std::array<Handler, 128> a7xx_table = make(pm4::kA7xx);
+  return gen == pm4::kA7xx ? a7xx_table : a6xx_table;
+}
+
+void CommandProcessor::refuse_opcode(const Packet& packet, std::uint32_t opcode) const {
+  const pm4::Gen other = gen_ == pm4::kA7xx ? pm4::kA6xx : pm4::kA7xx;
+  const char* here = gen_ == pm4::kA7xx ? "a7xx" : "a6xx";
+  if (const pm4::EnumValue* known = pm4::enums::kOpcode.find(opcode, other);
+      known != nullptr && pm4::enums::kOpcode.find(opcode, gen_) == nullptr)
+    throw GpuFault(FaultKind::cp_error, packet.address,
+                   std::string(known->name) + " (" + hex(opcode) + ") is not a packet of this " + here + " GPU");
+  throw GpuFault(FaultKind::cp_error, packet.address, "unsupported opcode " + hex(opcode));
 }
 
 void CommandProcessor::execute(std::span<const IbSpan> ibs, const AddressRanges* allowed, PageFaults* page_faults) {
@@ -127,12 +155,12 @@ void CommandProcessor::drain() {
   std::shuffle(order.begin(), order.end(), order_rng_);
   if (order.size() > 1 && std::is_sorted(order.begin(), order.end())) std::reverse(order.begin(), order.end());
   for (std::size_t i : order) fiber_instructions_ += run_dispatch(dispatches[i]);
-  for (const PendingEvent& event : events) flush_and_write(event.event_dword, event.target, event.value);
+  for (const PendingEvent& event : events) flush_and_write(event.timestamp, event.target, event.value);
 }
 
-void CommandProcessor::flush_and_write(std::uint32_t event_dword, std::uint64_t target, std::uint32_t value) {
+void CommandProcessor::flush_and_write(bool timestamp, std::uint64_t target, std::uint32_t value) {
   uche_.clean();
-  if (field::kEventTimestamp.extract(event_dword)) {
+  if (timestamp) {
     memory_.write64(target, model_.always_on->read());
   } else {
     memory_.write32(target, value);
@@ -155,12 +183,19 @@ void CommandProcessor::run_ib(std::uint64_t address, std::uint32_t dwords, int l
       }
       std::span<const std::uint32_t> payload(words.data() + pos + 1, header->count);
       if (header->type == pm4::Header::Type::type4) {
-        for (std::uint32_t i = 0; i < header->count; ++i) write_register(header->reg_or_opcode + i, payload[i]);
-      } else {
-        Handler handler = handlers()[header->reg_or_opcode];
-        if (handler == nullptr) {
-          throw GpuFault(FaultKind::cp_error, packet_address, "unsupported opcode " + hex(header->reg_or_opcode));
+        for (std::uint32_t i = 0; i < header->count; ++i) {
+          const std::uint32_t offset = header->reg_or_opcode + i;
+          if (foreign_[offset] != 0) [[unlikely]] {
+            const auto hit = pm4::find_register(offset, gen_ == pm4::kA7xx ? pm4::kA6xx : pm4::kA7xx);
+            throw GpuFault(FaultKind::cp_error, packet_address,
+                           "register " + (hit ? pm4::register_name(*hit) : hex(offset)) + " (" + hex(offset) +
+                               ") does not exist on this " + (gen_ == pm4::kA7xx ? "a7xx" : "a6xx") + " GPU");
+          }
+          write_register(offset, payload[i]);
         }
+      } else {
+        Handler handler = handlers_[header->reg_or_opcode];
+        if (handler == nullptr) refuse_opcode(Packet{packet_address, payload, level}, header->reg_or_opcode);
         (this->*handler)(Packet{packet_address, payload, level});
       }
       pos += 1 + header->count;
@@ -222,21 +257,65 @@ void CommandProcessor::op_event_write(const Packet& packet) {
       return;
     case EventType::DEBUG_LABEL:
       return;  // rolls the register context (Mesa's instrlen workaround); one context is modelled
-    case EventType::CACHE_FLUSH_TS: {
+    case EventType::CACHE_FLUSH_TS:
       require_payload(packet, 4, "CP_EVENT_WRITE(CACHE_FLUSH_TS)");
-      const PendingEvent flush{packet.payload[0], address_at(packet.payload, 1), packet.payload[3]};
-      // Checked now, so that a bad target is reported at this packet rather than at the drain.
-      memory_.translate(flush.target, field::kEventTimestamp.extract(flush.event_dword) ? 8 : 4, true);
-      if (model_.reorder) {
-        pending_events_.push_back(flush);
-      } else {
-        flush_and_write(flush.event_dword, flush.target, flush.value);
-      }
+      flush_event(field::kEventTimestamp.extract(packet.payload[0]) != 0, address_at(packet.payload, 1),
+                  packet.payload[3]);
       return;
-    }
     default:
       throw GpuFault(FaultKind::cp_error, packet.address,
                      "CP_EVENT_WRITE event " + hex(static_cast<unsigned>(event)) + " is not modelled");
+  }
+}
+
+void CommandProcessor::flush_event(bool timestamp, std::uint64_t target, std::uint32_t value) {
+  // Checked now, so that a bad target is reported at this packet rather than at the drain.
+  memory_.translate(target, timestamp ? 8 : 4, true);
+  if (model_.reorder) {
+    pending_events_.push_back(PendingEvent{timestamp, target, value});
+  } else {
+    flush_and_write(timestamp, target, value);
+  }
+}
+
+void CommandProcessor::op_event_write7(const Packet& packet) {
+  // adreno_pm4.xml CP_EVENT_WRITE7 (A7XX-): the event in dword 0 and, with WRITE_ENABLED, a
+  // write of WRITE_SRC to WRITE_DST (EV_DST_RAM: the address in dwords 1-2, the payload from 3).
+  require_payload(packet, 1, "CP_EVENT_WRITE7");
+  const std::uint32_t d0 = packet.payload[0];
+  const auto event = static_cast<EventType>(field::kEvent7.extract(d0));
+  const bool writes = field::kEvent7WriteEnabled.extract(d0) != 0;
+  auto cp_error = [&](const std::string& what) { throw GpuFault(FaultKind::cp_error, packet.address, "CP_EVENT_WRITE7: " + what); };
+  if (writes && event != EventType::CACHE_FLUSH_TS && event != EventType::RB_DONE_TS)
+    cp_error("a memory write with event " + hex(static_cast<unsigned>(event)) + " is not modelled");
+  switch (event) {
+    case EventType::CACHE_INVALIDATE7:
+      uche_.invalidate();
+      return;
+    case EventType::CACHE_CLEAN:
+      uche_.clean();
+      return;
+    case EventType::CACHE_FLUSH7:
+      uche_.clean();
+      uche_.invalidate();
+      return;
+    case EventType::DEBUG_LABEL:
+      return;  // rolls the register context (Mesa's instrlen workaround); one context is modelled
+    case EventType::CACHE_FLUSH_TS:
+    case EventType::RB_DONE_TS: {
+      if (!writes) cp_error("a timestamp event without WRITE_ENABLED is not modelled");
+      if (static_cast<pm4::EventWriteDst>(field::kEvent7WriteDst.extract(d0)) != pm4::EventWriteDst::EV_DST_RAM)
+        cp_error("only EV_DST_RAM writes are modelled");
+      const auto source = static_cast<pm4::EventWriteSrc>(field::kEvent7WriteSrc.extract(d0));
+      if (source != pm4::EventWriteSrc::EV_WRITE_USER_32B && source != pm4::EventWriteSrc::EV_WRITE_ALWAYSON)
+        cp_error("write source " + hex(static_cast<unsigned>(source)) + " is not modelled");
+      const bool timestamp = source == pm4::EventWriteSrc::EV_WRITE_ALWAYSON;
+      require_payload(packet, timestamp ? 3 : 4, "CP_EVENT_WRITE7 with a write");
+      flush_event(timestamp, address_at(packet.payload, 1), timestamp ? 0 : packet.payload[3]);
+      return;
+    }
+    default:
+      cp_error("event " + hex(static_cast<unsigned>(event)) + " is not modelled");
   }
 }
 
@@ -334,14 +413,17 @@ namespace adreno::virt {
 namespace {
 
 namespace a6xx = pm4::a6xx;
+// CS_STATE and CS_UAV sit at the same bits of both generations' SP_UPDATE_CNTL (a6xx.xml).
 constexpr const pm4::Field& kCsState = a6xx::SP_UPDATE_CNTL.field("CS_STATE");
 constexpr const pm4::Field& kCsUav = a6xx::SP_UPDATE_CNTL.field("CS_UAV");
+static_assert(a6xx::SP_UPDATE_CNTL_A7XX.field("CS_STATE").low == kCsState.low &&
+              a6xx::SP_UPDATE_CNTL_A7XX.field("CS_UAV").low == kCsUav.low);
 
 }  // namespace
 
 void CommandProcessor::write_register(std::uint32_t offset, std::uint32_t value) {
   regs_.at(offset) = value;
-  if (offset != a6xx::SP_UPDATE_CNTL.offset) return;
+  if (offset != compute_.update_cntl->offset) return;
   // SP_UPDATE_CNTL (HLSQ_INVALIDATE_CMD) drops the cached state of the stages it names; what a
   // dispatch reads afterwards must be loaded again.
   if (kCsState.extract(value)) {
@@ -447,10 +529,14 @@ ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::ar
   if (!value(a6xx::SP_CS_CONFIG, "ENABLED")) refuse("SP_CS_CONFIG ENABLED is 0: the compute stage is off");
 
   // Wave size: SP_CS_CNTL_0 and SP_CS_WGE_CNTL both carry THREADSIZE; Turnip and tinygrad write
-  // the same value to both (tu_cmd_buffer.cc tu6_emit_cs_config, ops_qcom.py exec).
+  // the same value to both (tu_cmd_buffer.cc tu6_emit_cs_config, ops_qcom.py exec), and on a7xx
+  // SP_CS_WIE_CNTL_1 a third copy (computerator cs_program_emit<A7XX>).
   const std::uint32_t thread_size = value(a6xx::SP_CS_CNTL_0, "THREADSIZE");
-  if (thread_size != value(a6xx::SP_CS_WGE_CNTL, "THREADSIZE")) {
+  if (thread_size != value(*compute_.wave_control, "THREADSIZE")) {
     refuse("SP_CS_CNTL_0 THREADSIZE and SP_CS_WGE_CNTL THREADSIZE disagree");
+  }
+  if (gen_ == pm4::kA7xx && thread_size != value(a6xx::SP_CS_WIE_CNTL_1_A7XX, "THREADSIZE")) {
+    refuse("SP_CS_CNTL_0 THREADSIZE and SP_CS_WIE_CNTL_1 THREADSIZE disagree");
   }
   d.wave_size = thread_size == static_cast<std::uint32_t>(pm4::ThreadSize::THREAD128) ? 128 : 64;
   d.full_footprint = value(a6xx::SP_CS_CNTL_0, "FULLREGFOOTPRINT");
@@ -462,18 +548,18 @@ ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::ar
   // ids on a6xx (the fixtures put the work-group id in r48.x); Mesa's programs use only the work-
   // group and local ids. The size and offset vectors follow the field names: the Qualcomm
   // compiler's programs (tinygrad's 0x00ccc0cf) read them, and this model is unverified there.
-  d.work_group_id_regid = static_cast<std::uint16_t>(value(a6xx::SP_CS_CONST_CONFIG_0, "WGIDCONSTID"));
-  d.work_group_size_regid = static_cast<std::uint16_t>(value(a6xx::SP_CS_CONST_CONFIG_0, "WGSIZECONSTID"));
-  d.work_group_offset_regid = static_cast<std::uint16_t>(value(a6xx::SP_CS_CONST_CONFIG_0, "WGOFFSETCONSTID"));
-  d.local_id_regid = static_cast<std::uint16_t>(value(a6xx::SP_CS_CONST_CONFIG_0, "LOCALIDREGID"));
-  d.linear_local_id_regid = static_cast<std::uint16_t>(value(a6xx::SP_CS_WGE_CNTL, "LINEARLOCALIDREGID"));
+  d.work_group_id_regid = static_cast<std::uint16_t>(value(*compute_.work_item_ids, "WGIDCONSTID"));
+  d.work_group_size_regid = static_cast<std::uint16_t>(value(*compute_.work_item_ids, "WGSIZECONSTID"));
+  d.work_group_offset_regid = static_cast<std::uint16_t>(value(*compute_.work_item_ids, "WGOFFSETCONSTID"));
+  d.local_id_regid = static_cast<std::uint16_t>(value(*compute_.work_item_ids, "LOCALIDREGID"));
+  d.linear_local_id_regid = static_cast<std::uint16_t>(value(*compute_.wave_control, "LINEARLOCALIDREGID"));
 
-  d.local_size = {value(a6xx::SP_CS_NDRANGE_0, "LOCALSIZEX") + 1, value(a6xx::SP_CS_NDRANGE_0, "LOCALSIZEY") + 1,
-                  value(a6xx::SP_CS_NDRANGE_0, "LOCALSIZEZ") + 1};
+  const pm4::Register& ndrange0 = *compute_.ndrange[0];
+  d.local_size = {value(ndrange0, "LOCALSIZEX") + 1, value(ndrange0, "LOCALSIZEY") + 1, value(ndrange0, "LOCALSIZEZ") + 1};
   const std::uint32_t fibers = d.local_size[0] * d.local_size[1] * d.local_size[2];
   if (fibers > 1024) refuse("work group of " + std::to_string(fibers) + " fibers exceeds 1024");
-  if (value(a6xx::SP_CS_NDRANGE_2, "GLOBALOFF_X") || value(a6xx::SP_CS_NDRANGE_4, "GLOBALOFF_Y") ||
-      value(a6xx::SP_CS_NDRANGE_6, "GLOBALOFF_Z")) {
+  if (value(*compute_.ndrange[2], "GLOBALOFF_X") || value(*compute_.ndrange[4], "GLOBALOFF_Y") ||
+      value(*compute_.ndrange[6], "GLOBALOFF_Z")) {
     refuse("a nonzero global offset (SP_CS_NDRANGE GLOBALOFF) is not modelled");
   }
 
@@ -507,7 +593,8 @@ ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::ar
   d.program = programs_.get(base, std::move(words));
 
   // Constants: CONSTLEN vec4s of the loaded constant file.
-  const std::uint32_t constlen = value(a6xx::SP_CS_CONST_CONFIG, "ENABLED") ? value(a6xx::SP_CS_CONST_CONFIG, "CONSTLEN") : 0;
+  const pm4::Register& const_config = *compute_.const_config;
+  const std::uint32_t constlen = value(const_config, "ENABLED") ? value(const_config, "CONSTLEN") : 0;
   d.constants.assign(cs_.constants.begin(), cs_.constants.begin() + std::ptrdiff_t{constlen} * 4);
   d.constant_loaded.assign(cs_.constant_loaded.begin(), cs_.constant_loaded.begin() + constlen);
 
@@ -566,7 +653,7 @@ void CommandProcessor::op_exec_cs_indirect(const Packet& packet) {
   for (std::size_t i = 0; i < 3; ++i) {
     const std::uint64_t packet_local = kDword3.field(local[i]).extract(packet.payload[3]) + 1;
     const std::uint64_t register_local =
-        a6xx::SP_CS_NDRANGE_0.field(local[i]).extract(regs_.at(a6xx::SP_CS_NDRANGE_0.offset)) + 1;
+        compute_.ndrange[0]->field(local[i]).extract(regs_.at(compute_.ndrange[0]->offset)) + 1;
     if (packet_local != register_local)
       cp_error(std::string(local[i]) + " " + std::to_string(packet_local) + " disagrees with SP_CS_NDRANGE_0's " +
                std::to_string(register_local));
@@ -583,12 +670,12 @@ void CommandProcessor::op_exec_cs_indirect(const Packet& packet) {
 void CommandProcessor::op_run_opencl(const Packet& packet) {
   // CP_RUN_OPENCL takes the grid from the registers: SP_CS_NDRANGE GLOBALSIZE in fibers.
   std::array<std::uint32_t, 3> groups{};
-  const std::array<const pm4::Register*, 3> global = {&a6xx::SP_CS_NDRANGE_1, &a6xx::SP_CS_NDRANGE_3, &a6xx::SP_CS_NDRANGE_5};
+  const std::array<const pm4::Register*, 3> global = {compute_.ndrange[1], compute_.ndrange[3], compute_.ndrange[5]};
   const std::array<const char*, 3> local = {"LOCALSIZEX", "LOCALSIZEY", "LOCALSIZEZ"};
   for (int i = 0; i < 3; ++i) {
     const std::uint32_t size = regs_.at(global[i]->offset);
     const std::uint32_t local_size =
-        static_cast<std::uint32_t>(a6xx::SP_CS_NDRANGE_0.field(local[i]).extract(regs_.at(a6xx::SP_CS_NDRANGE_0.offset))) + 1;
+        static_cast<std::uint32_t>(compute_.ndrange[0]->field(local[i]).extract(regs_.at(compute_.ndrange[0]->offset))) + 1;
     if (size % local_size != 0) {
       throw GpuFault(FaultKind::shader_error, packet.address, "CP_RUN_OPENCL: a global size that is not a multiple of the local size is not modelled");
     }

@@ -12,12 +12,20 @@
 // (its timestamp follows their results: adreno_pm4.xml vgt_event_type, Mesa's fences), but does
 // not hold back dispatches issued after it. CP_WAIT_MEM_WRITES waits for the CP's own writes,
 // which land at once here. Shader memory goes through the UCHE model (uche.h).
+//
+// Generations: the CP runs one generation's stream (the model's). The compute registers it reads
+// come from the register database's table for that generation (pm4 ComputeRegisters); a type-4
+// write to a register the database knows only on the other generation, or a packet that exists
+// only there (CP_WAIT_MEM_GTE is a6xx-only; opcode 0x46 is CP_EVENT_WRITE on a6xx and
+// CP_EVENT_WRITE7 on a7xx), is a CP error: on hardware such a stream writes some other register or
+// runs some other packet, and hangs or corrupts.
 #pragma once
 
 #include "virt/gpu/compute_dispatch.h"
 #include "virt/gpu/execution_model.h"
 #include "virt/gpu/gpu_memory.h"
 #include "virt/gpu/shader_program.h"
+#include "pm4/a6xx_registers.h"
 
 #include <array>
 #include <atomic>
@@ -79,7 +87,9 @@ class CommandProcessor {
   /// order, then the events in issue order.
   void drain();
   /// A CACHE_FLUSH_TS: cleans UCHE, then writes the timestamp or value.
-  void flush_and_write(std::uint32_t event_dword, std::uint64_t target, std::uint32_t value);
+  void flush_and_write(bool timestamp, std::uint64_t target, std::uint32_t value);
+  /// Queues (or, without reordering, performs) a flush event's memory write.
+  void flush_event(bool timestamp, std::uint64_t target, std::uint32_t value);
 
   void op_nop(const Packet&);
   void op_wait_for_idle(const Packet&);
@@ -87,6 +97,7 @@ class CommandProcessor {
   void op_indirect_buffer_chain(const Packet&);
   void op_mem_write(const Packet&);
   void op_event_write(const Packet&);
+  void op_event_write7(const Packet&);
   void op_wait_reg_mem(const Packet&);
   void op_wait_mem_gte(const Packet&);
   void op_reg_to_mem(const Packet&);
@@ -103,7 +114,8 @@ class CommandProcessor {
   ComputeDispatch compute_dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups);
   void dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups);
 
-  static const std::array<Handler, 128>& handlers();
+  static const std::array<Handler, 128>& handlers(pm4::Gen gen);
+  [[noreturn]] void refuse_opcode(const Packet& packet, std::uint32_t opcode) const;
 
   const GpuMemory& address_space_;
   GpuView memory_;         // the address space as the submission being executed may reach it
@@ -114,7 +126,7 @@ class CommandProcessor {
   Uche uche_;
   // Issued to the GPU, not yet complete.
   struct PendingEvent {
-    std::uint32_t event_dword;
+    bool timestamp;  // the 64-bit GPU timestamp instead of `value`
     std::uint64_t target;
     std::uint32_t value;
   };
@@ -123,7 +135,11 @@ class CommandProcessor {
   std::chrono::milliseconds hang_timeout_;
   std::uint32_t instruction_cache_units_;
   const std::atomic<bool>& stop_;
+  pm4::Gen gen_;
+  const pm4::a6xx::ComputeRegisters& compute_;  // the compute registers of gen_
+  const std::array<Handler, 128>& handlers_;
   std::vector<std::uint32_t> regs_;
+  std::vector<std::uint8_t> foreign_;  // per offset: 1 when the database knows it only on the other generation
   std::optional<IbSpan> chain_;  // set by CP_INDIRECT_BUFFER_CHAIN: where the current IB continues
 
   // Compute state loaded with CP_LOAD_STATE6 (the SP/HLSQ state caches), until SP_UPDATE_CNTL

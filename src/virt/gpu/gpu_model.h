@@ -6,6 +6,8 @@
 #include <span>
 #include <string_view>
 
+#include "ir3/generation.h"
+
 namespace adreno::virt {
 
 struct GpuModel {
@@ -14,6 +16,7 @@ struct GpuModel {
   std::uint32_t gpu_id;       // MSM_PARAM_GPU_ID
   std::uint32_t gmem_bytes;   // on-chip tile memory
   std::uint32_t instr_cache_units;  // shader instruction cache, in 128-byte units (16 instructions)
+  ir3::Generation generation = ir3::Generation::a6xx;  // whose PM4, registers and ir3 it runs
 };
 
 /// Every model, the default (a630) first.

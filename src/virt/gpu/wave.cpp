@@ -770,6 +770,7 @@ std::uint64_t Wave::address64(const ir3::Operand& base, unsigned lane) const {
 void Wave::memory(const ir3::Instruction& in) {
   switch (in.opcode) {
     case Opcode::ldg: case Opcode::ldg_a: case Opcode::stg: case Opcode::stg_a:
+    case Opcode::ldg_a_a7xx: case Opcode::stg_a_a7xx:
       return global_access(in);
     case Opcode::ldl: case Opcode::ldlw: case Opcode::stl: case Opcode::stlw: case Opcode::ldp: case Opcode::stp:
       return local_access(in);
@@ -795,8 +796,15 @@ void Wave::memory(const ir3::Instruction& in) {
 }
 
 void Wave::global_access(const ir3::Instruction& in) {
-  const bool load = in.opcode == Opcode::ldg || in.opcode == Opcode::ldg_a;
-  const bool indexed = in.opcode == Opcode::ldg_a || in.opcode == Opcode::stg_a;
+  const bool load = in.opcode == Opcode::ldg || in.opcode == Opcode::ldg_a || in.opcode == Opcode::ldg_a_a7xx;
+  // a7xx's ldg.a/stg.a (base + index + offset) take the index in units of the type, as a6xx's
+  // with shift 0: Mesa's ir3 emits both from the same LDG_A/STG_A of nir's load/store_global_ir3
+  // dword offset with shift 0 and offset 0 (ir3_a6xx.c emit_intrinsic_load_global_ir3, shared by
+  // a6xx and a7xx). The unit of the a7xx 8-bit offset has no such source: a nonzero one is refused.
+  const bool a7xx_indexed = in.opcode == Opcode::ldg_a_a7xx || in.opcode == Opcode::stg_a_a7xx;
+  if (a7xx_indexed && in.mem.offset != 0)
+    fail(pc_now_, "an a7xx ldg.a/stg.a with a nonzero offset is not modelled by the virtual shader processor");
+  const bool indexed = in.opcode == Opcode::ldg_a || in.opcode == Opcode::stg_a || a7xx_indexed;
   const unsigned bytes = type_bytes(in.type);
   const bool half_regs = ir3::is_half(in.type);
   const unsigned components = in.mem.size;

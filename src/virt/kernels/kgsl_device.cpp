@@ -74,7 +74,8 @@ int KgslDevice::create_context(std::uint64_t owner, std::uint32_t flags, std::sh
                                                            recover_from(fault, id);
                                                          },
                                                          std::move(page_fault_report)},
-                                         ringbuffer_for(flags), config_.model.instr_cache_units, config_.execution);
+                                         ringbuffer_for(flags), config_.model.instr_cache_units, config_.execution, nullptr,
+                                         config_.model.generation);
   contexts_.emplace(id, std::move(context));
   return static_cast<int>(id);
 }

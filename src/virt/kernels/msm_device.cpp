@@ -520,7 +520,7 @@ class MsmFile final : public VirtualFile {
         Ring::FaultLogs{reporting_fault_log(device_->config.fault_injection, timeline, std::move(log_fault)),
                         reporting_fault_log(device_->config.fault_injection, timeline, std::move(print_page_fault))},
         device_->ringbuffer(priority), device_->config.model.instr_cache_units, device_->config.execution,
-        entity(priority));
+        entity(priority), device_->config.model.generation);
   }
 
   std::shared_ptr<const int> entity(std::uint32_t priority) {

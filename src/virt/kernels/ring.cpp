@@ -62,11 +62,11 @@ void RingBuffer::worker() {
 
 Ring::Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLogs logs,
            std::shared_ptr<RingBuffer> buffer, std::uint32_t instruction_cache_units, ExecutionModel execution,
-           std::shared_ptr<const void> entity)
+           std::shared_ptr<const void> entity, ir3::Generation generation)
     : memory_(std::move(memory)),
       hang_timeout_(hang_timeout),
       logs_(std::move(logs)),
-      cp_(*memory_, hang_timeout, stop_, instruction_cache_units, execution),
+      cp_(*memory_, hang_timeout, stop_, instruction_cache_units, execution, generation),
       buffer_(buffer ? std::move(buffer) : std::make_shared<RingBuffer>()),
       entity_(std::move(entity)) {}
 

@@ -114,7 +114,8 @@ class Ring {
   /// (msm's drm_sched entity); without one the Ring is its own entity.
   Ring(std::shared_ptr<const GpuMemory> memory, std::chrono::milliseconds hang_timeout, FaultLogs logs = {},
        std::shared_ptr<RingBuffer> buffer = nullptr, std::uint32_t instruction_cache_units = 0,
-       ExecutionModel execution = ExecutionModel::from_environment(), std::shared_ptr<const void> entity = nullptr);
+       ExecutionModel execution = ExecutionModel::from_environment(), std::shared_ptr<const void> entity = nullptr,
+       ir3::Generation generation = ir3::Generation::a6xx);
   ~Ring();
   Ring(const Ring&) = delete;
   Ring& operator=(const Ring&) = delete;

@@ -54,9 +54,11 @@ class Wave {
   /// Raw bits of a source: 32 bits, or 16 for a half operand.
   std::uint32_t read(const ir3::Operand& operand, unsigned lane, unsigned rpt) const;
   void write(const ir3::Operand& operand, unsigned lane, unsigned rpt, std::uint32_t value);
-  /// Operand values of every executing lane, read or written in one pass.
-  void gather(const ir3::Operand& operand, unsigned rpt, Lanes& out) const;
-  void scatter(const ir3::Operand& operand, unsigned rpt, const Lanes& values);
+  /// Operand values of every executing lane, read or written in one pass. gather returns the
+  /// values: the register's own row when every lane executes (dense_) and the operand is a full
+  /// register, else `out`, filled.
+  const std::uint32_t* gather(const ir3::Operand& operand, unsigned rpt, Lanes& out) const;
+  void scatter(const ir3::Operand& operand, unsigned rpt, const std::uint32_t* values);
   void check_full_range(unsigned regid, unsigned count) const;
   void check_half_range(unsigned regid, unsigned count) const;
 
@@ -89,7 +91,7 @@ class Wave {
   std::array<std::uint32_t, 32> shared_full_{};
   std::array<std::uint16_t, 32> shared_half_{};
   std::vector<std::int32_t> a0_, a1_;
-  std::vector<std::uint8_t> p0_;  // 4 components per lane
+  std::vector<std::uint8_t> p0_;  // per component across lanes, as the registers
   std::vector<std::uint8_t> private_;  // private_bytes per lane
 
   std::vector<std::uint32_t> pc_;    // per lane, meaningful while diverged
@@ -99,6 +101,7 @@ class Wave {
   std::uint32_t uniform_pc_ = 0;
   bool diverged_ = false;
   bool active_is_live_ = false;  // active_ lists exactly the live lanes
+  bool dense_ = false;  // active_ is every lane of the wave: lane i is at position i
   bool at_barrier_ = false;
   std::uint64_t fiber_instructions_ = 0;
   std::uint32_t since_watchdog_ = 0;  // instructions since the hang detector last looked

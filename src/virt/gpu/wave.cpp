@@ -807,6 +807,14 @@ void Wave::memory(const ir3::Instruction& in) {
   }
 }
 
+std::uint32_t* Wave::data_rows(const ir3::Operand& data, Type type, unsigned components) {
+  if (type_bytes(type) != 4 || ir3::is_half(type) || data.kind != OperandKind::gpr || data.half ||
+      data.reg + components > kFirstSharedRegid) {
+    return nullptr;
+  }
+  return &full_[std::size_t{data.reg} * stride_];
+}
+
 void Wave::global_access(const ir3::Instruction& in) {
   const bool load = in.opcode == Opcode::ldg || in.opcode == Opcode::ldg_a;
   const bool indexed = in.opcode == Opcode::ldg_a || in.opcode == Opcode::stg_a;
@@ -817,6 +825,9 @@ void Wave::global_access(const ir3::Instruction& in) {
   if (data.kind == OperandKind::gpr) {
     half_regs ? check_half_range(data.reg, components) : check_full_range(data.reg, components);
   }
+  // 32-bit data in general registers moves straight between memory and the register rows.
+  std::uint32_t* const rows = data_rows(data, in.type, components);
+  TranslationMemo memo;
   for (std::uint16_t lane : active_) {
     std::uint64_t address = address64(in.src[0], lane);
     if (indexed) {
@@ -826,13 +837,21 @@ void Wave::global_access(const ir3::Instruction& in) {
     } else {
       address += static_cast<std::uint64_t>(static_cast<std::int64_t>(in.mem.offset));
     }
-    // One translation per lane when the access lies in one mapping (the common case); the
-    // byte-wise path handles accesses that span mappings and reports the faulting address.
+    // One translation per lane when the access lies in one mapping (the common case), reused
+    // by the next lanes while they stay in its buffer and cache line; the byte-wise path
+    // handles accesses that span mappings and reports the faulting address.
     const std::size_t length = std::size_t{components} * bytes;
     std::byte* host = nullptr;
     try {
-      host = dispatch_.memory->translate(address, length, !load);
+      host = dispatch_.memory->translate(address, length, !load, memo);
     } catch (const GpuFault&) {
+    }
+    if (rows != nullptr && host != nullptr) {
+      for (unsigned c = 0; c < components; ++c) {
+        std::uint32_t* value = &rows[std::size_t{c} * stride_ + lane];
+        load ? std::memcpy(value, host + std::size_t{c} * 4, 4) : std::memcpy(host + std::size_t{c} * 4, value, 4);
+      }
+      continue;
     }
     for (unsigned c = 0; c < components; ++c) {
       const std::uint64_t at = address + std::uint64_t{c} * bytes;
@@ -870,6 +889,7 @@ void Wave::local_access(const ir3::Instruction& in) {
   if (data.kind == OperandKind::gpr) {
     half_regs ? check_half_range(data.reg, components) : check_full_range(data.reg, components);
   }
+  std::uint32_t* const rows = data_rows(data, in.type, components);
   const std::size_t size = is_private ? dispatch_.private_bytes : group_.local_memory.size();
   for (std::uint16_t lane : active_) {
     std::uint8_t* memory = is_private ? private_.data() + std::size_t{lane} * size : group_.local_memory.data();
@@ -878,6 +898,14 @@ void Wave::local_access(const ir3::Instruction& in) {
       fail(pc_now_, std::string(is_private ? "private" : "local") + " memory access at byte " + std::to_string(address) +
                         " is outside the " + std::to_string(size) + " bytes of " +
                         (is_private ? "SP_CS_PVT_MEM_PARAM MEMSIZEPERITEM" : "SP_CS_CNTL_1 SHARED_SIZE"));
+    }
+    if (rows != nullptr) {
+      for (unsigned c = 0; c < components; ++c) {
+        std::uint32_t* value = &rows[std::size_t{c} * stride_ + lane];
+        std::uint8_t* at = memory + address + std::size_t{c} * 4;
+        load ? std::memcpy(value, at, 4) : std::memcpy(at, value, 4);
+      }
+      continue;
     }
     for (unsigned c = 0; c < components; ++c) {
       std::uint8_t* at = memory + address + std::size_t{c} * bytes;

@@ -69,6 +69,9 @@ class Wave {
   void sfu(const ir3::Instruction& in);
   void move(const ir3::Instruction& in);
   void memory(const ir3::Instruction& in);
+  /// The register rows of `components` 32-bit values from `data`, or null when they are not
+  /// general full registers (half, shared or special ones take the per-register path).
+  std::uint32_t* data_rows(const ir3::Operand& data, ir3::Type type, unsigned components);
   void global_access(const ir3::Instruction& in);
   void local_access(const ir3::Instruction& in);
   void atomic(const ir3::Instruction& in);

@@ -13,7 +13,12 @@
 
 #include <benchmark/benchmark.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 namespace {
@@ -116,6 +121,34 @@ void submit_dispatches(benchmark::State& state) {
   state.counters["per_dispatch"] = per_unit(count);
 }
 BENCHMARK(submit_dispatches)->Arg(1)->Arg(100)->Arg(1000)->UseManualTime()->Iterations(100);
+
+// What the timeline costs: 100 dispatches recorded and submitted with ADRENO_TRACE unset (the
+// queue tests one pointer and records nothing more) and set (two always-on-counter reads around
+// each dispatch, its spans written to a file when the device closes).
+void traced_submit(benchmark::State& state) {
+  constexpr int kCount = 100;
+  const bool traced = state.range(0) != 0;
+  const std::string trace_file = "/tmp/adreno-bench-trace-" + std::to_string(::getpid()) + ".json";
+  if (traced) ::setenv("ADRENO_TRACE", trace_file.c_str(), 1);
+  {
+    Device device = Device::open(kBackend);
+    if (traced) ::unsetenv("ADRENO_TRACE");  // read when the device opened
+    const Program add = load_add(device);
+    std::vector<Buffer> buffers = make_buffers(device, 3);
+    const Arguments arguments = add_arguments(add, buffers);
+    Queue queue(device);
+    for (auto _ : state) {
+      timed(state, [&] {
+        for (int i = 0; i < kCount; ++i) queue.dispatch(add, arguments, kLaunch);
+        queue.submit();
+      });
+      queue.finish();
+    }
+    state.counters["per_dispatch"] = per_unit(kCount);
+  }
+  if (traced) std::remove(trace_file.c_str());
+}
+BENCHMARK(traced_submit)->ArgName("trace")->Arg(0)->Arg(1)->UseManualTime()->Iterations(100);
 
 // A graph of `count` independent dispatches, each with its own three buffers, replayed with all
 // 3·count pointers moved to the next of `sets` buffer sets: with 2, an application alternating

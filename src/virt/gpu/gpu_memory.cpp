@@ -86,16 +86,16 @@ AddressRanges::AddressRanges(std::vector<Range> ranges) : ranges_(std::move(rang
   std::sort(ranges_.begin(), ranges_.end(), [](const Range& a, const Range& b) { return a.start < b.start; });
 }
 
-bool AddressRanges::contains(std::uint64_t va, std::uint64_t size) const noexcept {
+const AddressRanges::Range* AddressRanges::containing(std::uint64_t va, std::uint64_t size) const noexcept {
   auto inside = [&](const Range& range) {
     return va >= range.start && va - range.start < range.size && size <= range.size - (va - range.start);
   };
   const std::size_t hint = last_hit_.load(std::memory_order_relaxed);
-  if (hint < ranges_.size() && inside(ranges_[hint])) return true;
+  if (hint < ranges_.size() && inside(ranges_[hint])) return &ranges_[hint];
   auto it = std::upper_bound(ranges_.begin(), ranges_.end(), va, [](std::uint64_t v, const Range& range) { return v < range.start; });
-  if (it == ranges_.begin() || !inside(*--it)) return false;
+  if (it == ranges_.begin() || !inside(*--it)) return nullptr;
   last_hit_.store(static_cast<std::size_t>(it - ranges_.begin()), std::memory_order_relaxed);
-  return true;
+  return &*it;
 }
 
 GpuMemory::GpuMemory(std::uint64_t va_start, std::uint64_t va_size)
@@ -148,6 +148,28 @@ bool GpuMemory::was_mapped(std::uint64_t va, std::uint64_t size) const {
   auto it = freed_.upper_bound(va);
   if (it != freed_.begin() && std::prev(it)->second > va) return true;
   return it != freed_.end() && it->first < va + size;
+}
+
+bool GpuMemory::window(std::uint64_t va, std::size_t size, bool write, const AddressRanges* allowed,
+                       TranslationMemo& memo) const {
+  std::shared_lock lock(mutex_);
+  auto next = mappings_.upper_bound(va);
+  if (next == mappings_.begin()) return false;
+  const auto& [start, mapping] = *std::prev(next);
+  if (va - start >= mapping.size || size > mapping.size - (va - start) || (write && !mapping.writable)) return false;
+  std::uint64_t begin = start, end = start + mapping.size;
+  if (allowed != nullptr) {
+    const AddressRanges::Range* range = allowed->containing(va, size);
+    if (range == nullptr) return false;
+    begin = std::max(begin, range->start);
+    end = std::min(end, range->start + range->size);
+  }
+  memo.begin_ = begin;
+  memo.end_ = end;
+  memo.host_ = mapping.backing->host() + mapping.offset + (begin - start);
+  memo.writable_ = mapping.writable;
+  memo.keep_ = mapping.backing;
+  return true;
 }
 
 std::size_t GpuMemory::mapping_count() const {
@@ -258,6 +280,16 @@ std::byte* GpuView::translate(std::uint64_t va, std::size_t size, bool write) co
   // Page-aligned mappings keep a line's GPU and host offsets equal, so one GPU line is one host line.
   if (!Uche::in_one_line(host, size)) throw GpuFault(FaultKind::page_fault, va, "cached access spans two cache lines");
   return cache_->access(host, size, write);
+}
+
+std::byte* GpuView::translate(std::uint64_t va, std::size_t size, bool write, TranslationMemo& memo) const {
+  if (!memo.covers(va, size, write) && !memory_->window(va, size, write, allowed_, memo)) {
+    return translate(va, size, write);  // faults, and accesses across mappings, as they always are
+  }
+  std::byte* const host = memo.host_ + (va - memo.begin_);
+  if (cache_ == nullptr) return host;
+  if (!Uche::in_one_line(host, size)) throw GpuFault(FaultKind::page_fault, va, "cached access spans two cache lines");
+  return cache_->access(host, size, write, memo.line_);
 }
 
 std::byte* GpuView::translate_uncached(std::uint64_t va, std::size_t size, bool write) const {

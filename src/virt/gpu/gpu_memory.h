@@ -37,7 +37,9 @@ class AddressRanges {
   AddressRanges& operator=(const AddressRanges&) = delete;
 
   /// True when [va, va + size) lies inside one range.
-  bool contains(std::uint64_t va, std::uint64_t size) const noexcept;
+  bool contains(std::uint64_t va, std::uint64_t size) const noexcept { return containing(va, size) != nullptr; }
+  /// The range [va, va + size) lies inside, or null.
+  const Range* containing(std::uint64_t va, std::uint64_t size) const noexcept;
 
  private:
   std::vector<Range> ranges_;  // sorted by start
@@ -67,6 +69,26 @@ class PageFaults {
  private:
   std::mutex mutex_;
   std::map<std::uint64_t, Fault> by_page_;
+};
+
+/// The last translation a shader instruction made, reused by its next fibers while their
+/// accesses stay inside it: the page-table walk, the submission's address ranges and the cache
+/// lookup are what a shader memory access costs, and the fibers of one instruction mostly touch
+/// one buffer and few cache lines. Kept for one instruction (the page table can change between
+/// instructions: an unmapped buffer faults from the next one on); it holds the mapping's bytes
+/// alive meanwhile.
+class TranslationMemo {
+ private:
+  friend class GpuMemory;
+  friend class GpuView;
+  bool covers(std::uint64_t va, std::size_t size, bool write) const noexcept {
+    return va >= begin_ && va - begin_ < end_ - begin_ && size <= end_ - va && (writable_ || !write);
+  }
+  std::uint64_t begin_ = 0, end_ = 0;  // VA window: inside one mapping and one allowed range
+  std::byte* host_ = nullptr;          // host address of begin_
+  bool writable_ = false;
+  std::shared_ptr<const Backing> keep_;
+  Uche::LineHint line_;
 };
 
 class GpuMemory {
@@ -105,6 +127,10 @@ class GpuMemory {
 
   std::uint64_t va_start_;
   std::uint64_t va_size_;
+  /// Sets `memo`'s window to the largest range around [va, va + size) that one mapping holds
+  /// and `allowed` allows (writable when the mapping is); false when the access would fault or
+  /// spans mappings (the caller takes the checked path, which reports it).
+  bool window(std::uint64_t va, std::size_t size, bool write, const AddressRanges* allowed, TranslationMemo& memo) const;
   /// Whether [va, va + size) meets a range in freed_.
   bool was_mapped(std::uint64_t va, std::uint64_t size) const;
 
@@ -142,6 +168,8 @@ class GpuView {
   /// this thread's scratch bytes instead: zeros to read, a sink to write; valid until the next
   /// faulting translate on the thread.
   std::byte* translate(std::uint64_t va, std::size_t size, bool write) const;
+  /// The same, reusing `memo`'s translation when the access lies inside it (else renewing it).
+  std::byte* translate(std::uint64_t va, std::size_t size, bool write, TranslationMemo& memo) const;
 
  private:
   /// The host bytes, or nullptr when the access page-faulted into `faults_`.

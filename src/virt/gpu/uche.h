@@ -19,12 +19,13 @@
 // ever written back while the submission that dirtied it keeps its memory alive.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
+#include <deque>
 #include <shared_mutex>
-#include <unordered_map>
+#include <vector>
 
 namespace adreno::virt {
 
@@ -32,9 +33,20 @@ class Uche {
  public:
   static constexpr std::size_t kLineBytes = 64;
 
+  struct Line;
+  /// The line an access found, which the next access looking in `host`'s line takes without a
+  /// lookup. Lines live until invalidate() or discard(), which the command processor calls
+  /// between dispatches, never while a shader runs.
+  class LineHint {
+    friend class Uche;
+    std::uintptr_t key_ = 0;
+    Line* line_ = nullptr;
+  };
+
   /// The cached copy of the `size` bytes at host address `host` (inside one line; the caller
   /// checked the access against the page table). A store marks those bytes dirty.
   std::byte* access(std::byte* host, std::size_t size, bool store);
+  std::byte* access(std::byte* host, std::size_t size, bool store, LineHint& hint);
   /// Whether [host, host + size) lies inside one line.
   static bool in_one_line(const std::byte* host, std::size_t size) noexcept;
 
@@ -45,14 +57,29 @@ class Uche {
   /// Drops every line and its dirty bytes (a faulted submission's results are lost).
   void discard();
 
- private:
   struct Line {
     std::byte* home;  // the memory the line caches
     alignas(8) std::byte data[kLineBytes];
     std::atomic<std::uint64_t> dirty{0};  // one bit per byte
   };
-  mutable std::shared_mutex mutex_;
-  std::unordered_map<std::uintptr_t, std::unique_ptr<Line>> lines_;
+
+ private:
+  // The lines are spread over shards by address, so the shader processor's threads rarely take
+  // the same lock; each shard finds its lines in an open-addressed table (linear probing,
+  // keyed by the line's home address) and keeps them in blocks: neither a lookup nor a fill
+  // allocates once the shard has grown, and discard() keeps both for the next submission's
+  // lines unless they were mostly idle.
+  static constexpr std::size_t kShards = 16;
+  struct alignas(64) Shard {
+    std::shared_mutex mutex;
+    std::vector<Line*> table;  // a power of two long, at most half full; null: empty
+    std::deque<Line> storage;  // the first `used` hold lines
+    std::size_t used = 0;
+    Line* lookup(std::uintptr_t key) const noexcept;
+    void insert(Line* line);  // a line lookup() did not find
+  };
+  Line* find(std::uintptr_t key);
+  std::array<Shard, kShards> shards_;
 };
 
 }  // namespace adreno::virt

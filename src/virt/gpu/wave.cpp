@@ -47,21 +47,24 @@ std::uint32_t mask_of(unsigned bits) { return bits == 32 ? 0xffffffffu : (1u << 
 float to_float(std::uint32_t raw, bool half) { return half ? ir3::half_to_float(static_cast<std::uint16_t>(raw)) : std::bit_cast<float>(raw); }
 std::uint32_t from_float(float value, bool half) { return half ? ir3::float_to_half(value) : std::bit_cast<std::uint32_t>(value); }
 
-bool compare(unsigned cond, auto a, auto b) {
-  switch (cond) {
-    case 0: return a < b;
-    case 1: return a <= b;
-    case 2: return a > b;
-    case 3: return a >= b;
-    case 4: return a == b;
-    default: return a != b;
-  }
-}
-
 std::uint32_t reverse_bits(std::uint32_t x) {
   std::uint32_t v = 0;
   for (unsigned i = 0; i < 32; ++i) v |= ((x >> i) & 1) << (31 - i);
   return v;
+}
+
+// One operation over the executing lanes' values, r[i] = f(a[i], b[i]) (and c[i]): the result is
+// a buffer of its own and the sources are only read (they may be register rows, or the same
+// row), so the restrict qualifiers hold and the compiler vectorizes the loop.
+template <typename F>
+void lanewise(std::size_t n, const std::uint32_t* __restrict a, const std::uint32_t* __restrict b,
+              std::uint32_t* __restrict r, F f) {
+  for (std::size_t i = 0; i < n; ++i) r[i] = f(a[i], b[i]);
+}
+template <typename F>
+void lanewise(std::size_t n, const std::uint32_t* __restrict a, const std::uint32_t* __restrict b,
+              const std::uint32_t* __restrict c, std::uint32_t* __restrict r, F f) {
+  for (std::size_t i = 0; i < n; ++i) r[i] = f(a[i], b[i], c[i]);
 }
 
 enum class Domain { floating, integer, bitwise };
@@ -211,7 +214,7 @@ std::uint32_t Wave::read_full(unsigned regid, unsigned lane) const {
   if (regid < kFirstSharedRegid + kSharedRegids) return shared_full_[regid - kFirstSharedRegid];
   if (regid == kA0Regid) return static_cast<std::uint32_t>(a0_[lane]);
   if (regid == kA1Regid) return static_cast<std::uint32_t>(a1_[lane]);
-  if (regid >= kP0Regid && regid < kP0Regid + 4) return p0_[lane * 4 + regid - kP0Regid];
+  if (regid >= kP0Regid && regid < kP0Regid + 4) return p0_[(regid - kP0Regid) * stride_ + lane];
   fail(pc_now_, "regid " + std::to_string(regid) + " names no register");
 }
 
@@ -234,7 +237,7 @@ void Wave::write_full(unsigned regid, unsigned lane, std::uint32_t value) {
   } else if (regid == kA1Regid) {
     a1_[lane] = static_cast<std::int32_t>(value & 0xffff);
   } else if (regid >= kP0Regid && regid < kP0Regid + 4) {
-    p0_[lane * 4 + regid - kP0Regid] = value != 0;
+    p0_[(regid - kP0Regid) * stride_ + lane] = value != 0;
   } else {
     fail(pc_now_, "regid " + std::to_string(regid) + " names no writable register");
   }
@@ -352,6 +355,7 @@ Wave::Stop Wave::run() {
         if (live_[lane] && pc_[lane] == pc) active_.push_back(static_cast<std::uint16_t>(lane));
     }
     if (active_.empty()) return Stop::ended;
+    dense_ = active_.size() == lanes_;
     pc_now_ = pc;
     if (pc >= program_.size()) {
       throw GpuFault(FaultKind::hang, program_.address() + std::uint64_t{pc} * 8,
@@ -359,8 +363,9 @@ Wave::Stop Wave::run() {
     }
     const DecodedInstruction& decoded = program_[pc];
     fiber_instructions_ += active_.size();
-    if (decoded.illegal.empty() && ir3::info(decoded.instruction.opcode).category != 0) {
-      // Not a flow instruction: every executing lane moves on to the next one.
+    if (decoded.illegal.empty() &&
+        (ir3::info(decoded.instruction.opcode).category != 0 || decoded.instruction.opcode == Opcode::nop)) {
+      // Not a flow instruction (a nop only waits): every executing lane moves on to the next one.
       execute(decoded, pc);
       if (!diverged_) {
         uniform_pc_ = pc + 1;
@@ -370,7 +375,11 @@ Wave::Stop Wave::run() {
       if (at_barrier_) return Stop::barrier;
       continue;
     }
-    for (std::uint16_t lane : active_) next_pc_[lane] = pc + 1;
+    if (dense_) {
+      std::fill_n(next_pc_.begin(), lanes_, pc + 1);
+    } else {
+      for (std::uint16_t lane : active_) next_pc_[lane] = pc + 1;
+    }
     execute(decoded, pc);
 
     // Commit where each lane goes next; lanes that ended are no longer live.
@@ -434,7 +443,7 @@ void Wave::execute(const DecodedInstruction& decoded, std::uint32_t pc) {
 
 void Wave::branch(const ir3::Instruction& in, std::uint32_t pc) {
   auto predicate = [&](unsigned lane, unsigned which) {
-    return (p0_[lane * 4 + in.flow.comp[which]] != 0) != in.flow.invert[which];
+    return (p0_[in.flow.comp[which] * stride_ + lane] != 0) != in.flow.invert[which];
   };
   const std::uint32_t target = pc + static_cast<std::uint32_t>(in.flow.target);
   switch (in.opcode) {
@@ -531,41 +540,64 @@ void Wave::move(const ir3::Instruction& in) {
   }
   if (in.opcode != Opcode::mov) fail(pc_now_, std::string(ir3::info(in.opcode).name) + " is not modelled by the virtual shader processor");
   if (in.round != 0) fail(pc_now_, "cat1 rounding mode " + std::to_string(in.round) + " is not modelled");
-  Lanes values;
+  Lanes buffer;
   for (unsigned rpt = 0; rpt <= in.repeat; ++rpt) {
-    gather(in.src[0], rpt, values);
-    if (in.src_type != in.type)
-      for (std::size_t i = 0; i < active_.size(); ++i) values[i] = convert(values[i], in.src_type, in.type);
+    const std::uint32_t* values = gather(in.src[0], rpt, buffer);
+    if (in.src_type != in.type) {
+      for (std::size_t i = 0; i < active_.size(); ++i) buffer[i] = convert(values[i], in.src_type, in.type);
+      values = buffer.data();
+    }
     scatter(in.dst, rpt, values);
   }
 }
 
-void Wave::gather(const ir3::Operand& op, unsigned rpt, Lanes& out) const {
+const std::uint32_t* Wave::gather(const ir3::Operand& op, unsigned rpt, Lanes& out) const {
   const std::size_t n = active_.size();
   const unsigned regid = op.reg + (op.repeat ? rpt : 0);
   if (op.kind == OperandKind::gpr && regid < kFirstSharedRegid && (!op.half || !dispatch_.merged_registers)) {
     if (op.half) {
       const std::uint16_t* row = &half_[std::size_t{regid} * stride_];
-      for (std::size_t i = 0; i < n; ++i) out[i] = row[active_[i]];
-    } else {
-      const std::uint32_t* row = &full_[std::size_t{regid} * stride_];
-      for (std::size_t i = 0; i < n; ++i) out[i] = row[active_[i]];
+      if (dense_) {
+        std::copy_n(row, n, out.begin());
+      } else {
+        for (std::size_t i = 0; i < n; ++i) out[i] = row[active_[i]];
+      }
+      return out.data();
     }
-    return;
+    const std::uint32_t* row = &full_[std::size_t{regid} * stride_];
+    if (dense_) return row;
+    for (std::size_t i = 0; i < n; ++i) out[i] = row[active_[i]];
+    return out.data();
   }
   if (op.kind == OperandKind::constant || op.kind == OperandKind::immediate) {
     std::fill_n(out.begin(), n, read(op, active_[0], rpt));  // the same for every lane
-    return;
+    return out.data();
   }
   for (std::size_t i = 0; i < n; ++i) out[i] = read(op, active_[i], rpt);
+  return out.data();
 }
 
-void Wave::scatter(const ir3::Operand& op, unsigned rpt, const Lanes& values) {
+void Wave::scatter(const ir3::Operand& op, unsigned rpt, const std::uint32_t* values) {
   const std::size_t n = active_.size();
   const unsigned regid = op.reg + rpt;
   if (op.kind == OperandKind::gpr && !op.half && regid < kFirstSharedRegid) {
     std::uint32_t* row = &full_[std::size_t{regid} * stride_];
-    for (std::size_t i = 0; i < n; ++i) row[active_[i]] = values[i];
+    if (dense_) {
+      std::memmove(row, values, n * sizeof *row);  // values may be this row (mov r1.x, r1.x)
+    } else {
+      for (std::size_t i = 0; i < n; ++i) row[active_[i]] = values[i];
+    }
+    return;
+  }
+  if (op.kind == OperandKind::gpr && regid >= kP0Regid && regid < kP0Regid + 4) {
+    // A predicate is set when the (half: low 16) bits written are not zero.
+    const std::uint32_t mask = op.half ? 0xffffu : 0xffffffffu;
+    std::uint8_t* row = &p0_[std::size_t{regid - kP0Regid} * stride_];
+    if (dense_) {
+      for (std::size_t i = 0; i < n; ++i) row[i] = (values[i] & mask) != 0;
+    } else {
+      for (std::size_t i = 0; i < n; ++i) row[active_[i]] = (values[i] & mask) != 0;
+    }
     return;
   }
   for (std::size_t i = 0; i < n; ++i) write(op, active_[i], rpt, values[i]);
@@ -582,23 +614,43 @@ void Wave::alu2(const ir3::Instruction& in) {
   const bool compare_op = ir3::info(in.opcode).form == ir3::Form::alu_cmp;
   const std::size_t n = active_.size();
 
-  Lanes a, b, r;
+  Lanes a_buffer, b_buffer, r;
+  const std::uint32_t* a = nullptr;
+  const std::uint32_t* b = nullptr;
   // The opcode is chosen once per instruction; the lambdas inline into one loop per case.
-  auto each = [&](auto f) {
-    for (std::size_t i = 0; i < n; ++i) r[i] = f(a[i], b[i]);
-  };
+  auto each = [&](auto f) { lanewise(n, a, b, r.data(), f); };
   auto each_float = [&](auto f) {
-    each([&](std::uint32_t x, std::uint32_t y) { return from_float(f(to_float(x, half), two ? to_float(y, half) : 0.0f), half); });
+    if (half) {
+      each([&](std::uint32_t x, std::uint32_t y) { return from_float(f(to_float(x, true), two ? to_float(y, true) : 0.0f), true); });
+    } else {  // a one-source f ignores y
+      each([&](std::uint32_t x, std::uint32_t y) { return std::bit_cast<std::uint32_t>(f(std::bit_cast<float>(x), std::bit_cast<float>(y))); });
+    }
+  };
+  // cond chosen once too: lt le gt ge eq ne of the values `value` makes of the raw bits.
+  auto each_compare = [&](auto value) {
+    switch (in.cond) {
+      case 0: return each([&](std::uint32_t x, std::uint32_t y) { return std::uint32_t{value(x) < value(y)}; });
+      case 1: return each([&](std::uint32_t x, std::uint32_t y) { return std::uint32_t{value(x) <= value(y)}; });
+      case 2: return each([&](std::uint32_t x, std::uint32_t y) { return std::uint32_t{value(x) > value(y)}; });
+      case 3: return each([&](std::uint32_t x, std::uint32_t y) { return std::uint32_t{value(x) >= value(y)}; });
+      case 4: return each([&](std::uint32_t x, std::uint32_t y) { return std::uint32_t{value(x) == value(y)}; });
+      default: return each([&](std::uint32_t x, std::uint32_t y) { return std::uint32_t{value(x) != value(y)}; });
+    }
   };
   auto s = [&](std::uint32_t x) { return sext(x, bits); };
   for (unsigned rpt = 0; rpt <= in.repeat; ++rpt) {
-    gather(in.src[0], rpt, a);
-    if (in.src[0].abs || in.src[0].neg)
-      for (std::size_t i = 0; i < n; ++i) a[i] = modify(a[i], in.src[0], domain, bits);
+    a = gather(in.src[0], rpt, a_buffer);
+    if (in.src[0].abs || in.src[0].neg) {
+      for (std::size_t i = 0; i < n; ++i) a_buffer[i] = modify(a[i], in.src[0], domain, bits);
+      a = a_buffer.data();
+    }
+    b = a;  // read, unused, by one-source operations
     if (two) {
-      gather(in.src[1], rpt, b);
-      if (in.src[1].abs || in.src[1].neg)
-        for (std::size_t i = 0; i < n; ++i) b[i] = modify(b[i], in.src[1], domain, bits);
+      b = gather(in.src[1], rpt, b_buffer);
+      if (in.src[1].abs || in.src[1].neg) {
+        for (std::size_t i = 0; i < n; ++i) b_buffer[i] = modify(b[i], in.src[1], domain, bits);
+        b = b_buffer.data();
+      }
     }
     switch (in.opcode) {
       case Opcode::add_f: each_float([](float x, float y) { return x + y; }); break;
@@ -613,12 +665,16 @@ void Wave::alu2(const ir3::Instruction& in) {
       case Opcode::trunc_f: each_float([](float x, float) { return std::trunc(x); }); break;
       case Opcode::absneg_f: case Opcode::absneg_s: each([](std::uint32_t x, std::uint32_t) { return x; }); break;
       case Opcode::cmps_f:
-        each([&](std::uint32_t x, std::uint32_t y) { return std::uint32_t{compare(in.cond, to_float(x, half), to_float(y, half))}; });
+        if (half) {
+          each_compare([](std::uint32_t x) { return to_float(x, true); });
+        } else {
+          each_compare([](std::uint32_t x) { return std::bit_cast<float>(x); });
+        }
         break;
       case Opcode::add_u: case Opcode::add_s: each([&](std::uint32_t x, std::uint32_t y) { return (x + y) & mask; }); break;
       case Opcode::sub_u: case Opcode::sub_s: each([&](std::uint32_t x, std::uint32_t y) { return (x - y) & mask; }); break;
-      case Opcode::cmps_u: each([&](std::uint32_t x, std::uint32_t y) { return std::uint32_t{compare(in.cond, x, y)}; }); break;
-      case Opcode::cmps_s: each([&](std::uint32_t x, std::uint32_t y) { return std::uint32_t{compare(in.cond, s(x), s(y))}; }); break;
+      case Opcode::cmps_u: each_compare([](std::uint32_t x) { return x; }); break;
+      case Opcode::cmps_s: each_compare(s); break;
       case Opcode::min_u: each([](std::uint32_t x, std::uint32_t y) { return std::min(x, y); }); break;
       case Opcode::max_u: each([](std::uint32_t x, std::uint32_t y) { return std::max(x, y); }); break;
       case Opcode::min_s: each([&](std::uint32_t x, std::uint32_t y) { return static_cast<std::uint32_t>(std::min(s(x), s(y))) & mask; }); break;
@@ -668,7 +724,7 @@ void Wave::alu2(const ir3::Instruction& in) {
         r[i] = from_float(value, in.dst.half);
       }
     }
-    scatter(in.dst, rpt, r);
+    scatter(in.dst, rpt, r.data());
   }
 }
 
@@ -681,21 +737,30 @@ void Wave::alu3(const ir3::Instruction& in) {
   const Domain domain = floating ? Domain::floating : info.form == ir3::Form::tri_alt ? Domain::bitwise : Domain::integer;
   const std::size_t n = active_.size();
 
-  Lanes a, b, c, r;
-  auto each = [&](auto f) {
-    for (std::size_t i = 0; i < n; ++i) r[i] = f(a[i], b[i], c[i]);
-  };
+  std::array<Lanes, 3> buffers;
+  std::array<const std::uint32_t*, 3> sources{};
+  Lanes r;
+  auto each = [&](auto f) { lanewise(n, sources[0], sources[1], sources[2], r.data(), f); };
   using U = std::uint32_t;
   for (unsigned rpt = 0; rpt <= in.repeat; ++rpt) {
-    Lanes* operands[] = {&a, &b, &c};
     for (unsigned k = 0; k < 3; ++k) {
-      gather(in.src[k], rpt, *operands[k]);
-      if (in.src[k].abs || in.src[k].neg)
-        for (std::size_t i = 0; i < n; ++i) (*operands[k])[i] = modify((*operands[k])[i], in.src[k], domain, bits);
+      sources[k] = gather(in.src[k], rpt, buffers[k]);
+      if (in.src[k].abs || in.src[k].neg) {
+        for (std::size_t i = 0; i < n; ++i) buffers[k][i] = modify(sources[k][i], in.src[k], domain, bits);
+        sources[k] = buffers[k].data();
+      }
     }
     switch (in.opcode) {
-      case Opcode::mad_f16:
       case Opcode::mad_f32:
+        if (!in.dst.half && !in.sat) {  // the common case, in one loop the compiler vectorizes
+          each([](U x, U y, U z) {
+            const float product = std::bit_cast<float>(x) * std::bit_cast<float>(y);
+            return std::bit_cast<U>(product + std::bit_cast<float>(z));
+          });
+          break;
+        }
+        [[fallthrough]];
+      case Opcode::mad_f16:
         // Modelled unfused: the product is rounded to the operand precision, then the sum.
         each([&](U x, U y, U z) {
           const float product = to_float(from_float(to_float(x, half) * to_float(y, half), half), half);
@@ -734,7 +799,7 @@ void Wave::alu3(const ir3::Instruction& in) {
     if (in.dst.half) {
       for (std::size_t i = 0; i < n; ++i) r[i] &= 0xffff;
     }
-    scatter(in.dst, rpt, r);
+    scatter(in.dst, rpt, r.data());
   }
 }
 
@@ -795,6 +860,14 @@ void Wave::memory(const ir3::Instruction& in) {
   }
 }
 
+std::uint32_t* Wave::data_rows(const ir3::Operand& data, Type type, unsigned components) {
+  if (type_bytes(type) != 4 || ir3::is_half(type) || data.kind != OperandKind::gpr || data.half ||
+      data.reg + components > kFirstSharedRegid) {
+    return nullptr;
+  }
+  return &full_[std::size_t{data.reg} * stride_];
+}
+
 void Wave::global_access(const ir3::Instruction& in) {
   const bool load = in.opcode == Opcode::ldg || in.opcode == Opcode::ldg_a || in.opcode == Opcode::ldg_a_a7xx;
   // a7xx's ldg.a/stg.a (base + index + offset) take the index in units of the type, as a6xx's
@@ -812,6 +885,9 @@ void Wave::global_access(const ir3::Instruction& in) {
   if (data.kind == OperandKind::gpr) {
     half_regs ? check_half_range(data.reg, components) : check_full_range(data.reg, components);
   }
+  // 32-bit data in general registers moves straight between memory and the register rows.
+  std::uint32_t* const rows = data_rows(data, in.type, components);
+  TranslationMemo memo;
   for (std::uint16_t lane : active_) {
     std::uint64_t address = address64(in.src[0], lane);
     if (indexed) {
@@ -821,13 +897,21 @@ void Wave::global_access(const ir3::Instruction& in) {
     } else {
       address += static_cast<std::uint64_t>(static_cast<std::int64_t>(in.mem.offset));
     }
-    // One translation per lane when the access lies in one mapping (the common case); the
-    // byte-wise path handles accesses that span mappings and reports the faulting address.
+    // One translation per lane when the access lies in one mapping (the common case), reused
+    // by the next lanes while they stay in its buffer and cache line; the byte-wise path
+    // handles accesses that span mappings and reports the faulting address.
     const std::size_t length = std::size_t{components} * bytes;
     std::byte* host = nullptr;
     try {
-      host = dispatch_.memory->translate(address, length, !load);
+      host = dispatch_.memory->translate(address, length, !load, memo);
     } catch (const GpuFault&) {
+    }
+    if (rows != nullptr && host != nullptr) {
+      for (unsigned c = 0; c < components; ++c) {
+        std::uint32_t* value = &rows[std::size_t{c} * stride_ + lane];
+        load ? std::memcpy(value, host + std::size_t{c} * 4, 4) : std::memcpy(host + std::size_t{c} * 4, value, 4);
+      }
+      continue;
     }
     for (unsigned c = 0; c < components; ++c) {
       const std::uint64_t at = address + std::uint64_t{c} * bytes;
@@ -865,6 +949,7 @@ void Wave::local_access(const ir3::Instruction& in) {
   if (data.kind == OperandKind::gpr) {
     half_regs ? check_half_range(data.reg, components) : check_full_range(data.reg, components);
   }
+  std::uint32_t* const rows = data_rows(data, in.type, components);
   const std::size_t size = is_private ? dispatch_.private_bytes : group_.local_memory.size();
   for (std::uint16_t lane : active_) {
     std::uint8_t* memory = is_private ? private_.data() + std::size_t{lane} * size : group_.local_memory.data();
@@ -873,6 +958,14 @@ void Wave::local_access(const ir3::Instruction& in) {
       fail(pc_now_, std::string(is_private ? "private" : "local") + " memory access at byte " + std::to_string(address) +
                         " is outside the " + std::to_string(size) + " bytes of " +
                         (is_private ? "SP_CS_PVT_MEM_PARAM MEMSIZEPERITEM" : "SP_CS_CNTL_1 SHARED_SIZE"));
+    }
+    if (rows != nullptr) {
+      for (unsigned c = 0; c < components; ++c) {
+        std::uint32_t* value = &rows[std::size_t{c} * stride_ + lane];
+        std::uint8_t* at = memory + address + std::size_t{c} * 4;
+        load ? std::memcpy(value, at, 4) : std::memcpy(at, value, 4);
+      }
+      continue;
     }
     for (unsigned c = 0; c < components; ++c) {
       std::uint8_t* at = memory + address + std::size_t{c} * bytes;

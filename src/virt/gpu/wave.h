@@ -67,9 +67,11 @@ class Wave {
   /// Raw bits of a source: 32 bits, or 16 for a half operand.
   std::uint32_t read(const ir3::Operand& operand, unsigned lane, unsigned rpt) const;
   void write(const ir3::Operand& operand, unsigned lane, unsigned rpt, std::uint32_t value);
-  /// Operand values of every executing lane, read or written in one pass.
-  void gather(const ir3::Operand& operand, unsigned rpt, Lanes& out) const;
-  void scatter(const ir3::Operand& operand, unsigned rpt, const Lanes& values);
+  /// Operand values of every executing lane, read or written in one pass. gather returns the
+  /// values: the register's own row when every lane executes (dense_) and the operand is a full
+  /// register, else `out`, filled.
+  const std::uint32_t* gather(const ir3::Operand& operand, unsigned rpt, Lanes& out) const;
+  void scatter(const ir3::Operand& operand, unsigned rpt, const std::uint32_t* values);
   void check_full_range(unsigned regid, unsigned count) const;
   void check_half_range(unsigned regid, unsigned count) const;
 
@@ -80,6 +82,9 @@ class Wave {
   void sfu(const ir3::Instruction& in);
   void move(const ir3::Instruction& in);
   void memory(const ir3::Instruction& in);
+  /// The register rows of `components` 32-bit values from `data`, or null when they are not
+  /// general full registers (half, shared or special ones take the per-register path).
+  std::uint32_t* data_rows(const ir3::Operand& data, ir3::Type type, unsigned components);
   void global_access(const ir3::Instruction& in);
   void local_access(const ir3::Instruction& in);
   void atomic(const ir3::Instruction& in);
@@ -108,7 +113,7 @@ class Wave {
   std::array<std::uint32_t, 32> shared_full_{};
   std::array<std::uint16_t, 32> shared_half_{};
   std::vector<std::int32_t> a0_, a1_;
-  std::vector<std::uint8_t> p0_;  // 4 components per lane
+  std::vector<std::uint8_t> p0_;  // per component across lanes, as the registers
   std::vector<std::uint8_t> private_;  // private_bytes per lane
 
   std::vector<std::uint32_t> pc_;    // per lane, meaningful while diverged
@@ -118,6 +123,7 @@ class Wave {
   std::uint32_t uniform_pc_ = 0;
   bool diverged_ = false;
   bool active_is_live_ = false;  // active_ lists exactly the live lanes
+  bool dense_ = false;  // active_ is every lane of the wave: lane i is at position i
   bool at_barrier_ = false;
   bool in_preamble_ = false;  // this wave passed shps and has not reached shpe
   std::uint64_t fiber_instructions_ = 0;

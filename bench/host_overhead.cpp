@@ -104,9 +104,8 @@ void encode_dispatch(benchmark::State& state) {
 }
 BENCHMARK(encode_dispatch)->UseManualTime()->Iterations(200);
 
-void submit_dispatches(benchmark::State& state) {
-  const auto count = static_cast<int>(state.range(0));
-  Device device = Device::open(kBackend);
+// Times recording `count` dispatches of the add kernel and submitting them, per iteration.
+void record_and_submit(benchmark::State& state, Device& device, int count) {
   const Program add = load_add(device);
   std::vector<Buffer> buffers = make_buffers(device, 3);
   const Arguments arguments = add_arguments(add, buffers);
@@ -119,6 +118,11 @@ void submit_dispatches(benchmark::State& state) {
     queue.finish();
   }
   state.counters["per_dispatch"] = per_unit(count);
+}
+
+void submit_dispatches(benchmark::State& state) {
+  Device device = Device::open(kBackend);
+  record_and_submit(state, device, static_cast<int>(state.range(0)));
 }
 BENCHMARK(submit_dispatches)->Arg(1)->Arg(100)->Arg(1000)->UseManualTime()->Iterations(100);
 
@@ -133,18 +137,7 @@ void traced_submit(benchmark::State& state) {
   {
     Device device = Device::open(kBackend);
     if (traced) ::unsetenv("ADRENO_TRACE");  // read when the device opened
-    const Program add = load_add(device);
-    std::vector<Buffer> buffers = make_buffers(device, 3);
-    const Arguments arguments = add_arguments(add, buffers);
-    Queue queue(device);
-    for (auto _ : state) {
-      timed(state, [&] {
-        for (int i = 0; i < kCount; ++i) queue.dispatch(add, arguments, kLaunch);
-        queue.submit();
-      });
-      queue.finish();
-    }
-    state.counters["per_dispatch"] = per_unit(kCount);
+    record_and_submit(state, device, kCount);
   }
   if (traced) std::remove(trace_file.c_str());
 }

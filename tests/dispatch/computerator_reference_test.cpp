@@ -138,6 +138,28 @@ std::string simple_asm() {
   return read_text(std::filesystem::path(ADRENO_SOURCE_DIR) / "tests" / "mesa_computerator_examples" / "simple.asm");
 }
 
+// Every register Mesa's submission writes, ours writes too, with Mesa's value unless it is an
+// address (each side's allocator) or a documented difference; every register ours writes is
+// Mesa's or explained in `ours_only`.
+void check_registers_against_mesa(const std::map<std::uint32_t, std::uint32_t>& mesa, const RecordedStream& ours,
+                                  const std::set<std::uint32_t>& addresses,
+                                  const std::map<std::uint32_t, const char*>& documented,
+                                  const std::map<std::uint32_t, const char*>& ours_only) {
+  std::size_t compared = 0;
+  for (const auto& [offset, value] : mesa) {
+    INFO("register " << std::hex << offset << " Mesa " << value);
+    REQUIRE(ours.registers.count(offset) == 1);
+    if (addresses.count(offset) != 0 || documented.count(offset) != 0) continue;
+    CHECK(ours.registers.at(offset) == value);
+    ++compared;
+  }
+  for (const auto& [offset, value] : ours.registers) {
+    INFO("register " << std::hex << offset << " ours " << value);
+    CHECK((mesa.count(offset) == 1 || ours_only.count(offset) == 1));
+  }
+  CHECK(compared == mesa.size() - addresses.size() - documented.size());
+}
+
 }  // namespace
 
 TEST_CASE("Mesa's simple.asm assembles to the code Mesa computerator loads on a630 and a740", "[pure][ir3]") {
@@ -196,19 +218,7 @@ TEST_CASE("a dispatch of Mesa's simple.asm writes Mesa computerator's registers,
         // inline data; no register.
     };
 
-    std::size_t compared = 0;
-    for (const auto& [offset, value] : mesa) {
-      INFO("register " << std::hex << offset << " Mesa " << value);
-      REQUIRE(ours.registers.count(offset) == 1);
-      if (addresses.count(offset) != 0 || documented.count(offset) != 0) continue;
-      CHECK(ours.registers.at(offset) == value);
-      ++compared;
-    }
-    for (const auto& [offset, value] : ours.registers) {
-      INFO("register " << std::hex << offset << " ours " << value);
-      CHECK((mesa.count(offset) == 1 || ours_only.count(offset) == 1));
-    }
-    CHECK(compared == mesa.size() - addresses.size() - documented.size());
+    check_registers_against_mesa(mesa, ours, addresses, documented, ours_only);
     // The per-chip block is in the comparison: SP_CHICKEN_BITS, UCHE_UNKNOWN_0E12 and the rest.
     CHECK(mesa.count(r::SP_CHICKEN_BITS.offset) == 1);
     CHECK(mesa.count(r::UCHE_UNKNOWN_0E12.offset) == 1);
@@ -255,19 +265,7 @@ TEST_CASE("a dispatch of Mesa's simple.asm on a740 writes Mesa computerator's a7
         // The prologue's CACHE_INVALIDATE7 and CP_WAIT_FOR_IDLE are packets, not registers; the
         // per-chip block is type-4 writes where Mesa batches it in one CP_NON_CONTEXT_REG_BUNCH.
     };
-    std::size_t compared = 0;
-    for (const auto& [offset, value] : mesa) {
-      INFO("register " << std::hex << offset << " Mesa " << value);
-      REQUIRE(ours.registers.count(offset) == 1);
-      if (addresses.count(offset) != 0 || documented.count(offset) != 0) continue;
-      CHECK(ours.registers.at(offset) == value);
-      ++compared;
-    }
-    for (const auto& [offset, value] : ours.registers) {
-      INFO("register " << std::hex << offset << " ours " << value);
-      CHECK((mesa.count(offset) == 1 || ours_only.count(offset) == 1));
-    }
-    CHECK(compared == mesa.size() - addresses.size() - documented.size());
+    check_registers_against_mesa(mesa, ours, addresses, documented, ours_only);
     // The a7xx registers that moved and the per-chip block are in the comparison.
     for (const pm4::Register* reg : {&r::SP_CS_WGE_CNTL_A7XX, &r::SP_CS_NDRANGE_7_A7XX, &r::SP_CS_CONST_CONFIG_A7XX,
                                      &r::SP_CHICKEN_BITS_1_A7XX, &r::PC_UNKNOWN_9E24_A7XX, &r::SP_UNKNOWN_0CE6_A7XX})

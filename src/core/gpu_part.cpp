@@ -43,7 +43,9 @@ constexpr auto kMagicA660 = magic(0x1f, 2, 2, 0x05008000, 0, 0x00001400, 0x01000
 // tests/dispatch/computerator_reference/ for the a730 and a750). Not in the lists, as not in
 // Mesa's: RB_DBG_ECO_CNTL and RB_UNKNOWN_8E01 (written by Turnip's render-pass setup only) and
 // PC_POWER_CNTL (commented out). Mesa writes SP_UNKNOWN_0CE2/4/6 and the dword after each; our
-// entries are the 64-bit registers, which write both.
+// entries are the 64-bit registers, which write both. Which of these registers the KGSL and MSM
+// kernels program themselves (UCHE_CACHE_WAYS, UCHE_CLIENT_PF, and TPL1_DBG_ECO_CNTL1 on the a750),
+// and why the lists are written whole anyway: chip_setup.cpp.
 
 // a730 (FD730, chip id 0x07030001; a730_raw_magic_regs, shared with the FD725 entry).
 constexpr MagicRegister kMagicA730[] = {

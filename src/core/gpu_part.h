@@ -1,6 +1,6 @@
 // The a6xx and a7xx parts this library dispatches on, and what differs between them for compute.
 // Facts from Mesa src/freedreno/common/freedreno_devices.py (Mesa 26; the a6xx_gen1..gen4 and
-// a7xx_base/a7xx_gen2 templates and the add_gpus() entries): num_sp_cores, fibers_per_sp,
+// a7xx_base/a7xx_gen1..gen3 templates and the add_gpus() entries): num_sp_cores, fibers_per_sp,
 // has_lpac, instr_cache_size and the raw_magic_regs each part's entry lists.
 //
 // Differences that matter to the dispatch emitter:
@@ -9,9 +9,10 @@
 //    SP_CS_WIE_CNTL_0/1 and the shared-memory size from HLSQ_CS_CTRL_REG1 as well — computerator
 //    writes both for them (a6xx.cc, cs_program_emit);
 //  * a7xx moved most compute registers (SP_CS_CONST_CONFIG, SP_CS_NDRANGE_0, ...: the
-//    register database's ComputeRegisters per generation) and needs CP_EVENT_WRITE7. a740 is
-//    supported; a730, a750 and other a7xx parts are refused with Errc::unsupported (their
-//    per-chip blocks are not taken over yet), a8xx and later too.
+//    register database's ComputeRegisters per generation) and needs CP_EVENT_WRITE7. The a730,
+//    a740 and a750 are supported, each with its own per-chip block; other a7xx parts (a725,
+//    a735, ...) are refused with Errc::unsupported (their per-chip blocks are not taken over),
+//    a8xx and later too.
 #pragma once
 
 #include <adreno/device.hpp>

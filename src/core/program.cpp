@@ -97,7 +97,7 @@ Program::Impl::Impl(Device& device, ProgramInfo info)
   if (info_.early_preamble && !part_->has_early_preamble)
     throw Error(Errc::unsupported, "load program",
                 fmt::format("{}: @earlypreamble (SP_CS_CNTL_0 EARLYPREAMBLE) on Adreno {}, which has no early preamble; "
-                            "of the supported parts only the a650 and the a740 have one (freedreno_devices.py has_early_preamble)",
+                            "of the supported parts only the a650 and the a7xx parts have one (freedreno_devices.py has_early_preamble)",
                             info_.name.empty() ? "program" : info_.name, part_->gpu_id));
   const std::uint64_t code_bytes = std::max<std::uint64_t>(round_up(static_cast<std::uint32_t>(info_.code.size() * 4), 128),
                                                            std::uint64_t{info_.instrlen} * 128);

@@ -31,7 +31,8 @@ std::shared_ptr<MemoryBlock> block_of(const BufferView& view) { return view.buff
 // The scratch block: the barriers' flush target and an indirect dispatch's count vec4 first, then
 // the commands each submission starts with (emit_invalidate and the per-chip setup), recorded once.
 constexpr std::uint64_t kPrologueOffset = 64;
-// The prologue takes 30 dwords on a6xx and 81 on a740 (35 per-chip registers, three of them 64-bit).
+// The prologue takes 30 dwords on a6xx and up to 83 on a7xx (the a750: 36 per-chip registers, three
+// of them 64-bit).
 constexpr std::uint64_t kScratchBytes = kPrologueOffset + 512;
 
 /// Hands out the prologue's bytes of the scratch block, once.

@@ -499,6 +499,8 @@ std::unique_ptr<Kernel> open_msm_kernel(sys::Syscalls& sys, const std::string& p
   info.kind = KernelKind::msm;
   info.node = path;
   info.is_virtual = is_virtual;
+  // adreno_gpu.c adreno_get_param: the chip id is the low 32 bits; a part the catalog lists without
+  // a revn (the a7xx parts) has its speed bin above them, which does not name the part.
   info.chip_id = static_cast<std::uint32_t>(required_param(sys, fd, uapi::MSM_PARAM_CHIP_ID, "MSM_PARAM_CHIP_ID", path));
   info.gpu_id = static_cast<std::uint32_t>(required_param(sys, fd, uapi::MSM_PARAM_GPU_ID, "MSM_PARAM_GPU_ID", path));
   info.gmem_size = required_param(sys, fd, uapi::MSM_PARAM_GMEM_SIZE, "MSM_PARAM_GMEM_SIZE", path);

@@ -13,7 +13,7 @@
 // where it differs; an a7xx register that moved or changed fields is a separate entry named
 // *_A7XX with Mesa's name. The a7xx entries are every register the compute path writes on a7xx
 // (Mesa d02ba9bb9c01 computerator's submission on a740, ../shared/reference/computerator) and
-// the per-chip registers of freedreno_devices.py's a730/a740 raw_magic_regs and magic_regs; their
+// the per-chip registers of freedreno_devices.py's a730/a740/a750 raw_magic_regs and magic_regs; their
 // offsets and fields are a6xx.xml's A7XX variants (tests/pm4/mesa_register_database_test.cpp
 // checks them against Mesa's extracted facts).
 #pragma once
@@ -97,6 +97,11 @@ inline constexpr Field kCsNdrange7[] = {
 inline constexpr Field kSpHlsqModeCntl[] = {{"SHARED_CONSTS_ENABLE", 0, 0, 0, FT::boolean}};
 inline constexpr Field kRbLrzCntl2[] = {{"ENABLE_BIDIRECTIONAL_LRZ", 0, 0, 0, FT::boolean}};
 inline constexpr Field kTpl1DbgEcoCntl1[] = {{"TP_UBWC_FLAG_HINT", 18, 18, 0, FT::boolean}};
+inline constexpr Field kSpPsOutputConstCntl[] = {{"ENABLED", 0, 0, 0, FT::boolean}};
+inline constexpr Field kSpPsOutputConstMask[] = {
+    {"RT0", 0, 3, 0, FT::hex},   {"RT1", 4, 7, 0, FT::hex},   {"RT2", 8, 11, 0, FT::hex},  {"RT3", 12, 15, 0, FT::hex},
+    {"RT4", 16, 19, 0, FT::hex}, {"RT5", 20, 23, 0, FT::hex}, {"RT6", 24, 27, 0, FT::hex}, {"RT7", 28, 31, 0, FT::hex},
+};
 inline constexpr Field kCsWgeCntl[] = {  // SP_CS_WGE_CNTL and SP_CS_WIE_CNTL_1 on a6xx
     {"LINEARLOCALIDREGID", 0, 7, 0, FT::regid},
     {"SINGLE_SP_CORE", 8, 8, 0, FT::boolean},
@@ -336,6 +341,9 @@ inline constexpr Register RB_LRZ_CNTL2_A7XX = reg32(0x8899, "RB_LRZ_CNTL2", "RB_
 inline constexpr Register RB_UNKNOWN_8C34_A7XX = reg32(0x8c34, "RB_UNKNOWN_8C34", "", fs::kHex32, kA7xx);
 inline constexpr Register RB_CCU_DBG_ECO_CNTL_A7XX = reg32(0x8e06, "RB_CCU_DBG_ECO_CNTL", "", fs::kHex32, kA7xx);
 inline constexpr Register RB_UNKNOWN_8E79_A7XX = reg32(0x8e79, "RB_UNKNOWN_8E79", "", fs::kHex32, kA7xx);
+// a750's per-chip block only (freedreno_devices.py FD750 raw_magic_regs).
+inline constexpr Register VPC_UNKNOWN_930A_A7XX = reg32(0x930a, "VPC_UNKNOWN_930A", "", fs::kHex32, kA7xx);
+inline constexpr Register VPC_FLATSHADE_MODE_CNTL_A7XX = reg32(0x960a, "VPC_FLATSHADE_MODE_CNTL", "", fs::kHex32, kA7xx);
 inline constexpr Register PC_DBG_ECO_CNTL_A7XX = reg32(0x9e00, "PC_DBG_ECO_CNTL", "", fs::kHex32, kA7xx);
 inline constexpr Register PC_UNKNOWN_9E24_A7XX = reg32(0x9e24, "PC_UNKNOWN_9E24", "", fs::kHex32, kA7xx);
 inline constexpr Register VFD_DBG_ECO_CNTL_A7XX = reg32(0xa600, "VFD_DBG_ECO_CNTL", "", fs::kHex32, kA7xx);
@@ -359,6 +367,8 @@ inline constexpr Register SP_CS_KERNEL_GROUP_Y_A7XX = reg32(0xa9dd, "SP_CS_KERNE
 inline constexpr Register SP_CS_KERNEL_GROUP_Z_A7XX = reg32(0xa9de, "SP_CS_KERNEL_GROUP_Z", "", fs::kUint32, kA7xx);
 inline constexpr Register SP_CS_NDRANGE_7_A7XX = reg32(0xa9df, "SP_CS_NDRANGE_7", "", fs::kCsNdrange7, kA7xx);
 inline constexpr Register SP_CS_UAV_BASE_A7XX = reg64(0xa9f8, "SP_CS_UAV_BASE", "", fs::kAddress64, kA7xx);
+inline constexpr Register SP_PS_OUTPUT_CONST_CNTL_A7XX = reg32(0xaa02, "SP_PS_OUTPUT_CONST_CNTL", "", fs::kSpPsOutputConstCntl, kA7xx);
+inline constexpr Register SP_PS_OUTPUT_CONST_MASK_A7XX = reg32(0xaa03, "SP_PS_OUTPUT_CONST_MASK", "", fs::kSpPsOutputConstMask, kA7xx);
 inline constexpr Register SP_UNKNOWN_AB01_A7XX = reg32(0xab01, "SP_UNKNOWN_AB01", "", fs::kHex32, kA7xx);
 inline constexpr Register SP_HLSQ_MODE_CNTL_A7XX = reg32(0xab02, "SP_HLSQ_MODE_CNTL", "SP_UNKNOWN_AB02", fs::kSpHlsqModeCntl, kA7xx);
 inline constexpr Register SP_UPDATE_CNTL_A7XX = reg32(0xab1f, "SP_UPDATE_CNTL", "", fs::kSpUpdateCntlA7xx, kA7xx);
@@ -405,7 +415,9 @@ inline constexpr const Register* kRegisters[] = {
     &RB_UNKNOWN_8C34_A7XX,
     &RB_CCU_DBG_ECO_CNTL_A7XX,
     &RB_UNKNOWN_8E79_A7XX,
+    &VPC_UNKNOWN_930A_A7XX,
     &VPC_DBG_ECO_CNTL,
+    &VPC_FLATSHADE_MODE_CNTL_A7XX,
     &PC_MODE_CNTL,
     &PC_POWER_CNTL,
     &PC_DBG_ECO_CNTL_A7XX,
@@ -452,6 +464,8 @@ inline constexpr const Register* kRegisters[] = {
     &SP_CS_UAV_BASE,
     &SP_CS_UAV_BASE_A7XX,
     &SP_CS_USIZE,
+    &SP_PS_OUTPUT_CONST_CNTL_A7XX,
+    &SP_PS_OUTPUT_CONST_MASK_A7XX,
     &SP_MODE_CNTL,
     &SP_UNKNOWN_AB01_A7XX,
     &SP_HLSQ_MODE_CNTL_A7XX,

@@ -14,12 +14,19 @@ TEST_CASE("virtual KGSL and virtual MSM devices report the chosen model", "[virt
     const char* backend;
     std::uint32_t gpu_id;
     std::uint32_t chip_id;  // Mesa src/freedreno/common/freedreno_devices.py
+    std::uint64_t gmem_size;  // msm a6xx_catalog.c, KGSL adreno-gpulist.h
   };
+  // The a7xx parts are named from their chip ids: MSM reports GPU_ID 0 for them and KGSL's chip
+  // ids from the a740 on are not core.major.minor bytes.
   const Case cases[] = {
-      {"virtual-kgsl", "kgsl", 630, 0x06030001},
-      {"virtual-msm", "msm", 630, 0x06030001},
-      {"virtual-kgsl:a660", "kgsl", 660, 0x06060001},
-      {"virtual-msm:a640", "msm", 640, 0x06040001},
+      {"virtual-kgsl", "kgsl", 630, 0x06030001, 1024 * 1024},
+      {"virtual-msm", "msm", 630, 0x06030001, 1024 * 1024},
+      {"virtual-kgsl:a660", "kgsl", 660, 0x06060001, 1536 * 1024},
+      {"virtual-msm:a640", "msm", 640, 0x06040001, 1024 * 1024},
+      {"virtual-kgsl:a730", "kgsl", 730, 0x07030001, 2048 * 1024},
+      {"virtual-msm:a730", "msm", 730, 0x07030001, 2048 * 1024},
+      {"virtual-kgsl:a750", "kgsl", 750, 0x43051401, 3072 * 1024},
+      {"virtual-msm:a750", "msm", 750, 0x43051401, 3072 * 1024},
   };
   for (const Case& c : cases) {
     INFO(c.spec);
@@ -34,7 +41,7 @@ TEST_CASE("virtual KGSL and virtual MSM devices report the chosen model", "[virt
       CHECK(info.gpu_id == c.gpu_id);
       CHECK(info.chip_id == c.chip_id);
       CHECK(info.name == "Adreno " + std::to_string(c.gpu_id));
-      CHECK(info.gmem_size > 0);
+      CHECK(info.gmem_size == c.gmem_size);
       CHECK(info.priority_levels >= 1);
     }
     // Closing the device closed the node and everything in it.

@@ -1,6 +1,6 @@
 // [virtual-kernel] Mesa computerator's own example simple.asm against Mesa computerator's own
-// submission of it (../shared/reference/computerator/simple-{a630,a740}.rd, read with our .rd
-// reader): our assembler's words are the code Mesa loaded, and our dispatch of it, register by
+// submission of it (../shared/reference/computerator/simple-{a630,a740}.rd and
+// tests/dispatch/computerator_reference/simple-{a730,a750}.rd, read with our .rd reader): our assembler's words are the code Mesa loaded, and our dispatch of it, register by
 // register, writes every register Mesa writes with the same value, or the difference is an
 // address or a value listed below with why it is right for us; every register we write that Mesa
 // does not is listed too. The per-chip block is part of the comparison.
@@ -31,6 +31,9 @@ namespace r = adreno::pm4::a6xx;
 namespace {
 
 const std::filesystem::path kReferenceDir = std::filesystem::path(ADRENO_SHARED_DIR) / "reference" / "computerator";
+// The a730 and a750 dumps, made with the same Mesa and command (that folder's README.md).
+const std::filesystem::path kProjectReferenceDir =
+    std::filesystem::path(ADRENO_SOURCE_DIR) / "tests" / "dispatch" / "computerator_reference";
 
 // CP_CONTEXT_REG_BUNCH (adreno_pm4.xml: 0x5c, A5XX-): pairs of register offset and value.
 constexpr std::uint32_t kContextRegBunch = 0x5c;
@@ -51,8 +54,8 @@ std::vector<std::byte> gunzip(const std::filesystem::path& path) {
 }
 
 // Every register write of the dump's command streams: type-4 packets and the register bunches.
-std::map<std::uint32_t, std::uint32_t> mesa_registers(const char* dump) {
-  const std::vector<std::byte> bytes = gunzip(kReferenceDir / dump);
+std::map<std::uint32_t, std::uint32_t> mesa_registers(const std::filesystem::path& dump) {
+  const std::vector<std::byte> bytes = gunzip(dump);
   const std::vector<pm4::RdSection> sections = pm4::parse_rd(bytes);
   const pm4::RdMemory memory(sections);
   std::map<std::uint32_t, std::uint32_t> registers;
@@ -74,6 +77,28 @@ std::map<std::uint32_t, std::uint32_t> mesa_registers(const char* dump) {
     }
   }
   return registers;
+}
+
+// The register offsets of the dump's CP_NON_CONTEXT_REG_BUNCH (the a7xx per-chip block), in the
+// order Mesa writes them.
+std::vector<std::uint32_t> mesa_non_context_bunch_order(const std::filesystem::path& dump) {
+  const std::vector<std::byte> bytes = gunzip(dump);
+  const std::vector<pm4::RdSection> sections = pm4::parse_rd(bytes);
+  const pm4::RdMemory memory(sections);
+  std::vector<std::uint32_t> order;
+  for (const pm4::RdCmdstreamAddr& stream : memory.cmdstreams()) {
+    std::vector<std::uint32_t> words(stream.dwords);
+    REQUIRE(memory.read(stream.address, words));
+    for (std::size_t i = 0; i < words.size();) {
+      const auto header = pm4::decode_header(words[i]);
+      REQUIRE(header);
+      if (header->type == pm4::Header::Type::type7 && header->reg_or_opcode == kNonContextRegBunch)
+        for (std::uint32_t k = 2; k + 1 < header->count; k += 2) order.push_back(words[i + 1 + k]);
+      i += 1 + header->count;
+    }
+  }
+  REQUIRE(!order.empty());
+  return order;
 }
 
 // A type-7 packet of the dump's command streams: its opcode and payload.
@@ -162,12 +187,13 @@ void check_registers_against_mesa(const std::map<std::uint32_t, std::uint32_t>& 
 
 }  // namespace
 
-TEST_CASE("Mesa's simple.asm assembles to the code Mesa computerator loads on a630 and a740", "[pure][ir3]") {
+TEST_CASE("Mesa's simple.asm assembles to the code Mesa computerator loads on a630, a730, a740 and a750", "[pure][ir3]") {
   const ir3::Program assembled = ir3::assemble(simple_asm(), ir3::RegisterFile::merged);
   std::vector<std::uint32_t> ours = ir3_code_dwords(assembled);
-  for (const char* dump : {"simple-a630.rd", "simple-a740.rd"}) {
+  for (const std::filesystem::path& dump : {kReferenceDir / "simple-a630.rd", kProjectReferenceDir / "simple-a730.rd",
+                                            kReferenceDir / "simple-a740.rd", kProjectReferenceDir / "simple-a750.rd"}) {
     INFO(dump);
-    const std::vector<std::uint32_t> mesa = mesa_shader_code(kReferenceDir / dump);
+    const std::vector<std::uint32_t> mesa = mesa_shader_code(dump);
     // Mesa loads whole 16-instruction groups, padded with nops (zero words).
     CHECK(mesa.size() == std::size_t{assembled.info.instrlen} * 32);
     ours.resize(mesa.size(), 0);
@@ -177,7 +203,7 @@ TEST_CASE("Mesa's simple.asm assembles to the code Mesa computerator loads on a6
 
 TEST_CASE("a dispatch of Mesa's simple.asm writes Mesa computerator's registers, the per-chip block included",
           "[virtual-kernel][dispatch]") {
-  const std::map<std::uint32_t, std::uint32_t> mesa = mesa_registers("simple-a630.rd");
+  const std::map<std::uint32_t, std::uint32_t> mesa = mesa_registers(kReferenceDir / "simple-a630.rd");
   VirtualDevice device("virtual-kgsl:a630");
   {
     Program program = Program::from_ir3_assembly(*device, simple_asm());
@@ -228,14 +254,32 @@ TEST_CASE("a dispatch of Mesa's simple.asm writes Mesa computerator's registers,
   device.close_and_check_ledger();
 }
 
+namespace {
+
+// An a7xx part and Mesa computerator's submission of simple.asm on it.
+struct MesaA7xxDump {
+  const char* model;
+  std::filesystem::path dump;
+};
+
+const std::vector<MesaA7xxDump> kMesaA7xxDumps = {
+    {"a730", kProjectReferenceDir / "simple-a730.rd"},
+    {"a740", kReferenceDir / "simple-a740.rd"},
+    {"a750", kProjectReferenceDir / "simple-a750.rd"},
+};
+
+}  // namespace
+
 // Kills: any a7xx register offset, field or value of the dispatch or the per-chip block that
-// differs from Mesa's a740 submission (an a6xx register written on a7xx, SP_CS_WGE_CNTL's tile
-// fields, SP_CS_NDRANGE_7, the SP_REG_PROG_ID values, a raw_magic_regs row), and a dispatch whose
-// result is wrong on the virtual a740.
-TEST_CASE("a dispatch of Mesa's simple.asm on a740 writes Mesa computerator's a740 registers, the per-chip block included",
+// differs from Mesa's submission on that part (an a6xx register written on a7xx, SP_CS_WGE_CNTL's
+// tile fields, SP_CS_NDRANGE_7, the SP_REG_PROG_ID values, a raw_magic_regs row of the a730, a740
+// or a750 — the a750's VPC_FLATSHADE_MODE_CNTL = 1 among them), a dispatch whose result is wrong
+// on the virtual part, and the a730 and a750 being refused as unsupported GPUs.
+TEST_CASE("a dispatch of Mesa's simple.asm on a730, a740 and a750 writes Mesa computerator's registers for that part, the per-chip block included",
           "[virtual-kernel][dispatch]") {
-  const std::map<std::uint32_t, std::uint32_t> mesa = mesa_registers("simple-a740.rd");
-  const char* spec = GENERATE("virtual-kgsl:a740", "virtual-msm:a740");
+  const MesaA7xxDump& part = GENERATE(from_range(kMesaA7xxDumps));
+  const std::map<std::uint32_t, std::uint32_t> mesa = mesa_registers(part.dump);
+  const std::string spec = std::string(GENERATE("virtual-kgsl:", "virtual-msm:")) + part.model;
   VirtualDevice device(spec);
   {
     Program program = Program::from_ir3_assembly(*device, simple_asm());
@@ -247,6 +291,8 @@ TEST_CASE("a dispatch of Mesa's simple.asm on a740 writes Mesa computerator's a7
     const RecordedStream ours = record_of(queue, Prologue::included);
     INFO(spec << "\n" << ours.text);
 
+    // The same three lists on the three parts: Mesa's compute state is the same on each (the
+    // dumps differ only in the per-chip block), and our per-chip block is Mesa's.
     const std::set<std::uint32_t> addresses = {r::SP_CS_BASE.offset, r::SP_CS_BASE.offset + 1,
                                                r::SP_CS_UAV_BASE_A7XX.offset, r::SP_CS_UAV_BASE_A7XX.offset + 1};
     const std::map<std::uint32_t, const char*> documented = {
@@ -277,6 +323,33 @@ TEST_CASE("a dispatch of Mesa's simple.asm on a740 writes Mesa computerator's a7
     for (const RecordedPacket& packet : ours.packets) CHECK(packet.opcode != pm4::Opcode::CP_WAIT_MEM_GTE);
     queue.finish(std::chrono::seconds(60));
     CHECK(buffer.cpu_view().as<std::uint32_t>()[0] == 0x12345678);
+  }
+  device.close_and_check_ledger();
+}
+
+// The parts' lists differ in what they hold, not only in values: the a730 has no RB_UNKNOWN_8C34,
+// the a750 no TPL1_DBG_ECO_CNTL1 and no UCHE_CLIENT_PF, but VPC_FLATSHADE_MODE_CNTL and the
+// SP_PS_OUTPUT_CONST pair, in an order of its own. Kills: a part given another part's list, a row
+// missing, extra or out of Mesa's order.
+TEST_CASE("the a7xx per-chip block is Mesa's CP_NON_CONTEXT_REG_BUNCH for that part, row by row and in order",
+          "[virtual-kernel][dispatch]") {
+  const MesaA7xxDump& part = GENERATE(from_range(kMesaA7xxDumps));
+  std::vector<std::uint32_t> mesa_order = mesa_non_context_bunch_order(part.dump);
+  // Mesa's bunch opens with SP_PERFCTR_SHADER_MASK (computerator's cs_restore_emit); ours is
+  // written with each dispatch's compute state (dispatch.cpp), not in the prologue.
+  REQUIRE(mesa_order.front() == r::SP_PERFCTR_SHADER_MASK.offset);
+  mesa_order.erase(mesa_order.begin());
+  const std::map<std::uint32_t, std::uint32_t> mesa = mesa_registers(part.dump);
+  VirtualDevice device(std::string("virtual-kgsl:") + part.model);
+  {
+    Queue queue(*device);
+    const RecordedStream prologue = record_of(queue, Prologue::included);
+    INFO(part.model << "\n" << prologue.text);
+    CHECK(prologue.write_order == mesa_order);
+    for (std::uint32_t offset : mesa_order) {
+      INFO("register " << std::hex << offset);
+      CHECK(prologue.registers.at(offset) == mesa.at(offset));
+    }
   }
   device.close_and_check_ledger();
 }

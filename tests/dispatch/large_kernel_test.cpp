@@ -94,7 +94,7 @@ TEST_CASE("the a730 model's instruction cache holds a7xx_base's 127 units", "[vi
   const std::uint32_t units = GENERATE(127u, 128u);
   VirtualDevice device(std::string(EACH_VIRTUAL_BACKEND()) + ":a730");
   {
-    // Programs do not load on a7xx; the preload reads nops from a plain buffer.
+    // The preload reads nops from a plain buffer; no program is needed to fill the cache.
     Buffer code = device->allocate({.size = 128 * 128});
     std::memset(code.cpu_view().data(), 0, 128 * 128);
     Queue queue(*device);

@@ -18,6 +18,12 @@
 
 using namespace adreno;
 
+// The default a630 and each supported a7xx part on both virtual kernels: the a730, a740 and a750
+// each run the a7xx stream with a per-chip block of their own (gpu_part.cpp).
+#define EACH_VIRTUAL_BACKEND_AND_A7XX_PART()                                                                     \
+  GENERATE(as<std::string>{}, "virtual-kgsl", "virtual-msm", "virtual-kgsl:a730", "virtual-msm:a730",          \
+           "virtual-kgsl:a740", "virtual-msm:a740", "virtual-kgsl:a750", "virtual-msm:a750")
+
 namespace {
 
 // The example kernels (examples/kernels/*.s): the same text the demo runs.
@@ -42,7 +48,7 @@ Buffer upload(Device& device, const std::vector<std::uint32_t>& words) {
 }  // namespace
 
 TEST_CASE("an assembly kernel indexes by work group and local id across random grid sizes", "[virtual-gpu][e2e]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_A7XX_PART());
   {
     Program program = Program::from_ir3_assembly(*device, kernel_source("mul_add"));
     std::mt19937 rng(11);
@@ -69,7 +75,7 @@ TEST_CASE("an assembly kernel indexes by work group and local id across random g
 }
 
 TEST_CASE("local memory and a barrier reverse each work group, in 64- and 128-wide waves", "[virtual-gpu][e2e]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_A7XX_PART());
   {
     Program program = Program::from_ir3_assembly(*device, kernel_source("reverse"));
     std::mt19937 rng(12);
@@ -92,7 +98,7 @@ TEST_CASE("local memory and a barrier reverse each work group, in 64- and 128-wi
 }
 
 TEST_CASE("a barrier orders dependent dispatches on one queue", "[virtual-gpu][e2e]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_A7XX_PART());
   {
     Program program = Program::from_ir3_assembly(*device, kernel_source("mul_add"));
     std::mt19937 rng(13);

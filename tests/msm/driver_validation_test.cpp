@@ -165,6 +165,37 @@ TEST_CASE("GET_PARAM refuses other pipes, pad, pointer lengths and unknown param
   CHECK(v.sys.leaks().empty());
 }
 
+// adreno_gpu.c adreno_get_param: GPU_ID is the catalog's revn, and a part listed without one (the
+// a7xx entries of a6xx_catalog.c: ADRENO_CHIP_IDS only) reports its speed bin in bits 32..47 of
+// CHIP_ID — 0xffff without a speed-bin fuse (adreno_gpu_init), the "default no-speedbin fallback"
+// ids of Mesa's freedreno_devices.py (0xffff07030001, 0xffff43050a01, 0xffff43051401). An a6xx
+// part keeps its revn and a bare chip id. Kills: a virtual a7xx node reporting a revn the driver
+// does not have, or a chip id without the speed-bin half.
+TEST_CASE("GET_PARAM reports the catalog's revn and, for a7xx parts without one, the speed bin above the chip id",
+          "[virtual-kernel][msm]") {
+  struct Expected {
+    const char* model;
+    std::uint64_t gpu_id, chip_id;
+  };
+  for (const Expected& expected : {Expected{"a630", 630, 0x06030001}, Expected{"a730", 0, 0xffff07030001},
+                                   Expected{"a740", 0, 0xffff43050a01}, Expected{"a750", 0, 0xffff43051401}}) {
+    INFO(expected.model);
+    virt::VirtualGpuConfig config;
+    config.model = *virt::find_gpu_model(expected.model);
+    VirtualMsm v(config);
+    {
+      RawFile file(v.sys);
+      uapi::drm_msm_param args{uapi::MSM_PIPE_3D0, uapi::MSM_PARAM_GPU_ID, 0, 0, 0};
+      REQUIRE(file.call(uapi::DRM_IOCTL_MSM_GET_PARAM, &args) == 0);
+      CHECK(args.value == expected.gpu_id);
+      args = {uapi::MSM_PIPE_3D0, uapi::MSM_PARAM_CHIP_ID, 0, 0, 0};
+      REQUIRE(file.call(uapi::DRM_IOCTL_MSM_GET_PARAM, &args) == 0);
+      CHECK(args.value == expected.chip_id);
+    }
+    CHECK(v.sys.leaks().empty());
+  }
+}
+
 TEST_CASE("GEM_NEW validates flags and size, and hands out the lowest free handle from 1", "[virtual-kernel][msm]") {
   VirtualMsm v;
   {

@@ -29,6 +29,13 @@ expect "info: limits" 0 "invocations_per_work_group +1024" "$tools/adreno-info" 
 expect "info: an a740 names its part" 0 "Adreno 740 \(kgsl, virtual\)" "$tools/adreno-info" --device virtual-kgsl:a740
 expect "info: an a740 shows its chip id" 0 "chip id +0x43050a01" "$tools/adreno-info" --device virtual-msm:a740
 expect "info: an a740 shows its GMEM" 0 "GMEM +3072 KiB" "$tools/adreno-info" --device virtual-kgsl:a740
+# a730 and a750: named from their chip ids through either kernel (msm reports GPU_ID 0 for them).
+expect "info: an a730 names its part" 0 "Adreno 730 \(msm, virtual\)" "$tools/adreno-info" --device virtual-msm:a730
+expect "info: an a730 shows its chip id" 0 "chip id +0x07030001" "$tools/adreno-info" --device virtual-kgsl:a730
+expect "info: an a730 shows its GMEM" 0 "GMEM +2048 KiB" "$tools/adreno-info" --device virtual-msm:a730
+expect "info: an a750 names its part" 0 "Adreno 750 \(kgsl, virtual\)" "$tools/adreno-info" --device virtual-kgsl:a750
+expect "info: an a750 shows its chip id" 0 "chip id +0x43051401" "$tools/adreno-info" --device virtual-msm:a750
+expect "info: an a750 shows its GMEM" 0 "GMEM +3072 KiB" "$tools/adreno-info" --device virtual-msm:a750
 expect "info: an unknown device is refused" 1 "not one of kgsl" "$tools/adreno-info" --device cuda
 expect "info: an unknown option is refused" 1 "--frobnicate" "$tools/adreno-info" --frobnicate
 
@@ -48,6 +55,12 @@ ADRENO_DEVICE=virtual-kgsl:a740 ADRENO_DUMP=$scratch/a740 "$demo" >/dev/null ||
 dump_a740=$(ls "$scratch"/a740/*.rd 2>/dev/null | head -n 1)
 expect "decode: an a740 dump decodes CP_EVENT_WRITE7" 0 "CP_EVENT_WRITE7" "$tools/adreno-decode" "$dump_a740"
 expect "decode: an a740 dump names a7xx registers" 0 "SP_CS_NDRANGE_7" "$tools/adreno-decode" "$dump_a740"
+# An a750 submission carries the a750's own per-chip registers (freedreno_devices.py FD750).
+mkdir -p "$scratch/a750"
+ADRENO_DEVICE=virtual-kgsl:a750 ADRENO_DUMP=$scratch/a750 "$demo" >/dev/null ||
+  { echo "FAIL: demo on virtual-kgsl:a750 with ADRENO_DUMP"; failures=$((failures + 1)); }
+dump_a750=$(ls "$scratch"/a750/*.rd 2>/dev/null | head -n 1)
+expect "decode: an a750 dump names the a750's per-chip registers" 0 "VPC_FLATSHADE_MODE_CNTL" "$tools/adreno-decode" "$dump_a750"
 head -c 10 /dev/urandom > "$scratch/garbage.rd"
 expect "decode: a truncated dump is refused" 1 "adreno-decode: " "$tools/adreno-decode" "$scratch/garbage.rd"
 expect "decode: a missing file is refused" 1 "cannot open" "$tools/adreno-decode" "$scratch/missing.rd"

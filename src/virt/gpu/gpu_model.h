@@ -12,8 +12,8 @@ namespace adreno::virt {
 
 struct GpuModel {
   std::string_view name;      // "a630"
-  std::uint32_t chip_id;      // as KGSL's DEVICE_INFO and MSM's CHIP_ID report it
-  std::uint32_t gpu_id;       // MSM_PARAM_GPU_ID
+  std::uint32_t chip_id;      // as KGSL's DEVICE_INFO reports it, and MSM's CHIP_ID in its low 32 bits
+  std::uint32_t msm_revn;     // MSM_PARAM_GPU_ID: a6xx_catalog.c's revn, 0 for parts listed by chip id only
   std::uint32_t gmem_bytes;   // on-chip tile memory
   std::uint32_t instr_cache_units;  // shader instruction cache, in 128-byte units (16 instructions)
   ir3::Generation generation = ir3::Generation::a6xx;  // whose PM4, registers and ir3 it runs

@@ -397,8 +397,13 @@ class MsmFile final : public VirtualFile {
     if (args.len != 0) return -EINVAL;
     const GpuModel& model = device_->config.model;
     switch (args.param) {
-      case uapi::MSM_PARAM_GPU_ID: args.value = model.gpu_id; return 0;
-      case uapi::MSM_PARAM_CHIP_ID: args.value = model.chip_id; return 0;
+      case uapi::MSM_PARAM_GPU_ID: args.value = model.msm_revn; return 0;
+      // A part without a revn (the a7xx entries of a6xx_catalog.c) has its speed bin in bits
+      // 32..47; the virtual GPU has no speed-bin fuse, which adreno_gpu_init turns into 0xffff
+      // (what Mesa's freedreno_devices.py lists as the "default no-speedbin fallback" ids).
+      case uapi::MSM_PARAM_CHIP_ID:
+        args.value = model.msm_revn != 0 ? model.chip_id : model.chip_id | (std::uint64_t{0xffff} << 32);
+        return 0;
       case uapi::MSM_PARAM_GMEM_SIZE: args.value = model.gmem_bytes; return 0;
       case uapi::MSM_PARAM_PRIORITIES: args.value = priorities(); return 0;
       // gpu->global_faults + the address space's faults (adreno_gpu.c adreno_get_param): every

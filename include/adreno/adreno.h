@@ -364,7 +364,8 @@ adreno_status adreno_signal_wait(adreno_signal signal, uint64_t target, uint64_t
 
 /** A queue at `priority` (0 is the highest; ADRENO_PRIORITY_DEFAULT: the middle level). */
 adreno_status adreno_queue_create(adreno_device device, int32_t priority, adreno_queue* queue);
-/** Waits for the queue's work (a lost queue is not an error here), then destroys it. */
+/** Waits for the queue's work (a lost queue is not an error here), then destroys it; work still
+ * held on the host for a signal never set is dropped. */
 adreno_status adreno_queue_release(adreno_queue queue);
 /** Recording; nothing reaches the GPU before adreno_queue_submit. See adreno/queue.hpp. */
 adreno_status adreno_queue_dispatch(adreno_queue queue, adreno_program program, adreno_arguments arguments,
@@ -383,7 +384,9 @@ adreno_status adreno_queue_write_timestamp(adreno_queue queue, adreno_buffer des
 /** Writes `count` dwords at the start of `destination` from the command processor. */
 adreno_status adreno_queue_write(adreno_queue queue, adreno_buffer destination, const uint32_t* values,
                                  size_t count);
-/** Hands the recorded work to the kernel; `fence` (may be NULL) gets its fence, 0 when empty. */
+/** Hands the recorded work to the kernel, except work held on the host behind a wait for a value
+ * nothing submitted writes yet (see adreno/queue.hpp); `fence` (may be NULL) gets its fence,
+ * 0 when empty. */
 adreno_status adreno_queue_submit(adreno_queue queue, uint64_t* fence);
 /** ADRENO_TIMEOUT when the fence did not signal in time; ADRENO_DEVICE_LOST when the GPU faulted. */
 adreno_status adreno_queue_wait_fence(adreno_queue queue, uint64_t fence, uint64_t timeout_ns);

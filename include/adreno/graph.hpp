@@ -18,12 +18,14 @@
 //    naming the dispatch and argument) before anything changes; once another buffer is bound
 //    there, the next replay lets the released memory go. A replay lists every bound buffer, the
 //    graph's memory and the programs' code for the kernel.
-//  * Destroying a graph whose replay is recorded but not submitted hands its memory to that
-//    queue, which must not be in use on another thread then.
+//  * Destroying a graph whose replay is recorded but not submitted, or held on the host, hands
+//    its memory to that queue, which must not be in use on another thread then.
 //  * Patched buffers must alias as the recorded ones did (the barriers were placed for those).
 //  * One instance: a replay that has values to patch first waits until the GPU finished the
 //    previous replay of this graph — submitting the queue that holds it if it was not submitted
-//    yet. To overlap host and GPU, build two graphs and alternate between them.
+//    yet, and, when that replay is held on the host for a signal nothing submitted writes (see
+//    Queue::wait), until another thread sets it or submits its writer. To overlap host and GPU,
+//    build two graphs and alternate between them.
 //  * A graph is used by one thread at a time.
 #pragma once
 

@@ -10,19 +10,24 @@
 // queues on an MSM a6xx): a wait that the command processor polls holds the whole band. So
 // Queue::wait for a value that another queue's submitted work writes is handed to the kernel —
 // a KGSL sync point, an MSM syncobj in-fence — and the band keeps running (the whole next
-// submission of the waiting queue waits for the writer's whole submission). Only values written
-// earlier on the same queue (before the wait in ring order), or by nothing submitted when the
-// wait is recorded (set from the host, or recorded on a queue that submits later), are polled
-// by the command processor. Such a poll holds the band until the value arrives: a writer
-// queued behind it on the same band deadlocks until the hang detector kills the waiting queue
-// (device_lost), and a host-set value stalls every queue of the band until the host sets it
-// (the library logs a warning once per queue that submits a poll no submitted work answers).
+// submission of the waiting queue waits for the writer's whole submission). A wait for a value
+// that no submitted work writes yet — set from the host, or written by a submission made later —
+// holds the work recorded after it on the host: it reaches the kernel only once the value is
+// there (Signal::set hands it on, from whatever thread sets it) or a submission that writes it
+// was made (then the kernel holds it for that submission), as Vulkan's wait-before-signal
+// submissions are kept back by Mesa's common runtime. Work recorded before the wait goes to the
+// kernel at submit() as usual; later work of the queue stays behind the held work, in order.
+// Only values written earlier on the same queue (before the wait in ring order) are polled by
+// the command processor, which then cannot hold up their writer.
 // The command processor compares one dword, so a polled wait looks at the low 32 bits,
 // unsigned or signed as suits the target: it is exact, across carries into the high dword too,
 // while the signal is less than 2^30 below the target when the wait starts and does not jump
 // 2^30 or more past it before the GPU sees it. A signal's 64-bit value is written low dword
 // first, so a reader never sees more than the value being written. Graph waits are decided the
-// same way at every replay.
+// same way at every replay (a held replay is held whole, from its start).
+// Circular waits — each of two queues waiting for a value only the other's held work writes, or
+// a queue waiting for a value it writes later itself — are never released: such work stays held
+// (a wait on its fence times out) and is dropped, never run, when its queue is destroyed.
 #pragma once
 
 #include <adreno/buffer.hpp>
@@ -48,7 +53,8 @@ class Signal {
 
   /// The value in memory now.
   std::uint64_t value() const noexcept;
-  /// Sets the value from the host.
+  /// Sets the value from the host, and hands on work queues hold for it (an error there is
+  /// reported by that queue's next call).
   void set(std::uint64_t value) noexcept;
   GpuAddress gpu_address() const noexcept;
 
@@ -74,8 +80,8 @@ class Queue {
   explicit Queue(Device& device, const QueueDesc& desc = {});
   Queue(Queue&&) noexcept;
   Queue& operator=(Queue&&) noexcept;
-  /// Waits for the queue's work to finish (a lost context is not an error here), then destroys
-  /// the kernel context.
+  /// Waits for the queue's work in the kernel to finish (a lost context is not an error here),
+  /// drops work still held on the host (logged), then destroys the kernel context.
   ~Queue();
 
   // Recording. Nothing reaches the GPU before submit().
@@ -84,7 +90,8 @@ class Queue {
   void signal(const Signal& signal, std::uint64_t value);
   /// Work recorded after this starts only once `signal` ≥ `value`: held by the kernel when
   /// another queue's submitted work writes the value (the whole next submission waits then),
-  /// else polled by the GPU (see above).
+  /// polled by the GPU when this queue wrote it earlier, else held on the host until the value
+  /// is set or a submission that writes it is made (see above).
   void wait(const Signal& signal, std::uint64_t value);
   /// Writes the 64-bit GPU always-on counter to `destination` once prior work is idle.
   void write_timestamp(const BufferView& destination);
@@ -114,12 +121,16 @@ class Queue {
 
   // Submission.
 
-  /// Hands the recorded work to the kernel; returns its fence (0 when nothing was recorded).
+  /// Hands the recorded work to the kernel, except what is held on the host behind a wait (see
+  /// wait()); returns its fence (0 when nothing was recorded). Throws the error of held work the
+  /// kernel refused when a Signal::set or another queue's submit handed it on (also reported by
+  /// the queue's next recording call or wait, once).
   std::uint64_t submit();
-  /// Waits for a fence returned by submit(): false on timeout. Throws Error(device_lost) naming
-  /// the context's reset status when the GPU faulted or hung; the queue stays lost (sticky).
+  /// Waits for a fence returned by submit() — for held work, until it reached the kernel and
+  /// then ran: false on timeout. Throws Error(device_lost) naming the context's reset status
+  /// when the GPU faulted or hung; the queue stays lost (sticky).
   bool wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeout = std::chrono::nanoseconds::max());
-  /// Submits what is recorded and waits for all of it.
+  /// Submits what is recorded and waits for all of it, held work included.
   void finish(std::chrono::nanoseconds timeout = std::chrono::nanoseconds::max());
 
   class Impl;

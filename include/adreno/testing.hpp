@@ -171,6 +171,12 @@ class VirtualDevice {
   /// The `nth` submission the kernel accepts from now on hangs: the hang detector fires after
   /// hang_timeout, the context is reset and reported guilty.
   void hang_submission(unsigned nth = 1);
+  /// The `nth` submission the kernel accepts from now on keeps its ring busy, without the hang
+  /// detector firing (as a long dispatch would), until end_stalls(); then it runs. For tests that
+  /// need work in flight: a wait for a signal the host sets holds the work on the host instead.
+  void stall_submission(unsigned nth = 1);
+  /// Lets every stalled submission run; later stall_submission() calls stall again.
+  void end_stalls();
   /// The `nth` submission the kernel accepts from now on page-faults at `gpu_address` (a read),
   /// then runs. What follows is the drivers' default page-fault behaviour: the fault is logged
   /// (faults()), the submission retires normally and the context stays usable — the

@@ -8,6 +8,7 @@
 #include "pm4/command_stream.h"
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace adreno {
@@ -25,6 +26,8 @@ class CommandMemory final : public pm4::ChunkSource {
   const std::vector<std::shared_ptr<MemoryBlock>>& blocks() const noexcept { return blocks_; }
   /// Gives the chunks back, recording that submission `fence` on `context` reads them.
   void release(std::uint32_t context, std::uint64_t fence);
+  /// Hands the chunks over to work that reaches the kernel later (held on the host).
+  std::vector<std::shared_ptr<MemoryBlock>> take() noexcept { return std::exchange(blocks_, {}); }
 
  private:
   std::shared_ptr<Device::Impl> device_;

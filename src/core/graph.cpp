@@ -149,12 +149,13 @@ class Graph::Impl {
     std::shared_ptr<MemoryBlock> block;
     bool write;
   };
-  // A queue that recorded a replay of this graph, and its last fence then: until that changes,
-  // the replay is not submitted.
+  // A queue that recorded a replay of this graph, and the queue's recording ticket then: until
+  // the queue handed that ticket to the kernel (Queue::Impl::submitted_ticket), the replay is
+  // not submitted — still being recorded, or held on the host.
   struct RecordedReplay {
     Queue::Impl* queue;
     std::weak_ptr<Queue::Impl> alive;
-    std::uint64_t fence_before;
+    std::uint64_t ticket;
   };
 
   const Built& built() const {
@@ -428,8 +429,8 @@ Graph::Impl::~Impl() {
     for (const GpuUse& use : uses_) binding.block->record_use(use.context, use.fence);
   for (const RecordedReplay& replay : recorded_) {
     const std::shared_ptr<Queue::Impl> queue = replay.alive.lock();
-    if (!queue || queue->last_fence() != replay.fence_before) continue;
-    for (const BufferBinding& binding : bindings_) queue->reference(binding.block, binding.writes);
+    if (!queue || queue->submitted_ticket() >= replay.ticket) continue;
+    for (const BufferBinding& binding : bindings_) queue->keep_until_submitted(replay.ticket, binding.block, binding.writes);
   }
 }
 
@@ -546,8 +547,11 @@ void Graph::Impl::check_bindings_held() {
 }
 
 void Graph::Impl::submit_recorded_replays() {
+  // Held on the host, a replay reaches the kernel once what it waits for is set: until then its
+  // command buffer cannot change.
   for (const RecordedReplay& replay : recorded_)
-    if (const std::shared_ptr<Queue::Impl> queue = replay.alive.lock(); queue && queue->last_fence() == replay.fence_before) queue->submit();
+    if (const std::shared_ptr<Queue::Impl> queue = replay.alive.lock(); queue && queue->submitted_ticket() < replay.ticket)
+      queue->wait_submitted(replay.ticket);
   recorded_.clear();
 }
 
@@ -656,14 +660,14 @@ void Graph::Impl::replay(Queue::Impl& queue) {
   }
   for (const std::uint32_t index : signal_syncs_) queue.note_signal(syncs_[index].signal, syncs_[index].value);
 
-  const std::uint64_t fence_before = queue.last_fence();
+  const std::uint64_t ticket = queue.recording_ticket();
   for (RecordedReplay& recorded : recorded_) {
     if (recorded.queue != &queue) continue;
     if (recorded.alive.expired()) recorded.alive = queue.weak_from_this();  // another queue at the same address
-    recorded.fence_before = fence_before;
+    recorded.ticket = ticket;
     return;
   }
-  recorded_.push_back(RecordedReplay{&queue, queue.weak_from_this(), fence_before});
+  recorded_.push_back(RecordedReplay{&queue, queue.weak_from_this(), ticket});
 }
 
 // --- Graph ---

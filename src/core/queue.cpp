@@ -84,7 +84,23 @@ Queue::Impl::Impl(std::shared_ptr<Device::Impl> device, unsigned priority)
 Queue::Impl::~Impl() {
   try {
     submit();
-    if (const std::uint64_t last = fence_; last != 0) wait_fence(last, kForever);
+  } catch (const Error& error) {
+    log().debug("queue {} closed after an error: {}", context_, error.what());
+  }
+  // Work still held waits for signals nothing set: it never reaches the kernel, and its memory
+  // goes back with it (no submission used it).
+  std::deque<Held> dropped;
+  {
+    std::lock_guard lock(submit_mutex_);
+    dropped.swap(held_);
+  }
+  if (!dropped.empty()) {
+    log().warn("queue (context {}): {} submission(s) held on the host for signals never set are dropped", context_,
+               dropped.size());
+  }
+  dropped.clear();
+  try {
+    wait_fence(fence_, kForever);
   } catch (const Error& error) {
     log().debug("queue {} closed after an error: {}", context_, error.what());
   }
@@ -118,6 +134,15 @@ void Queue::Impl::reference(const std::shared_ptr<MemoryBlock>& block, bool writ
 }
 
 void Queue::Impl::check_not_lost() const {
+  if (has_held_error_.load(std::memory_order_acquire)) [[unlikely]] {
+    std::optional<Error> error;
+    {
+      std::lock_guard lock(lost_mutex_);
+      error.swap(held_error_);
+      has_held_error_.store(false, std::memory_order_release);
+    }
+    if (error) throw *error;
+  }
   if (!is_lost_.load(std::memory_order_acquire)) return;
   std::lock_guard lock(lost_mutex_);
   throw Error(Errc::device_lost, "queue", *lost_);
@@ -132,20 +157,12 @@ void Queue::Impl::note_signal(std::shared_ptr<Signal::Impl> signal, std::uint64_
   signals_.push_back(PendingSignal{std::move(signal), value});
 }
 
-std::uint64_t Queue::Impl::submit() {
-  check_not_lost();
-  if (!stream_) return 0;
-  std::span<const pm4::IbRange> ibs = stream_->finish();
-  if (ibs.empty()) {
-    stream_.reset();
-    return 0;
-  }
-  reference(scratch_, true);
-  const auto& chunks = commands_.blocks();
+std::uint64_t Queue::Impl::hand_to_kernel(const Work& work) {
+  const auto submit_begin = trace_ ? Tracer::Clock::now() : Tracer::Clock::time_point{};
   ib_refs_.clear();
   ib_refs_.push_back(IbRef{&scratch_->bo(), scratch_->allocation().offset + kPrologueOffset, prologue_dwords_});
-  for (const pm4::IbRange& ib : ibs) {
-    const MemoryBlock& chunk = *chunks.at(ib.tag);
+  for (const pm4::IbRange& ib : work.ibs) {
+    const MemoryBlock& chunk = *work.chunks.at(ib.tag);
     ib_refs_.push_back(IbRef{&chunk.bo(), chunk.allocation().offset + (ib.gpu - chunk.allocation().gpu), ib.dwords});
   }
   // Sub-allocations share kernel objects: list each object once, writable if any use writes.
@@ -155,47 +172,213 @@ std::uint64_t Queue::Impl::submit() {
     add_once(object_index_, bo_uses_, reinterpret_cast<std::uintptr_t>(&bo), BoUse{&bo, write},
              [](BoUse& existing, const BoUse& added) { existing.write = existing.write || added.write; });
   };
-  for (const auto& chunk : chunks) list(chunk->bo(), false);
-  for (const Reference& ref : references_) list(ref.block->bo(), ref.write);
-  for (const ListedObject& listed : listed_) list(listed.object->bo, listed.write);
-  dump_if_requested(ibs);
-  warn_unwritten_polls();
-  const auto submit_begin = trace_ ? Tracer::Clock::now() : Tracer::Clock::time_point{};
-  const std::uint64_t fence = device_->kernel().submit(context_, ib_refs_, bo_uses_, after_);
+  list(scratch_->bo(), true);
+  for (const auto& chunk : work.chunks) list(chunk->bo(), false);
+  for (const Reference& ref : work.references) list(ref.block->bo(), ref.write);
+  for (const ListedObject& listed : work.listed) list(listed.object->bo, listed.write);
+  dump_if_requested(work);
+  const std::uint64_t fence = device_->kernel().submit(context_, ib_refs_, bo_uses_, work.after);
   if (trace_) [[unlikely]] trace_->submitted(fence, submit_begin, Tracer::Clock::now());
-  after_.clear();
   fence_ = fence;
   device_->contexts().note_submitted(context_, fence);  // before any use of the fence is recorded
-  for (const Reference& ref : references_) ref.block->record_use(context_, fence);
-  references_.clear();
-  reference_index_.clear();
-  listed_.clear();
-  commands_.release(context_, fence);
-  stream_.reset();
-  for (PendingSignal& pending : signals_) pending.signal->expect(weak_from_this(), fence, pending.value);
-  signals_.clear();
+  scratch_->record_use(context_, fence);
+  for (const Reference& ref : work.references) ref.block->record_use(context_, fence);
+  for (const auto& chunk : work.chunks) chunk->record_use(context_, fence);
   return fence;
 }
 
-Queue::Impl::WaitKind Queue::Impl::resolve_wait(const std::shared_ptr<Signal::Impl>& signal, std::uint64_t value) {
+std::uint64_t Queue::Impl::submit() {
+  check_not_lost();
+  std::unique_lock lock(submit_mutex_);
+  if (held_.empty() && gates_.empty()) {
+    // Nothing held: the recording goes to the kernel as it is.
+    if (!stream_) return 0;
+    std::span<const pm4::IbRange> ibs = stream_->finish();
+    if (ibs.empty()) {
+      stream_.reset();
+      return 0;
+    }
+    const std::uint64_t fence = hand_to_kernel(Work{ibs, commands_.blocks(), references_, listed_, after_});
+    submitted_ticket_.store(recording_ticket_++, std::memory_order_release);
+    after_.clear();
+    references_.clear();
+    reference_index_.clear();
+    listed_.clear();
+    commands_.release(context_, fence);
+    stream_.reset();
+    for (PendingSignal& pending : signals_) pending.signal->expect(weak_from_this(), fence, pending.value);
+    lock.unlock();
+    // Work held for these values on other queues goes on now, held in the kernel for this.
+    for (PendingSignal& pending : signals_)
+      for (const auto& holder : pending.signal->take_holders()) holder->release_held();
+    signals_.clear();
+    return fence;
+  }
+  // Behind held work, or held itself: closed, queued in order, and handed on as far as the
+  // waits allow (Mesa's vk_queue keeps deferred submits the same way, vk_queue.c
+  // vk_queue_submit_final / vk_queue_flush).
+  lock.unlock();
+  hold_on_host(nullptr, 0);
+  lock.lock();
+  for (Held& held : held_) held.submitted = true;
+  std::vector<std::shared_ptr<Signal::Impl>> written;
+  std::optional<Error> failed;
+  try {
+    pump(written);
+  } catch (const Error& error) {
+    failed = error;
+  }
+  std::uint64_t result = fence_;
+  if (!held_.empty()) {
+    held_.back().ticket_returned = true;
+    result = kHeldTicket | held_.back().ticket;
+  }
+  lock.unlock();
+  release_holders(written);
+  if (failed) throw *failed;
+  return result;
+}
+
+std::uint64_t Queue::Impl::latest_fence() {
+  std::lock_guard lock(submit_mutex_);
+  if (held_.empty()) return fence_;
+  held_.back().ticket_returned = true;
+  return kHeldTicket | held_.back().ticket;
+}
+
+bool Queue::Impl::gates_met(Held& held) {
+  for (auto gate = held.gates.begin(); gate != held.gates.end();) {
+    if (resolve_wait(gate->signal, gate->value, {}, held.after) != WaitKind::on_host) {
+      gate = held.gates.erase(gate);
+      continue;
+    }
+    // Asked again whenever the signal is set or gets a writer; looked at once more after
+    // registering, so a change in between is not missed.
+    gate->signal->add_holder(weak_from_this());
+    if (resolve_wait(gate->signal, gate->value, {}, held.after) == WaitKind::on_host) return false;
+    gate = held.gates.erase(gate);
+  }
+  return true;
+}
+
+void Queue::Impl::pump(std::vector<std::shared_ptr<Signal::Impl>>& written) {
+  while (!held_.empty() && held_.front().submitted) {
+    Held& held = held_.front();
+    if (!gates_met(held)) break;
+    std::uint64_t fence = 0;
+    try {
+      fence = hand_to_kernel(Work{held.ibs, held.chunks, held.references, held.listed, held.after});
+    } catch (const Error&) {
+      // Later held work assumed this ran before it: it goes too, never reaching the kernel.
+      held_.clear();
+      submitted_changed_.notify_all();
+      throw;
+    }
+    if (held.ticket_returned) {
+      // Only tickets not yet known retired are kept: the list stays as short as the work in flight.
+      std::erase_if(ticket_fences_, [&](const auto& entry) { return device_->contexts().retired(GpuUse{context_, entry.second}); });
+      ticket_fences_.emplace_back(held.ticket, fence);
+    }
+    for (PendingSignal& pending : held.signals) {
+      pending.signal->expect(weak_from_this(), fence, pending.value);
+      written.push_back(std::move(pending.signal));
+    }
+    submitted_ticket_.store(held.ticket, std::memory_order_release);
+    held_.pop_front();
+  }
+  submitted_changed_.notify_all();
+}
+
+void Queue::Impl::release_holders(const std::vector<std::shared_ptr<Signal::Impl>>& written) noexcept {
+  for (const auto& signal : written)
+    for (const auto& holder : signal->take_holders()) holder->release_held();
+}
+
+void Queue::Impl::release_held() noexcept {
+  std::vector<std::shared_ptr<Signal::Impl>> written;
+  {
+    std::lock_guard lock(submit_mutex_);
+    try {
+      pump(written);
+    } catch (const Error& error) {
+      // Set from the host (Signal::set cannot fail) or by another queue's submit: the queue's
+      // own next call reports it.
+      std::lock_guard lost(lost_mutex_);
+      held_error_ = error;
+      has_held_error_.store(true, std::memory_order_release);
+    }
+  }
+  release_holders(written);
+}
+
+void Queue::Impl::hold_on_host(const std::shared_ptr<Signal::Impl>& signal, std::uint64_t value) {
+  std::span<const pm4::IbRange> ibs;
+  if (stream_) ibs = stream_->finish();
+  if (!ibs.empty()) {
+    Held held{recording_ticket_++, {ibs.begin(), ibs.end()}, commands_.take(), std::move(references_), std::move(listed_),
+              std::move(signals_), std::move(after_), std::move(gates_)};
+    references_ = {};
+    reference_index_.clear();
+    listed_ = {};
+    signals_ = {};
+    after_ = {};
+    gates_ = {};
+    std::lock_guard lock(submit_mutex_);
+    held_.push_back(std::move(held));
+  }
+  stream_.reset();
+  if (signal) gates_.push_back(PendingSignal{signal, value});
+}
+
+void Queue::Impl::wait_submitted(std::uint64_t ticket) {
+  if (submitted_ticket() < ticket) submit();
+  std::unique_lock lock(submit_mutex_);
+  submitted_changed_.wait(lock, [&] {
+    return submitted_ticket_.load(std::memory_order_acquire) >= ticket || held_.empty() ||
+           has_held_error_.load(std::memory_order_acquire);
+  });
+}
+
+void Queue::Impl::keep_until_submitted(std::uint64_t ticket, const std::shared_ptr<MemoryBlock>& block, bool write) {
+  if (ticket == recording_ticket_) {
+    reference(block, write);
+    return;
+  }
+  std::lock_guard lock(submit_mutex_);
+  for (Held& held : held_) {
+    if (held.ticket == ticket) held.references.push_back(Reference{block, write});
+  }
+}
+
+Queue::Impl::WaitKind Queue::Impl::resolve_wait(const std::shared_ptr<Signal::Impl>& signal, std::uint64_t value,
+                                                std::span<const PendingSignal> written_before,
+                                                std::vector<FenceWait>& after) {
   if (signal->value() >= value) return WaitKind::reached;
   // Written earlier in this queue's own recording: the value comes before the wait in ring
   // order, so polling memory for it cannot hold up anything that produces it.
-  const bool written_here = std::any_of(signals_.begin(), signals_.end(), [&](const PendingSignal& pending) {
+  const bool written_here = std::any_of(written_before.begin(), written_before.end(), [&](const PendingSignal& pending) {
     return pending.signal == signal && pending.value >= value;
   });
   if (written_here) return WaitKind::polled_after_writer;
   const auto writer = signal->writer_of(value);
-  if (!writer) return WaitKind::polled_unwritten;  // the host, or work not submitted yet
+  // The host, or work not submitted yet: a CP wait would hold the whole ringbuffer of this
+  // priority band until then, and a writer queued behind it on the band until the hang
+  // detector killed the waiter. The host holds the work instead, as Mesa's common Vulkan
+  // runtime holds a submission that waits before its timeline point has a signal operation
+  // (vk_device.h VK_DEVICE_TIMELINE_MODE_EMULATED; vk_queue.c vk_queue_submit in
+  // VK_QUEUE_SUBMIT_MODE_DEFERRED keeps it in the queue's list, vk_device_flush hands it on),
+  // the mode Turnip's msm backend runs in on kernels without syncobj timelines
+  // (tu_knl_drm_msm.cc, vk_sync_timeline_get_type).
+  if (!writer) return WaitKind::on_host;
   if (writer->queue.get() == this) return WaitKind::polled_after_writer;  // submitted earlier here
   // Another queue's submitted work writes it. A CP wait here would hold the whole ringbuffer
   // of this priority band — the producer too, when it is queued behind — until the hang
   // detector kills the waiter; the kernel holds the submission back instead.
   // A context's fences retire in order: only its latest one needs waiting for.
   const Kernel::ContextId producer = writer->queue->context();
-  auto known = std::find_if(after_.begin(), after_.end(), [&](const FenceWait& w) { return w.context == producer; });
-  if (known == after_.end()) {
-    after_.push_back(FenceWait{producer, writer->fence});
+  auto known = std::find_if(after.begin(), after.end(), [&](const FenceWait& w) { return w.context == producer; });
+  if (known == after.end()) {
+    after.push_back(FenceWait{producer, writer->fence});
   } else {
     known->fence = std::max(known->fence, writer->fence);
   }
@@ -204,40 +387,20 @@ Queue::Impl::WaitKind Queue::Impl::resolve_wait(const std::shared_ptr<Signal::Im
 
 void Queue::Impl::wait_for(const std::shared_ptr<Signal::Impl>& signal, std::uint64_t value) {
   if (trace_) [[unlikely]] trace_->tracer().wait_recorded(signal.get(), value, trace_->track());
-  const WaitKind kind = resolve_wait(signal, value);
+  const WaitKind kind = resolve_wait(signal, value, signals_, after_);
   if (kind == WaitKind::reached || kind == WaitKind::in_kernel) return;
-  // Written earlier on this queue, or by nothing submitted yet: the CP polls memory. For the
-  // latter, the writer must not be queued behind this wait on the same priority band
-  // (Queue::wait says so); submit() warns when it is still unwritten then.
-  if (kind == WaitKind::polled_unwritten) unwritten_polls_.push_back(PendingSignal{signal, value});
+  // Held on the host, the CP wait still orders the work when the release comes from a writer on
+  // this queue; when it comes from the host or another queue's work, it is met on arrival.
+  if (kind == WaitKind::on_host) hold_on_host(signal, value);
   emit_wait(stream(), gen_, signal->gpu_address(), value);
   reference(signal->memory(), false);
 }
 
 void Queue::Impl::hold_recorded_wait(const std::shared_ptr<Signal::Impl>& signal, std::uint64_t value) {
-  if (resolve_wait(signal, value) == WaitKind::polled_unwritten) unwritten_polls_.push_back(PendingSignal{signal, value});
+  if (resolve_wait(signal, value, signals_, after_) == WaitKind::on_host) hold_on_host(signal, value);
 }
 
-void Queue::Impl::warn_unwritten_polls() {
-  // Still no submitted writer: the value comes from the host or from a submission made after
-  // this one. The wait is not turned into a kernel wait now even if a writer was submitted since
-  // it was recorded: the kernel would hold this whole submission until that writer's whole
-  // submission retired, which deadlocks when the writer in turn polls for a value this
-  // submission writes after the wait.
-  const auto unwritten = std::find_if(unwritten_polls_.begin(), unwritten_polls_.end(), [](const PendingSignal& poll) {
-    return poll.signal->value() < poll.value && !poll.signal->writer_of(poll.value);
-  });
-  if (unwritten != unwritten_polls_.end() && !warned_unwritten_poll_) {
-    warned_unwritten_poll_ = true;
-    log().warn("queue (context {}): the GPU polls a signal for {:#x}, which no submitted work writes: the whole priority "
-               "band waits until the host sets it or a later submission writes it, and a writer queued behind it on "
-               "the same band deadlocks until the hang detector ends this queue (said once per queue)",
-               context_, unwritten->value);
-  }
-  unwritten_polls_.clear();
-}
-
-void Queue::Impl::dump_if_requested(std::span<const pm4::IbRange> ibs) {
+void Queue::Impl::dump_if_requested(const Work& work) {
   // ADRENO_DUMP is read once: the check must cost nothing on the hot path.
   static const bool requested = [] {
     const char* directory = std::getenv("ADRENO_DUMP");
@@ -253,13 +416,14 @@ void Queue::Impl::dump_if_requested(std::span<const pm4::IbRange> ibs) {
     }
     buffers.push_back(pm4::DumpBuffer{object.bo.gpu, object.cpu});
   };
-  for (const auto& chunk : commands_.blocks()) add(chunk->object());
-  for (const Reference& ref : references_) add(ref.block->object());
-  for (const ListedObject& listed : listed_) add(*listed.object);
+  add(scratch_->object());
+  for (const auto& chunk : work.chunks) add(chunk->object());
+  for (const Reference& ref : work.references) add(ref.block->object());
+  for (const ListedObject& listed : work.listed) add(*listed.object);
   // The IB list as the kernel receives it: the queue's prologue (cache invalidate, per-chip setup)
   // runs first in every submission, so a dump without it would not show what the GPU executes.
   std::vector<pm4::IbRange> submitted{prologue()};
-  submitted.insert(submitted.end(), ibs.begin(), ibs.end());
+  submitted.insert(submitted.end(), work.ibs.begin(), work.ibs.end());
   // The device's ids, not the kernel's: KGSL's byte-wise model number is wrong for a7xx chip ids
   // (describe() in device.cpp), and cffdump and adreno-decode pick the generation from RD_GPU_ID.
   const DeviceInfo& info = device_->info();
@@ -271,6 +435,31 @@ void Queue::Impl::dump_if_requested(std::span<const pm4::IbRange> ibs) {
 bool Queue::Impl::wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeout) {
   check_not_lost();
   if (fence == 0) return true;
+  if ((fence & kHeldTicket) != 0) {
+    // Held on the host: first until it reaches the kernel, which a signal set on another thread
+    // or another queue's submission brings about, then for its kernel fence.
+    const std::uint64_t ticket = fence & ~kHeldTicket;
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    const auto deadline = timeout >= Clock::time_point::max() - start ? Clock::time_point::max() : start + timeout;
+    std::unique_lock lock(submit_mutex_);
+    const auto handed = [&] {
+      return submitted_ticket_.load(std::memory_order_acquire) >= ticket || held_.empty() ||
+             has_held_error_.load(std::memory_order_acquire);
+    };
+    if (deadline == Clock::time_point::max()) {
+      submitted_changed_.wait(lock, handed);
+    } else if (!submitted_changed_.wait_until(lock, deadline, handed)) {
+      return false;
+    }
+    check_not_lost();  // held work that failed to reach the kernel
+    const auto entry = std::find_if(ticket_fences_.begin(), ticket_fences_.end(), [&](const auto& e) { return e.first == ticket; });
+    if (entry == ticket_fences_.end()) return true;  // retired, and forgotten
+    fence = entry->second;
+    lock.unlock();
+    const auto now = Clock::now();
+    timeout = deadline == Clock::time_point::max() ? kForever : std::max(std::chrono::nanoseconds(0), std::chrono::nanoseconds(deadline - now));
+  }
   const auto wait_begin = trace_ ? Tracer::Clock::now() : Tracer::Clock::time_point{};
   try {
     if (!device_->kernel().wait(context_, fence, timeout)) return false;
@@ -356,7 +545,7 @@ bool Queue::wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeout) { 
 
 void Queue::finish(std::chrono::nanoseconds timeout) {
   impl_->submit();
-  if (!impl_->wait_fence(impl_->last_fence(), timeout)) {
+  if (!impl_->wait_fence(impl_->latest_fence(), timeout)) {
     throw Error(Errc::timeout, "queue finish", "work on context " + std::to_string(impl_->context()) + " did not finish in time");
   }
 }

@@ -3,6 +3,7 @@
 // used by the submission so the allocator does not recycle them early).
 #pragma once
 
+#include <adreno/error.hpp>
 #include <adreno/queue.hpp>
 
 #include "core/buffer_impl.h"
@@ -15,6 +16,8 @@
 #include "pm4/command_stream.h"
 
 #include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -42,17 +45,32 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   };
   void list_objects(std::span<const ListedObject> objects) { listed_.insert(listed_.end(), objects.begin(), objects.end()); }
 
+  /// Closes the recording and hands it, with every earlier submission held on the host, to the
+  /// kernel as far as their waits allow. Returns the kernel fence, or kHeldTicket | its ticket
+  /// while the recording is held (kernel fences stay far below); 0 when nothing was recorded.
+  static constexpr std::uint64_t kHeldTicket = std::uint64_t{1} << 63;
   std::uint64_t submit();
-  /// The fence of the latest submission (0 before the first).
-  std::uint64_t last_fence() const noexcept { return fence_; }
+  /// The fence or held ticket of the latest submission (0 before the first).
+  std::uint64_t latest_fence();
+  /// Tickets number the recordings: the open one, and the latest handed to the kernel (every
+  /// earlier one was handed too, in order). Work held on the host is between the two.
+  std::uint64_t recording_ticket() const noexcept { return recording_ticket_; }
+  std::uint64_t submitted_ticket() const noexcept { return submitted_ticket_.load(std::memory_order_acquire); }
+  /// Blocks until the recording with `ticket` was handed to the kernel (submitting the open one).
+  void wait_submitted(std::uint64_t ticket);
+  /// Keeps `block` alive, and marks its use, with the recording `ticket` when it reaches the
+  /// kernel (the open recording or one held on the host; nothing when it was handed already).
+  void keep_until_submitted(std::uint64_t ticket, const std::shared_ptr<MemoryBlock>& block, bool write);
+  /// Hands held work whose waits are now met to the kernel (a signal it waits for was set or
+  /// got a submitted writer). An error is kept for the queue's next call.
+  void release_held() noexcept;
   /// A dword of GPU memory the queue's cache flushes write to.
   GpuAddress scratch() const noexcept { return scratch_->allocation().gpu; }
   /// The GPU generation this queue's commands are encoded for.
   pm4::Gen generation() const noexcept { return gen_; }
   bool wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeout);
-  /// With ADRENO_DUMP=<dir>, writes the submission about to be made as an .rd file.
-  void dump_if_requested(std::span<const pm4::IbRange> ibs);
-  /// Throws device_lost when an earlier wait found the context reset.
+  /// Throws device_lost when an earlier wait found the context reset, and the error of held work
+  /// that failed to reach the kernel since the last call (once).
   void check_not_lost() const;
 
   /// The command memory of the work being recorded (tools and tests decode it from here).
@@ -73,11 +91,13 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   /// Signals recorded since the last submit learn their submission's fence at submit.
   void note_signal(std::shared_ptr<Signal::Impl> signal, std::uint64_t value);
   /// Holds later work until `signal` ≥ `value`: in the kernel when another queue's submitted work
-  /// writes the value, else as a CP memory wait (see Queue::wait).
+  /// writes the value, on the host when nothing submitted writes it, as a CP memory wait when
+  /// this queue wrote it earlier (see Queue::wait).
   void wait_for(const std::shared_ptr<Signal::Impl>& signal, std::uint64_t value);
-  /// The kernel half of wait_for, for a wait whose CP wait is recorded already (graphs): when
+  /// The holding half of wait_for, for a wait whose CP wait is recorded already (graphs): when
   /// another queue's submitted work writes `value`, the next submission waits for that work in
-  /// the kernel (a KGSL sync point, an MSM in-fence), which meets the CP wait before it starts.
+  /// the kernel (a KGSL sync point, an MSM in-fence), which meets the CP wait before it starts;
+  /// when nothing submitted writes it, the work from here on is held on the host.
   void hold_recorded_wait(const std::shared_ptr<Signal::Impl>& signal, std::uint64_t value);
 
  private:
@@ -100,25 +120,70 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   std::vector<ListedObject> listed_;
   FlatIndex object_index_;     // kernel object → its entry in bo_uses_, while submit builds it
   /// How a wait is held: the value is there; the kernel holds the next submission (recorded in
-  /// after_); or the CP polls, for a value written before it in ring order (earlier on this
-  /// queue) or by nothing submitted yet.
-  enum class WaitKind { reached, in_kernel, polled_after_writer, polled_unwritten };
-  WaitKind resolve_wait(const std::shared_ptr<Signal::Impl>& signal, std::uint64_t value);
-  /// At submit: a poll whose value no submitted work writes yet is logged (once per queue).
-  void warn_unwritten_polls();
+  /// `after`); the CP polls, for a value written before it in ring order (earlier on this
+  /// queue); or nothing submitted writes it yet, and the host holds the work after it.
+  enum class WaitKind { reached, in_kernel, polled_after_writer, on_host };
+  /// `written_before`: signals the same submission writes before the wait; `after` collects the
+  /// kernel waits.
+  WaitKind resolve_wait(const std::shared_ptr<Signal::Impl>& signal, std::uint64_t value,
+                        std::span<const PendingSignal> written_before, std::vector<FenceWait>& after);
+  /// Work from here on is held on the host until `signal` ≥ `value`: what was recorded before is
+  /// closed into a submission of its own.
+  void hold_on_host(const std::shared_ptr<Signal::Impl>& signal, std::uint64_t value);
+
+  /// A closed recording the kernel has not got yet: held on the host for its gates (or behind an
+  /// earlier held one), or not submitted yet when it was closed at a host-held wait.
+  struct Held {
+    std::uint64_t ticket;
+    std::vector<pm4::IbRange> ibs;  // tags index `chunks`
+    std::vector<std::shared_ptr<MemoryBlock>> chunks;
+    std::vector<Reference> references;
+    std::vector<ListedObject> listed;
+    std::vector<PendingSignal> signals;
+    std::vector<FenceWait> after;
+    std::vector<PendingSignal> gates;  // waits no submitted work answered when recorded
+    bool submitted = false;            // submit() was called for it
+    bool ticket_returned = false;      // submit() returned its ticket: remember its fence
+  };
+  /// The kernel's submission of one recording (the open one or a held one). Returns the fence.
+  struct Work {
+    std::span<const pm4::IbRange> ibs;
+    const std::vector<std::shared_ptr<MemoryBlock>>& chunks;
+    std::span<const Reference> references;
+    std::span<const ListedObject> listed;
+    std::span<const FenceWait> after;
+  };
+  std::uint64_t hand_to_kernel(const Work& work);
+  /// With ADRENO_DUMP=<dir>, writes the submission about to be made as an .rd file.
+  void dump_if_requested(const Work& work);
+  /// True when each gate of `held` is reached or written by submitted work (then the kernel
+  /// holds it for that work); else the queue waits for the signal to change.
+  bool gates_met(Held& held);
+  /// Hands held work, oldest first, to the kernel while its gates are met (submit_mutex_ held).
+  /// Appends the signals the handed work writes: their holders may go on.
+  void pump(std::vector<std::shared_ptr<Signal::Impl>>& written);
+  static void release_holders(const std::vector<std::shared_ptr<Signal::Impl>>& written) noexcept;
 
   std::vector<PendingSignal> signals_;
-  std::vector<PendingSignal> unwritten_polls_;  // CP waits of the recording with no submitted writer
-  bool warned_unwritten_poll_ = false;
+  std::vector<PendingSignal> gates_;  // host-held waits of the open recording
   std::vector<FenceWait> after_;  // other queues' submissions the next submit waits for
   std::vector<IbRef> ib_refs_;  // reused across submits
   std::vector<BoUse> bo_uses_;
   std::shared_ptr<MemoryBlock> scratch_;  // flush target and, after it, the submission prologue
   std::uint32_t prologue_dwords_ = 0;
-  std::uint64_t fence_ = 0;
+  // Handing work to the kernel, which a signal set on another thread may do (release_held).
+  std::mutex submit_mutex_;
+  std::condition_variable submitted_changed_;
+  std::uint64_t fence_ = 0;  // the kernel's latest
+  std::deque<Held> held_;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ticket_fences_;  // returned held ticket → kernel fence
+  std::uint64_t recording_ticket_ = 1;
+  std::atomic<std::uint64_t> submitted_ticket_{0};
   mutable std::mutex lost_mutex_;  // waits may come from any thread (Signal::wait)
   std::optional<std::string> lost_;  // why the context is gone, once it is
+  mutable std::optional<Error> held_error_;  // held work that failed to reach the kernel
   std::atomic<bool> is_lost_{false};  // lets every recording call check without the mutex
+  mutable std::atomic<bool> has_held_error_{false};
   UploadArea uploads_{device_};
   std::unique_ptr<QueueTrace> trace_;  // null unless the device traces
 };
@@ -142,6 +207,12 @@ class Signal::Impl {
   };
   std::optional<KnownWriter> writer_of(std::uint64_t target);
   bool wait(std::uint64_t target, std::chrono::nanoseconds timeout);
+  /// `queue` holds work on the host until this signal reaches a value: set() and a newly
+  /// submitted writer let it look again (Queue::Impl::release_held).
+  void add_holder(std::weak_ptr<Queue::Impl> queue);
+  /// The queues holding work for this signal, forgotten here (each adds itself again if its
+  /// work stays held).
+  std::vector<std::shared_ptr<Queue::Impl>> take_holders();
 
  private:
   struct Writer {
@@ -153,6 +224,7 @@ class Signal::Impl {
   std::shared_ptr<MemoryBlock> memory_;
   std::mutex mutex_;
   std::vector<Writer> writers_;
+  std::vector<std::weak_ptr<Queue::Impl>> holders_;
 };
 
 }  // namespace adreno

@@ -26,7 +26,34 @@ Signal::Impl::Impl(std::shared_ptr<Device::Impl> device, std::shared_ptr<MemoryB
 
 std::uint64_t Signal::Impl::value() const noexcept { return slot(*memory_).load(std::memory_order_acquire); }
 
-void Signal::Impl::set(std::uint64_t value) noexcept { slot(*memory_).store(value, std::memory_order_release); }
+void Signal::Impl::set(std::uint64_t value) noexcept {
+  slot(*memory_).store(value, std::memory_order_release);
+  // Work held on the host for this signal may go now (Mesa flushes deferred submits when the
+  // host signals a semaphore the same way: vk_queue.c, vk_device_flush from a host signal).
+  for (const auto& holder : take_holders()) holder->release_held();
+}
+
+void Signal::Impl::add_holder(std::weak_ptr<Queue::Impl> queue) {
+  std::lock_guard lock(mutex_);
+  for (const auto& holder : holders_) {
+    if (!holder.owner_before(queue) && !queue.owner_before(holder)) return;  // once per queue
+  }
+  holders_.push_back(std::move(queue));
+}
+
+std::vector<std::shared_ptr<Queue::Impl>> Signal::Impl::take_holders() {
+  std::vector<std::weak_ptr<Queue::Impl>> holders;
+  {
+    std::lock_guard lock(mutex_);
+    if (holders_.empty()) return {};
+    holders.swap(holders_);
+  }
+  std::vector<std::shared_ptr<Queue::Impl>> live;
+  for (const auto& holder : holders) {
+    if (auto queue = holder.lock()) live.push_back(std::move(queue));
+  }
+  return live;
+}
 
 void Signal::Impl::expect(std::weak_ptr<Queue::Impl> queue, std::uint64_t fence, std::uint64_t value) {
   std::lock_guard lock(mutex_);

@@ -9,7 +9,7 @@
 namespace adreno {
 
 bool UploadArea::idle(const Block& block, const Queue::Impl& queue) const {
-  if (block.written_after_fence == queue.last_fence()) return false;  // part of the open recording
+  if (block.written_in_ticket > queue.submitted_ticket()) return false;  // recorded, not handed to the kernel yet
   return device_->contexts().all_retired(block.memory->allocation().uses);
 }
 
@@ -35,9 +35,9 @@ UploadArea::Space UploadArea::allocate(Queue::Impl& queue, std::uint64_t bytes) 
     cursor_ = start;
   }
   Block& block = blocks_[current_];
-  if (block.written_after_fence != queue.last_fence()) {
+  if (block.written_in_ticket != queue.recording_ticket()) {
     queue.reference(block.memory, false);
-    block.written_after_fence = queue.last_fence();
+    block.written_in_ticket = queue.recording_ticket();
   }
   const Allocation& memory = block.memory->allocation();
   Space space{memory.cpu.subview(cursor_, bytes), memory.gpu + cursor_};

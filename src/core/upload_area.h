@@ -37,12 +37,12 @@ class UploadArea {
   const MemoryBlock& block(std::size_t index) const { return *blocks_.at(index).memory; }
 
  private:
-  static constexpr std::uint64_t kNotRecorded = ~std::uint64_t{0};
+  static constexpr std::uint64_t kNotRecorded = 0;  // tickets start at 1
   struct Block {
     std::shared_ptr<MemoryBlock> memory;
-    // The queue's last fence when this block was last written: equal to the queue's current
-    // last fence means "read by the work being recorded now" (not submitted yet).
-    std::uint64_t written_after_fence = kNotRecorded;
+    // The queue's recording ticket when this block was last written: one the kernel has not got
+    // yet (the open recording, or work held on the host) has no use recorded on the block.
+    std::uint64_t written_in_ticket = kNotRecorded;
   };
   bool idle(const Block& block, const Queue::Impl& queue) const;
   std::size_t next_block(Queue::Impl& queue);

@@ -494,6 +494,16 @@ std::unique_ptr<Kernel> open_msm_kernel(sys::Syscalls& sys, const std::string& p
   if (driver != "msm") {
     throw Error(Errc::unsupported, "MSM DRM_IOCTL_VERSION", path + " is driven by \"" + driver + "\", not msm");
   }
+  // Every submission signals a syncobj and names those it waits for (MSM_SUBMIT_SYNCOBJ_OUT/IN),
+  // which GEM_SUBMIT knows from msm 1.6 on (msm_drv.c version history: "1.6.0 - Syncobj
+  // support"); an older driver answers EINVAL for the flags at the first submission.
+  constexpr int kSyncobjMajor = 1, kSyncobjMinor = 6;
+  if (version.version_major < kSyncobjMajor ||
+      (version.version_major == kSyncobjMajor && version.version_minor < kSyncobjMinor)) {
+    throw Error(Errc::unsupported, "MSM DRM_IOCTL_VERSION",
+                path + " runs msm " + std::to_string(version.version_major) + "." + std::to_string(version.version_minor) +
+                    ", before 1.6: GEM_SUBMIT takes no syncobjs");
+  }
 
   KernelInfo info;
   info.kind = KernelKind::msm;

@@ -147,6 +147,12 @@ class VirtualDevice::Impl {
     faults_->clear();
   }
 
+  std::shared_ptr<const virt::Stall> stall() const { return stall_; }
+  void end_stalls() {
+    stall_->end();
+    stall_ = std::make_shared<virt::Stall>();
+  }
+
   std::vector<KernelObject> ledger() const {
     std::vector<KernelObject> objects;
     for (const auto& object : system_shared_->ledger()) {
@@ -175,6 +181,7 @@ class VirtualDevice::Impl {
  private:
   Driver driver_;
   std::shared_ptr<virt::FaultInjection> faults_ = std::make_shared<virt::FaultInjection>();
+  std::shared_ptr<virt::Stall> stall_ = std::make_shared<virt::Stall>();
   std::shared_ptr<virt::VirtualSyscalls> system_shared_;
   std::shared_ptr<detail::CallLog> log_;
   std::optional<Device> device_;
@@ -221,6 +228,12 @@ void VirtualDevice::fail_random_calls(Operation operation, double fraction, std:
 }
 
 void VirtualDevice::hang_submission(unsigned nth) { impl_->fault_submission(nth, {virt::FaultKind::hang, 0}); }
+
+void VirtualDevice::stall_submission(unsigned nth) {
+  impl_->fault_submission(nth, {virt::FaultKind::hang, 0, impl_->stall()});
+}
+
+void VirtualDevice::end_stalls() { impl_->end_stalls(); }
 
 void VirtualDevice::page_fault_submission(std::uint64_t gpu_address, unsigned nth) {
   impl_->fault_submission(nth, {virt::FaultKind::page_fault, gpu_address});

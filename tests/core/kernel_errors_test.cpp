@@ -27,10 +27,9 @@ TEST_CASE("a kernel error while asking whether released memory is idle keeps the
     std::vector<std::uint32_t> values(64);
     for (auto& v : values) v = static_cast<std::uint32_t>(rng());
     Queue queue(device);
-    Signal gate(device);
     std::optional<Buffer> used = device.allocate({.size = 256});
     const std::uint64_t first = used->gpu_address().value();
-    queue.wait(gate, 1);  // the submission stays in flight until the host opens the gate
+    test.stall_submission();  // the submission stays in flight until the stall ends
     queue.write(*used, values);
     queue.submit();
     test.clear_log();
@@ -43,7 +42,7 @@ TEST_CASE("a kernel error while asking whether released memory is idle keeps the
     CHECK(test.calls(Operation::wait).front().injected);
     CHECK(test.calls(Operation::wait).front().error == error);
     test.clear_faults();
-    gate.set(1);
+    test.end_stalls();
     queue.finish(10s);
   }
   close_without_leaks(test);

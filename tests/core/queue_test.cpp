@@ -82,16 +82,16 @@ testing::VirtualDevice two_band_device(bool msm) {
                                  .hang_timeout = 30s});
 }
 
-/// Sets `gate` to 1 if `done` is not set within 10 s: a submit that blocks the only thread until
-/// the producer retired (the producer waits for `gate`) would otherwise never return.
+/// Ends the kit's stalls if stop() is not called within 10 s: a submit that blocks the only
+/// thread until the stalled producer retired would otherwise never return.
 class GateRescue {
  public:
-  explicit GateRescue(Signal& gate)
-      : thread_([this, &gate] {
+  explicit GateRescue(testing::VirtualDevice& kit)
+      : thread_([this, &kit] {
           std::unique_lock lock(mutex_);
           if (!changed_.wait_for(lock, 10s, [&] { return done_; })) {
             rescued_ = true;
-            gate.set(1);
+            kit.end_stalls();
           }
         }) {}
   ~GateRescue() { stop(); }
@@ -116,8 +116,8 @@ class GateRescue {
 }  // namespace
 
 TEST_CASE("a consumer held for another band's producer leaves its own band running", "[virtual-kernel][queue]") {
-  // The producer waits on the GPU for a gate the host sets only after the consumer and the
-  // bystander were submitted, from the one thread. A CP wait in the consumer would hold its
+  // The producer stays busy on the GPU (a kit stall) until the consumer and the bystander were
+  // submitted, from the one thread. A CP wait in the consumer would hold its
   // band and the bystander queued behind it until the hang detector killed the consumer; a
   // consumer held on the host (submit blocking until the producer retired) never lets the
   // thread reach the gate. Both: KGSL (sync points) and MSM (syncobj in-fences).
@@ -130,7 +130,7 @@ TEST_CASE("a consumer held for another band's producer leaves its own band runni
     const unsigned levels = device.info().priority_levels;
     Queue producer(device, {.priority = 0}), consumer(device, {.priority = levels - 2}),
         bystander(device, {.priority = levels - 1});
-    Signal gate(device), ready(device), done(device), fine(device);
+    Signal ready(device), done(device), fine(device);
     std::optional<Graph> graph;
     if (graph_replay) {
       graph.emplace(device);
@@ -138,8 +138,8 @@ TEST_CASE("a consumer held for another band's producer leaves its own band runni
       graph->signal(done, 1);
       graph->build();
     }
-    GateRescue rescue(gate);
-    producer.wait(gate, 1);  // set from the host below: holds the producer's band only
+    GateRescue rescue(kit);
+    kit.stall_submission();  // ended below: holds the producer's band only
     producer.signal(ready, 7);
     producer.submit();
     if (graph) {
@@ -155,70 +155,11 @@ TEST_CASE("a consumer held for another band's producer leaves its own band runni
     REQUIRE(fine.wait(1, 10s));  // the bystander ran while the consumer was held
     CHECK_FALSE(consumer.wait_fence(consumer_fence, 0ns));
     CHECK(done.value() == 0);
-    gate.set(1);
+    kit.end_stalls();
     REQUIRE(done.wait(1, 10s));
     CHECK(ready.value() == 7);
   }
   CHECK(kit.close().empty());
-}
-
-TEST_CASE("a GPU poll for a value no submitted work writes is logged once per queue, a kernel-held wait is not",
-          "[virtual-kernel][queue]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
-  {
-    Queue producer(*device), consumer(*device), waiter(*device);
-    Signal ready(*device), gate(*device), out(*device);
-    const auto warnings = [](const std::string& log) {
-      std::size_t count = 0;
-      for (std::size_t at = log.find("which no submitted work writes"); at != std::string::npos;
-           at = log.find("which no submitted work writes", at + 1)) {
-        ++count;
-      }
-      return count;
-    };
-    producer.signal(ready, 1);
-    producer.submit();
-    {
-      CapturedStderr err;
-      consumer.wait(ready, 1);  // the producer's submitted work writes it: held in the kernel
-      consumer.signal(out, 1);
-      consumer.submit();
-      CHECK(warnings(err.text()) == 0);
-    }
-    {
-      CapturedStderr err;
-      waiter.wait(gate, 1);  // set from the host: polled, and the band waits for it
-      waiter.submit();
-      waiter.wait(gate, 2);
-      waiter.submit();
-      const std::string log = err.text();
-      CHECK(warnings(log) == 1);
-      CHECK_THAT(log, Catch::Contains("for 0x1,"));
-    }
-    gate.set(2);
-    waiter.finish(10s);
-    REQUIRE(out.wait(1, 10s));
-  }
-  device.close_and_check_ledger();
-}
-
-TEST_CASE("a CP wait for a signal that a later submission on the same band writes hangs", "[virtual-kernel][queue]") {
-  // The waiter is ahead of its producer on the one ringbuffer: only the hang detector ends it.
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
-  {
-    Queue consumer(*device), producer(*device);
-    Signal ready(*device), done(*device);
-    consumer.wait(ready, 1);  // nothing writes `ready` yet: a CP memory wait
-    consumer.signal(done, 1);
-    const std::uint64_t fence = consumer.submit();
-    producer.signal(ready, 1);
-    producer.finish(30s);  // runs once the hang detector removed the consumer
-    CHECK(ready.value() == 1);
-    CHECK_THROWS_MATCHES(consumer.wait_fence(fence, 30s), Error,
-                         Catch::Matchers::Predicate<Error>([](const Error& e) { return e.code() == Errc::device_lost; }));
-    CHECK(done.value() == 0);
-  }
-  device.close_and_check_ledger();
 }
 
 TEST_CASE("host waits time out without error and a later signal still arrives", "[virtual-kernel][queue]") {
@@ -268,28 +209,29 @@ TEST_CASE("GPU timestamps are 64-bit and increase across the carry into the high
 }
 
 TEST_CASE("a hung queue reports device_lost and the device's other queues keep working", "[virtual-kernel][queue]") {
-  const std::string backend = EACH_VIRTUAL_BACKEND();
-  // A short hang detector so the test does not wait seconds.
-  VirtualDevice device(backend);
+  testing::VirtualDevice kit({.driver = GENERATE(testing::Driver::kgsl, testing::Driver::msm)});
   {
-    Queue hung(*device), healthy(*device);
-    Signal never(*device), fine(*device);
-    hung.wait(never, 1);
+    Device& device = kit.device();
+    Queue hung(device), healthy(device);
+    Signal never(device), fine(device);
+    kit.hang_submission();  // the hang detector ends it after the kit's 100 ms
+    hung.signal(never, 1);
     hung.submit();
     healthy.signal(fine, 3);
     healthy.submit();
     CHECK(fine.wait(3, 10s));
     try {
       hung.finish(30s);
-      FAIL("a wait that can never be satisfied retired");
+      FAIL("a hung submission retired");
     } catch (const Error& error) {
       CHECK(error.code() == Errc::device_lost);
     }
+    CHECK(never.value() == 0);
     healthy.signal(fine, 4);
     healthy.finish(10s);
     CHECK(fine.value() == 4);
   }
-  device.close_and_check_ledger();
+  CHECK(kit.close().empty());
 }
 
 TEST_CASE("many queues on several threads each see their own results", "[virtual-kernel][queue]") {

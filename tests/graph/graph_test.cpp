@@ -628,8 +628,8 @@ TEST_CASE("a graph over 64 KiB of commands chains its command buffer, and every 
 
 TEST_CASE("patching a graph while its replay is held on the GPU waits for that replay to retire", "[virtual-gpu][graph]") {
   // graph.hpp: a replay that has values to patch first waits until the GPU finished the previous
-  // replay of this graph (one instance, not double-buffered). The first replay is held behind a
-  // wait on `go`; the second replay, on another thread, must enter its kernel wait before the
+  // replay of this graph (one instance, not double-buffered). The first replay is kept on the GPU
+  // by a kit stall; the second replay, on another thread, must enter its kernel wait before the
   // patch lands. That thread's wait ioctl is made to fail once with EINTR (both backends ask
   // again), which puts it in the call log: the sign, without any timing, that it is waiting.
   const testing::Driver driver = GENERATE(testing::Driver::kgsl, testing::Driver::msm);
@@ -646,7 +646,7 @@ TEST_CASE("patching a graph while its replay is held on the GPU waits for that r
     std::memset(second_out.cpu_view().data(), 0, 64 * 4);
     const auto k1 = static_cast<std::uint32_t>(rng()), k2 = static_cast<std::uint32_t>(rng());
 
-    Signal go(device), done(device);
+    Signal go(device, 1), done(device);  // the first replay's wait is met: the stall holds it
     Graph graph(device);
     const GraphSync wait = graph.wait(go, 1);
     Arguments arguments(add_scalar);
@@ -657,7 +657,8 @@ TEST_CASE("patching a graph while its replay is held on the GPU waits for that r
     graph.build();
     Queue queue(device);
     graph.replay(queue);
-    queue.submit();  // held at the wait: go is 0
+    test.stall_submission();
+    queue.submit();  // in the kernel, stalled
 
     // Recorded patches only: nothing the held replay reads may change yet.
     graph.set_buffer(id, 0, second_out);
@@ -681,7 +682,7 @@ TEST_CASE("patching a graph while its replay is held on the GPU waits for that r
     while (!waiting() && !replayed) std::this_thread::yield();
     CHECK(waiting());
     CHECK_FALSE(replayed);
-    go.set(1);  // the first replay runs with its own values; then the second may patch
+    test.end_stalls();  // the first replay runs with its own values; then the second may patch
     second.join();
     REQUIRE(done.wait(1, std::chrono::seconds(60)));
     go.set(2);

@@ -169,6 +169,47 @@ TEST_CASE("every memory type, GPU-writable or read-only, reaches the kernel as i
   CHECK(v.sys.leaks().empty());
 }
 
+TEST_CASE("an msm driver older than 1.6 is refused at open, naming its version: its GEM_SUBMIT takes no syncobjs",
+          "[virtual-kernel][msm]") {
+  // Killed behaviour: the device opened, and the first submission failed with EINVAL for
+  // MSM_SUBMIT_SYNCOBJ_OUT (msm_drv.c: "1.6.0 - Syncobj support").
+  {
+    VirtualMsm v({}, adreno::virt::MsmNodeOptions{.version_minor = 5});
+    try {
+      v.open();
+      FAIL("an msm 1.5 node was opened");
+    } catch (const Error& error) {
+      CHECK(error.code() == Errc::unsupported);
+      CHECK(error.operation() == "MSM DRM_IOCTL_VERSION");
+      CHECK_THAT(error.detail(), Catch::Contains("msm 1.5"));
+    }
+    CHECK(v.sys.leaks().empty());
+  }
+  // 1.6 is enough: a submission signals its syncobj and runs.
+  VirtualMsm v({}, adreno::virt::MsmNodeOptions{.version_minor = 6});
+  {
+    auto kernel = v.open();
+    const auto ctx = kernel->create_context(0);
+    Bo ib = kernel->alloc(4096, BoFlags{MemoryType::write_combined, true});
+    Bo data = kernel->alloc(4096, {});
+    CpuView ib_view = kernel->map(ib);
+    CpuView data_view = kernel->map(data);
+    std::mt19937 rng(16);
+    const std::vector<std::uint32_t> values = {static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(rng())};
+    const IbRef ref = Pm4{}.mem_write(data.gpu, values).place(ib, ib_view, 0);
+    const BoUse use{&data, true};
+    REQUIRE(kernel->wait(ctx, kernel->submit(ctx, std::span(&ref, 1), std::span(&use, 1)), seconds(5)));
+    CHECK(read32(data_view, 0) == values[0]);
+    CHECK(read32(data_view, 1) == values[1]);
+    kernel->unmap(ib, ib_view);
+    kernel->unmap(data, data_view);
+    kernel->free(ib);
+    kernel->free(data);
+    kernel->destroy_context(ctx);
+  }
+  CHECK(v.sys.leaks().empty());
+}
+
 TEST_CASE("cached-coherent memory on a GPU without it is unsupported, not a bad argument", "[virtual-kernel][msm]") {
   // msm_gem.c msm_gem_new_impl answers EINVAL without ADRENO_QUIRK_HAS_CACHED_COHERENT; the
   // backend reads that as a missing feature, as freedreno's probe does.

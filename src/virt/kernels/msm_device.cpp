@@ -61,7 +61,7 @@ constexpr unsigned kFirstRenderMinor = 128;
 constexpr const char* kDriverName = "msm";
 constexpr const char* kDriverDate = "20130625";
 constexpr const char* kDriverDesc = "MSM Snapdragon DRM";
-constexpr int kVersionMajor = 1, kVersionMinor = 12, kVersionPatch = 0;
+constexpr int kVersionMajor = 1, kVersionPatch = 0;  // the minor: MsmNodeOptions::version_minor
 
 std::uint64_t page_align(std::uint64_t size, std::uint64_t page_size) {
   return (size + page_size - 1) & ~(page_size - 1);
@@ -301,7 +301,7 @@ class MsmFile final : public VirtualFile {
 
   int version(drm_version& args) {
     args.version_major = kVersionMajor;
-    args.version_minor = kVersionMinor;
+    args.version_minor = device_->options.version_minor;
     args.version_patchlevel = kVersionPatch;
     copy_field(args.name, args.name_len, kDriverName);
     copy_field(args.date, args.date_len, kDriverDate);
@@ -614,6 +614,11 @@ class MsmFile final : public VirtualFile {
     if ((args.flags & uapi::MSM_PIPE_ID_MASK) != uapi::MSM_PIPE_3D0) return -EINVAL;
     const std::uint32_t pipe_flags = args.flags & ~uapi::MSM_PIPE_ID_MASK;
     if (pipe_flags & ~uapi::MSM_SUBMIT_FLAGS) return -EINVAL;
+    constexpr int kSyncobjMinor = 6;  // msm_drv.c: "1.6.0 - Syncobj support"
+    if (device_->options.version_minor < kSyncobjMinor &&
+        (pipe_flags & (uapi::MSM_SUBMIT_SYNCOBJ_IN | uapi::MSM_SUBMIT_SYNCOBJ_OUT))) {
+      return -EINVAL;  // not in that kernel's MSM_SUBMIT_FLAGS
+    }
     // SUDO needs CONFIG_DRM_MSM_GPU_SUDO and CAP_SYS_RAWIO; a virtual process has neither.
     if (pipe_flags & uapi::MSM_SUBMIT_SUDO) return -EINVAL;
     Queue* queue = find_queue(args.queueid);

@@ -25,6 +25,10 @@ struct MsmNodeOptions {
   /// ADRENO_QUIRK_HAS_CACHED_COHERENT (set for a630 in a6xx_catalog.c): without it, GEM_NEW
   /// refuses MSM_BO_CACHED_COHERENT with EINVAL (msm_gem.c msm_gem_new_impl).
   bool cached_coherent = true;
+  /// The driver's minor version (DRM_IOCTL_VERSION; major 1). Before 1.6 (msm_drv.c's version
+  /// history: "1.6.0 - Syncobj support") GEM_SUBMIT knows no MSM_SUBMIT_SYNCOBJ_IN/OUT and
+  /// answers EINVAL for them, as its flag check does for any unknown flag.
+  int version_minor = 12;
 };
 
 VirtualSyscalls::NodeFactory make_virtual_msm_node(const VirtualGpuConfig& config, MsmNodeOptions options = {});

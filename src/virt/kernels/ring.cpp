@@ -120,8 +120,12 @@ void Ring::execute(RingBuffer::Entry& entry) {
   std::optional<FaultRecord> fault;
   PageFaults page_faults;
   try {
-    if (entry.injected && entry.injected->kind == FaultKind::hang) hang(entry.ibs);
-    if (entry.injected) page_faults.record(PageFaults::Fault{entry.injected->address, false, false, "injected by the test"});
+    if (entry.injected && entry.injected->stall) {
+      if (!entry.injected->stall->wait(stop_)) throw GpuFault(FaultKind::hang, 0, "stalled submission aborted by teardown");
+    } else if (entry.injected) {
+      if (entry.injected->kind == FaultKind::hang) hang(entry.ibs);
+      page_faults.record(PageFaults::Fault{entry.injected->address, false, false, "injected by the test"});
+    }
     cp_.execute(entry.ibs, entry.allowed.get(), &page_faults);
   } catch (const GpuFault& error) {
     fault = FaultRecord{error.kind(), error.address(), error.what(), entry.seqno};
@@ -155,6 +159,25 @@ void Ring::report_page_faults(PageFaults& faults, std::uint64_t seqno) {
                          std::string(fault.reason) + (fault.write ? " (write)" : " (read)"));
     logs_.page_fault(FaultRecord{FaultKind::page_fault, fault.address, error.what(), seqno, fault.write, fault.permission});
   }
+}
+
+void Stall::end() {
+  {
+    std::lock_guard lock(mutex_);
+    ended_ = true;
+  }
+  ended_changed_.notify_all();
+}
+
+bool Stall::wait(const std::atomic<bool>& stop) const {
+  // Teardown sets `stop` without knowing the stall: look at it now and then.
+  constexpr auto kTeardownCheck = std::chrono::milliseconds(5);
+  std::unique_lock lock(mutex_);
+  while (!ended_) {
+    if (stop.load()) return false;
+    ended_changed_.wait_for(lock, kTeardownCheck);
+  }
+  return true;
 }
 
 void Ring::hang(const std::vector<IbSpan>& ibs) {

@@ -43,11 +43,27 @@ struct FaultRecord {
   bool permission = false;  // page faults: a permission fault, else a translation fault
 };
 
+/// Keeps submissions running without finishing until the test ends the stall: the GPU is busy
+/// and making progress, as during a long dispatch, so the hang detector stays quiet.
+class Stall {
+ public:
+  void end();
+  /// Returns once end() was called, or `stop` is set (teardown: then false).
+  bool wait(const std::atomic<bool>& stop) const;
+
+ private:
+  mutable std::mutex mutex_;
+  mutable std::condition_variable ended_changed_;
+  bool ended_ = false;
+};
+
 /// A fault a test chose for one submission (src/testing): instead of running, the submission
-/// hangs until the hang detector fires; or it page-faults at `address` and then runs.
+/// hangs until the hang detector fires; or it page-faults at `address` and then runs; or, with
+/// `stall`, it runs only once the stall ended.
 struct InjectedFault {
-  FaultKind kind;             // hang or page_fault
+  FaultKind kind;             // hang or page_fault; not looked at with a stall
   std::uint64_t address = 0;  // page_fault: the faulting GPU address
+  std::shared_ptr<const Stall> stall{};
 };
 
 /// One hardware ringbuffer: a thread that runs the submissions of every Ring on it in order. A

@@ -1,0 +1,197 @@
+// [virtual-kernel] Waits no submitted work answers yet — a signal the host sets, or one a later
+// submission writes — hold the work after them on the host: it reaches the kernel (seen in the
+// kit's submission log) only once the value is there or a writer was submitted, then waits for
+// that writer in the kernel. A GPU poll instead would hold the priority band's ring, and a writer
+// queued behind it on that ring until the hang detector ended the waiter.
+#include <adreno/adreno.hpp>
+#include <adreno/graph.hpp>
+#include <adreno/queue.hpp>
+#include <adreno/testing.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+
+using namespace adreno;
+using namespace std::chrono_literals;
+
+/// Both virtual kernels on the a630 (the default model) and the a740.
+#define EACH_BACKEND_AND_GENERATION()                                              \
+  testing::VirtualDeviceOptions {                                                  \
+    .driver = GENERATE(testing::Driver::kgsl, testing::Driver::msm),               \
+    .model = GENERATE(as<std::string>{}, "", "a740")                                \
+  }
+
+TEST_CASE("work after a wait for a host-set signal reaches the kernel only once the host set it",
+          "[virtual-kernel][queue][host-held]") {
+  // Killed behaviour: the wait as a CP poll inside one submission (the work after it is in the
+  // kernel, and the ring polls, before the host sets the signal).
+  testing::VirtualDevice kit(EACH_BACKEND_AND_GENERATION());
+  {
+    Device& device = kit.device();
+    Queue queue(device);
+    Signal gate(device), first(device), done(device);
+    Buffer data = device.allocate({.size = 64});
+    std::mt19937 rng(2024);
+    const std::uint32_t before[] = {static_cast<std::uint32_t>(rng())};
+    const std::uint32_t after[] = {static_cast<std::uint32_t>(rng())};
+    std::memset(data.cpu_view().data(), 0, 64);
+    queue.write(data.view(0, 4), before);
+    queue.signal(first, 1);
+    queue.wait(gate, 3);
+    queue.write(data.view(4, 4), after);
+    queue.signal(done, 1);
+    kit.clear_log();
+    const std::uint64_t fence = queue.submit();
+    // What comes before the wait runs now.
+    REQUIRE(first.wait(1, 10s));
+    CHECK(data.cpu_view().as<std::uint32_t>()[0] == before[0]);
+    CHECK(kit.submissions().size() == 1);
+    CHECK_FALSE(queue.wait_fence(fence, 0ns));
+    CHECK_FALSE(queue.wait_fence(fence, 1ms));  // a timeout while held is no error
+    gate.set(2);  // below the target: still held
+    CHECK(kit.submissions().size() == 1);
+    CHECK(done.value() == 0);
+    gate.set(3);
+    REQUIRE(kit.submissions().size() == 2);
+    CHECK(kit.submissions()[1].error == 0);
+    REQUIRE(queue.wait_fence(fence, 10s));
+    CHECK(done.value() == 1);
+    CHECK(data.cpu_view().as<std::uint32_t>()[0] == before[0]);
+    CHECK(data.cpu_view().as<std::uint32_t>()[1] == after[0]);
+    CHECK(kit.faults().empty());
+    // Later work queues behind held work, in order, and a reached value holds nothing.
+    queue.wait(gate, 3);
+    queue.signal(done, 2);
+    queue.finish(10s);
+    CHECK(done.value() == 2);
+  }
+  CHECK(kit.close().empty());
+}
+
+TEST_CASE("a wait for a value that a later submission of another queue on the same ring writes runs after it",
+          "[virtual-kernel][queue][host-held]") {
+  // One priority band, one ring: a CP poll in the consumer, queued first, would hold the ring
+  // and the producer behind it until the hang detector (100 ms here) reset the consumer, whose
+  // wait_fence would throw device_lost. Held on the host, the consumer goes to the kernel when
+  // the producer's submission is made, waiting for it there.
+  testing::VirtualDevice kit(EACH_BACKEND_AND_GENERATION());
+  {
+    Device& device = kit.device();
+    Queue consumer(device), producer(device);
+    Signal ready(device), done(device);
+    Buffer data = device.allocate({.size = 64});
+    std::mt19937 rng(99);
+    const std::uint32_t produced[] = {static_cast<std::uint32_t>(rng())};
+    kit.clear_log();
+    consumer.wait(ready, 1);  // nothing submitted writes `ready` yet
+    consumer.signal(done, 1);
+    const std::uint64_t consumer_fence = consumer.submit();
+    CHECK(kit.submissions().empty());
+    producer.write(data.view(0, 4), produced);
+    producer.signal(ready, 1);
+    producer.submit();
+    CHECK(kit.submissions().size() == 2);  // the producer's, then the consumer's
+    REQUIRE(consumer.wait_fence(consumer_fence, 10s));
+    CHECK(done.value() == 1);
+    CHECK(data.cpu_view().as<std::uint32_t>()[0] == produced[0]);
+    producer.finish(10s);
+    CHECK(kit.faults().empty());
+  }
+  CHECK(kit.close().empty());
+}
+
+TEST_CASE("a queue finishing on one thread returns once another thread set the signal its work waits for",
+          "[virtual-kernel][queue][host-held]") {
+  testing::VirtualDevice kit(EACH_BACKEND_AND_GENERATION());
+  {
+    Device& device = kit.device();
+    Queue queue(device);
+    Signal gate(device), done(device);
+    queue.wait(gate, 1);
+    queue.signal(done, 7);
+    queue.submit();
+    std::thread setter([&] { gate.set(1); });  // before, during or after finish() started
+    queue.finish();
+    setter.join();
+    CHECK(done.value() == 7);
+  }
+  CHECK(kit.close().empty());
+}
+
+TEST_CASE("held work whose signal is never set is dropped with its queue and leaves nothing behind",
+          "[virtual-kernel][queue][host-held]") {
+  testing::VirtualDevice kit(EACH_BACKEND_AND_GENERATION());
+  {
+    Device& device = kit.device();
+    Signal gate(device), done(device);
+    {
+      Queue queue(device);
+      Buffer data = device.allocate({.size = 4096});
+      queue.wait(gate, 1);
+      const std::uint32_t value[] = {1};
+      queue.write(data.view(0, 4), value);
+      queue.signal(done, 1);
+      CHECK_FALSE(queue.wait_fence(queue.submit(), 1ms));
+    }
+    gate.set(1);  // too late: the queue is gone
+    CHECK(done.value() == 0);
+    CHECK(kit.submissions().empty());
+  }
+  CHECK(kit.close().empty());
+}
+
+TEST_CASE("held work the kernel refuses when the host sets its signal fails the queue's next call",
+          "[virtual-kernel][queue][host-held]") {
+  testing::VirtualDevice kit(EACH_BACKEND_AND_GENERATION());
+  {
+    Device& device = kit.device();
+    Queue queue(device);
+    Signal gate(device), done(device);
+    queue.wait(gate, 1);
+    queue.signal(done, 1);
+    queue.submit();
+    kit.fail_call(testing::Operation::submit, EINVAL);
+    gate.set(1);  // cannot throw: the refusal waits for the queue
+    CHECK_THROWS_MATCHES(queue.submit(), Error, Catch::Matchers::Predicate<Error>([](const Error& e) {
+                           return e.code() != Errc::device_lost && e.sys_errno() == EINVAL;
+                         }));
+    CHECK(done.value() == 0);
+    // Reported once; the queue goes on.
+    queue.signal(done, 2);
+    queue.finish(10s);
+    CHECK(done.value() == 2);
+  }
+  CHECK(kit.close().empty());
+}
+
+TEST_CASE("a graph replay waiting for a host-set signal is held on the host until it is set",
+          "[virtual-kernel][graph][host-held]") {
+  testing::VirtualDevice kit(EACH_BACKEND_AND_GENERATION());
+  {
+    Device& device = kit.device();
+    Queue queue(device);
+    Signal gate(device), done(device);
+    Graph graph(device);
+    graph.wait(gate, 1);
+    const GraphSync signal = graph.signal(done, 1);
+    graph.build();
+    kit.clear_log();
+    graph.replay(queue);
+    const std::uint64_t fence = queue.submit();
+    CHECK(kit.submissions().empty());
+    gate.set(1);
+    REQUIRE(queue.wait_fence(fence, 10s));
+    CHECK(done.value() == 1);
+    // A patch waits for the earlier replay; this one is released at once.
+    graph.set_value(signal, 2);
+    graph.replay(queue);
+    queue.finish(10s);
+    CHECK(done.value() == 2);
+  }
+  CHECK(kit.close().empty());
+}

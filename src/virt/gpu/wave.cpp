@@ -826,10 +826,16 @@ void Wave::sfu(const ir3::Instruction& in) {
   }
 }
 
-std::uint64_t Wave::address64(const ir3::Operand& base, unsigned lane) const {
+const std::uint64_t* Wave::global_addresses(const ir3::Operand& base, LaneAddresses& out) const {
   if (base.kind != OperandKind::gpr || base.half) fail(pc_now_, "a global address must be a full register pair");
   check_full_range(base.reg, 2);
-  return read_full(base.reg, lane) | (std::uint64_t{read_full(base.reg + 1u, lane)} << 32);
+  ir3::Operand high = base;
+  high.reg = static_cast<std::uint16_t>(high.reg + 1);
+  Lanes low_buffer, high_buffer;
+  const std::uint32_t* __restrict low_values = gather(base, 0, low_buffer);
+  const std::uint32_t* __restrict high_values = gather(high, 0, high_buffer);
+  for (std::size_t i = 0; i < active_.size(); ++i) out[i] = low_values[i] | (std::uint64_t{high_values[i]} << 32);
+  return out.data();
 }
 
 void Wave::memory(const ir3::Instruction& in) {
@@ -885,25 +891,53 @@ void Wave::global_access(const ir3::Instruction& in) {
   if (data.kind == OperandKind::gpr) {
     half_regs ? check_half_range(data.reg, components) : check_full_range(data.reg, components);
   }
-  // 32-bit data in general registers moves straight between memory and the register rows.
+  // Every executing lane's address at once.
+  LaneAddresses addresses;
+  std::uint64_t* const address = addresses.data();
+  global_addresses(in.src[0], addresses);
+  const std::size_t n = active_.size();
+  const auto offset = static_cast<std::uint64_t>(static_cast<std::int64_t>(in.mem.offset));
+  if (indexed) {
+    Lanes index_buffer;
+    const std::uint32_t* index = gather(in.src[1], 0, index_buffer);
+    const unsigned shift = in.mem.shift, type_shift = ir3::type_shift(in.type);
+    for (std::size_t i = 0; i < n; ++i) address[i] += ((std::uint64_t{index[i]} << shift) + offset) << type_shift;
+  } else {
+    for (std::size_t i = 0; i < n; ++i) address[i] += offset;
+  }
+  const std::size_t length = std::size_t{components} * bytes;
+  // 32-bit data in general registers moves straight between memory and the register rows, and
+  // lanes whose accesses follow each other in memory move together: one translation and one
+  // cache lookup for all of them while they stay in one buffer and cache block.
   std::uint32_t* const rows = data_rows(data, in.type, components);
   TranslationMemo memo;
-  for (std::uint16_t lane : active_) {
-    std::uint64_t address = address64(in.src[0], lane);
-    if (indexed) {
-      const std::uint64_t index = read(in.src[1], lane, 0);
-      address += ((index << in.mem.shift) + static_cast<std::uint64_t>(static_cast<std::int64_t>(in.mem.offset)))
-                 << ir3::type_shift(in.type);
-    } else {
-      address += static_cast<std::uint64_t>(static_cast<std::int64_t>(in.mem.offset));
+  for (std::size_t i = 0; i < n;) {
+    if (rows != nullptr) {
+      std::size_t end = i + 1;
+      while (end < n && address[end] == address[end - 1] + length) ++end;
+      std::size_t run = 0;
+      std::byte* const host = dispatch_.memory->translate_run(address[i], (end - i) * length, length, !load, memo, run);
+      for (std::size_t k = 0; k < run; ++k) {
+        const std::uint16_t lane = active_[i + k];
+        for (unsigned c = 0; c < components; ++c) {
+          std::uint32_t* value = &rows[std::size_t{c} * stride_ + lane];
+          std::byte* at = host + k * length + std::size_t{c} * 4;
+          load ? std::memcpy(value, at, 4) : std::memcpy(at, value, 4);
+        }
+      }
+      if (run > 0) {
+        i += run;
+        continue;
+      }
     }
-    // One translation per lane when the access lies in one mapping (the common case), reused
+    // One lane: its translation when the access lies in one mapping (the common case), reused
     // by the next lanes while they stay in its buffer and cache line; the byte-wise path
     // handles accesses that span mappings and reports the faulting address.
-    const std::size_t length = std::size_t{components} * bytes;
+    const std::uint16_t lane = active_[i];
+    const std::uint64_t lane_address = address[i++];
     std::byte* host = nullptr;
     try {
-      host = dispatch_.memory->translate(address, length, !load, memo);
+      host = dispatch_.memory->translate(lane_address, length, !load, memo);
     } catch (const GpuFault&) {
     }
     if (rows != nullptr && host != nullptr) {
@@ -914,7 +948,7 @@ void Wave::global_access(const ir3::Instruction& in) {
       continue;
     }
     for (unsigned c = 0; c < components; ++c) {
-      const std::uint64_t at = address + std::uint64_t{c} * bytes;
+      const std::uint64_t at = lane_address + std::uint64_t{c} * bytes;
       if (load) {
         std::uint32_t value = 0;
         if (host) {
@@ -951,14 +985,30 @@ void Wave::local_access(const ir3::Instruction& in) {
   }
   std::uint32_t* const rows = data_rows(data, in.type, components);
   const std::size_t size = is_private ? dispatch_.private_bytes : group_.local_memory.size();
-  for (std::uint16_t lane : active_) {
-    std::uint8_t* memory = is_private ? private_.data() + std::size_t{lane} * size : group_.local_memory.data();
-    const std::uint64_t address = std::uint64_t{read(in.src[0], lane, 0)} + static_cast<std::uint64_t>(static_cast<std::int64_t>(in.mem.offset));
-    if (address + std::uint64_t{components} * bytes > size) {
-      fail(pc_now_, std::string(is_private ? "private" : "local") + " memory access at byte " + std::to_string(address) +
+  const std::size_t n = active_.size();
+  const std::uint64_t length = std::uint64_t{components} * bytes;
+  // Every executing lane's byte address, and all of them checked before any moves (a fault
+  // ends the dispatch, so no lane's access is observable after one).
+  Lanes offset_buffer;
+  const std::uint32_t* offsets = gather(in.src[0], 0, offset_buffer);
+  LaneAddresses addresses;
+  const auto offset = static_cast<std::uint64_t>(static_cast<std::int64_t>(in.mem.offset));
+  bool inside = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    addresses[i] = std::uint64_t{offsets[i]} + offset;
+    inside &= addresses[i] + length <= size;
+  }
+  for (std::size_t i = 0; !inside && i < n; ++i) {
+    if (addresses[i] + length > size) {
+      fail(pc_now_, std::string(is_private ? "private" : "local") + " memory access at byte " + std::to_string(addresses[i]) +
                         " is outside the " + std::to_string(size) + " bytes of " +
                         (is_private ? "SP_CS_PVT_MEM_PARAM MEMSIZEPERITEM" : "SP_CS_CNTL_1 SHARED_SIZE"));
     }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint16_t lane = active_[i];
+    std::uint8_t* memory = is_private ? private_.data() + std::size_t{lane} * size : group_.local_memory.data();
+    const std::uint64_t address = addresses[i];
     if (rows != nullptr) {
       for (unsigned c = 0; c < components; ++c) {
         std::uint32_t* value = &rows[std::size_t{c} * stride_ + lane];
@@ -1008,11 +1058,14 @@ void Wave::atomic(const ir3::Instruction& in) {
       default: return old ^ operand;
     }
   };
-  for (std::uint16_t lane : active_) {
+  LaneAddresses global_address_buffer;
+  const std::uint64_t* global_address = global ? global_addresses(in.src[0], global_address_buffer) : nullptr;
+  for (std::size_t i = 0; i < active_.size(); ++i) {
+    const std::uint16_t lane = active_[i];
     const std::uint32_t operand = read(in.src[1], lane, 0);
     std::uint32_t old = 0;
     if (global) {
-      const std::uint64_t address = address64(in.src[0], lane);
+      const std::uint64_t address = global_address[i];
       if (address % 4 != 0) fail(pc_now_, "unaligned global atomic");
       auto* host = reinterpret_cast<std::uint32_t*>(dispatch_.memory->translate(address, 4, true));
       std::atomic_ref<std::uint32_t> cell(*host);

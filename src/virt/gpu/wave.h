@@ -97,7 +97,10 @@ class Wave {
   std::uint32_t uniform_dword(const UniformBuffer& ubo, std::uint64_t dword) const;
   void write_constant(std::uint64_t dword, std::uint32_t value);
   const ImageDescriptor& image(const std::vector<BoundImage>& slots, std::uint32_t slot, const char* kind) const;
-  std::uint64_t address64(const ir3::Operand& base, unsigned lane) const;
+  /// One 64-bit address per executing lane, indexed by position in active_.
+  using LaneAddresses = std::array<std::uint64_t, 128>;
+  /// The global addresses in the register pair `base` of every executing lane: `out`, filled.
+  const std::uint64_t* global_addresses(const ir3::Operand& base, LaneAddresses& out) const;
 
   const ComputeDispatch& dispatch_;
   WorkGroup& group_;

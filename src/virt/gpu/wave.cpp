@@ -142,11 +142,27 @@ std::uint32_t convert(std::uint32_t raw, Type from, Type to) {
   return static_cast<std::uint32_t>(value) & mask_of(destination_bits);
 }
 
+// Moves `components` dwords per lane between the register rows and memory, for the executing
+// lanes lanes[0 .. count): component c of lane l is rows[c * stride + l], its memory at(i) + 4c
+// (i the lane's position). Lane by lane, as the hardware's lanes are ordered.
+template <typename At>
+void move_dwords(bool load, std::uint32_t* rows, std::size_t stride, unsigned components, const std::uint16_t* lanes,
+                 std::size_t count, At at) {
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint32_t* const row = rows + lanes[i];
+    std::byte* const memory = at(i);
+    if (load) {
+      for (unsigned c = 0; c < components; ++c) std::memcpy(row + c * stride, memory + 4 * c, 4);
+    } else {
+      for (unsigned c = 0; c < components; ++c) std::memcpy(memory + 4 * c, row + c * stride, 4);
+    }
+  }
+}
+
 }  // namespace
 
-Wave::Wave(const ComputeDispatch& dispatch, WorkGroup& group, unsigned index, unsigned first_fiber, unsigned lanes)
+Wave::Wave(const ComputeDispatch& dispatch, unsigned index, unsigned lanes)
     : dispatch_(dispatch),
-      group_(group),
       program_(*dispatch.program),
       index_(index),
       lanes_(lanes),
@@ -162,21 +178,63 @@ Wave::Wave(const ComputeDispatch& dispatch, WorkGroup& group, unsigned index, un
       pc_(stride_),
       live_(stride_),
       next_pc_(stride_),
-      uniform_pc_(dispatch.first_instruction),
-      hazards_(program_, dispatch.hazards, dispatch.hazard_warnings, stride_, lanes, full_regids_, dispatch.half_footprint * 4, dispatch.merged_registers) {
+      hazards_(program_, dispatch.hazards, dispatch.hazard_warnings, stride_, lanes, full_regids_, dispatch.half_footprint * 4, dispatch.merged_registers) {}
+
+void Wave::start(WorkGroup& group, unsigned first_fiber) {
+  group_ = &group;
+  std::fill(full_.begin(), full_.end(), 0);
+  std::fill(half_.begin(), half_.end(), 0);
+  shared_full_ = {};
+  shared_half_ = {};
+  std::fill(a0_.begin(), a0_.end(), 0);
+  std::fill(a1_.begin(), a1_.end(), 0);
+  std::fill(p0_.begin(), p0_.end(), 0);
+  std::fill(private_.begin(), private_.end(), 0);
   std::fill(live_.begin(), live_.begin() + lanes_, 1);
+  active_.clear();
+  uniform_pc_ = dispatch_.first_instruction;
+  diverged_ = active_is_live_ = dense_ = at_barrier_ = in_preamble_ = false;
+  fiber_instructions_ = 0;
+  since_watchdog_ = 0;
+  pc_now_ = 0;
+  hazards_.reset();
+  const ComputeDispatch& dispatch = dispatch_;
   const auto& size = dispatch.local_size;
-  // System values, written as the hardware does before the first instruction.
+  // System values, written as the hardware does before the first instruction: value_of(lane, c)
+  // into component c for every lane (a register row at a time).
   auto preload = [&](std::uint16_t regid, unsigned count, auto value_of) {
     if (regid == kNoRegid) return;
     check_full_range(regid, count);
-    for (unsigned lane = 0; lane < lanes_; ++lane)
-      for (unsigned c = 0; c < count; ++c) write_full(regid + c, lane, value_of(first_fiber + lane, c));
+    for (unsigned c = 0; c < count; ++c) {
+      if (regid + c < kFirstSharedRegid) {
+        std::uint32_t* const row = &full_[std::size_t{regid + c} * stride_];
+        for (unsigned lane = 0; lane < lanes_; ++lane) row[lane] = value_of(lane, c);
+      } else if (regid + c < kFirstSharedRegid + kSharedRegids) {
+        write_full(regid + c, lanes_ - 1, value_of(lanes_ - 1, c));  // uniform: the last lane's value stays
+      } else {
+        for (unsigned lane = 0; lane < lanes_; ++lane) write_full(regid + c, lane, value_of(lane, c));
+      }
+    }
   };
-  preload(dispatch.local_id_regid, 3, [&](unsigned fiber, unsigned c) {
-    return c == 0 ? fiber % size[0] : c == 1 ? fiber / size[0] % size[1] : fiber / (size[0] * size[1]);
-  });
-  preload(dispatch.linear_local_id_regid, 1, [](unsigned fiber, unsigned) { return fiber; });
+  if (dispatch.local_id_regid != kNoRegid) {
+    // The fibers' local ids, counted on from the first fiber's rather than divided out per lane.
+    std::array<Lanes, 3> local_id;
+    std::uint32_t x = first_fiber % size[0], y = first_fiber / size[0] % size[1], z = first_fiber / (size[0] * size[1]);
+    for (unsigned lane = 0; lane < lanes_; ++lane) {
+      local_id[0][lane] = x;
+      local_id[1][lane] = y;
+      local_id[2][lane] = z;
+      if (++x == size[0]) {
+        x = 0;
+        if (++y == size[1]) {
+          y = 0;
+          ++z;
+        }
+      }
+    }
+    preload(dispatch.local_id_regid, 3, [&](unsigned lane, unsigned c) { return local_id[c][lane]; });
+  }
+  preload(dispatch.linear_local_id_regid, 1, [&](unsigned lane, unsigned) { return first_fiber + lane; });
   preload(dispatch.work_group_id_regid, 3, [&](unsigned, unsigned c) { return group.id[c]; });
   preload(dispatch.work_group_size_regid, 3, [&](unsigned, unsigned c) { return size[c]; });
   preload(dispatch.work_group_offset_regid, 3, [&](unsigned, unsigned c) { return group.id[c] * size[c]; });
@@ -502,12 +560,12 @@ void Wave::preamble_flow(const ir3::Instruction& in, std::uint32_t pc, std::uint
     case Opcode::shps: {
       // The first wave to arrive runs the preamble; every later one branches past it
       // (ir3_create_empty_preamble: shps falls through to the preamble, else jumps to main).
-      Preamble& preamble = *group_.preamble;  // there is one: the program has an shps
+      Preamble& preamble = *group_->preamble;  // there is one: the program has an shps
       if (preamble.claimed) {
         for (std::uint16_t lane : active_) next_pc_[lane] = target;
         return;
       }
-      if (!group_.runs_alone) {
+      if (!group_->runs_alone) {
         fail(pc, "shps: the first work group never reached the preamble; the virtual GPU runs the preamble there, "
                  "before the other work groups start");
       }
@@ -521,7 +579,7 @@ void Wave::preamble_flow(const ir3::Instruction& in, std::uint32_t pc, std::uint
       // writes (stc, ldc.k) must have landed before the main shader reads them.
       if (!in.ss || !in.sy) fail(pc, "shpe without (ss)(sy): the preamble's constant writes may not have landed");
       in_preamble_ = false;
-      group_.preamble->done = true;
+      group_->preamble->done = true;
       return;
     }
   }
@@ -917,14 +975,7 @@ void Wave::global_access(const ir3::Instruction& in) {
       while (end < n && address[end] == address[end - 1] + length) ++end;
       std::size_t run = 0;
       std::byte* const host = dispatch_.memory->translate_run(address[i], (end - i) * length, length, !load, memo, run);
-      for (std::size_t k = 0; k < run; ++k) {
-        const std::uint16_t lane = active_[i + k];
-        for (unsigned c = 0; c < components; ++c) {
-          std::uint32_t* value = &rows[std::size_t{c} * stride_ + lane];
-          std::byte* at = host + k * length + std::size_t{c} * 4;
-          load ? std::memcpy(value, at, 4) : std::memcpy(at, value, 4);
-        }
-      }
+      move_dwords(load, rows, stride_, components, active_.data() + i, run, [&](std::size_t k) { return host + k * length; });
       if (run > 0) {
         i += run;
         continue;
@@ -941,10 +992,7 @@ void Wave::global_access(const ir3::Instruction& in) {
     } catch (const GpuFault&) {
     }
     if (rows != nullptr && host != nullptr) {
-      for (unsigned c = 0; c < components; ++c) {
-        std::uint32_t* value = &rows[std::size_t{c} * stride_ + lane];
-        load ? std::memcpy(value, host + std::size_t{c} * 4, 4) : std::memcpy(host + std::size_t{c} * 4, value, 4);
-      }
+      move_dwords(load, rows, stride_, components, &lane, 1, [&](std::size_t) { return host; });
       continue;
     }
     for (unsigned c = 0; c < components; ++c) {
@@ -984,7 +1032,7 @@ void Wave::local_access(const ir3::Instruction& in) {
     half_regs ? check_half_range(data.reg, components) : check_full_range(data.reg, components);
   }
   std::uint32_t* const rows = data_rows(data, in.type, components);
-  const std::size_t size = is_private ? dispatch_.private_bytes : group_.local_memory.size();
+  const std::size_t size = is_private ? dispatch_.private_bytes : group_->local_memory.size();
   const std::size_t n = active_.size();
   const std::uint64_t length = std::uint64_t{components} * bytes;
   // Every executing lane's byte address, and all of them checked before any moves (a fault
@@ -1005,18 +1053,18 @@ void Wave::local_access(const ir3::Instruction& in) {
                         (is_private ? "SP_CS_PVT_MEM_PARAM MEMSIZEPERITEM" : "SP_CS_CNTL_1 SHARED_SIZE"));
     }
   }
+  auto memory_of = [&](std::uint16_t lane) {
+    return is_private ? private_.data() + std::size_t{lane} * size : group_->local_memory.data();
+  };
+  if (rows != nullptr) {
+    const std::uint16_t* const lanes = active_.data();
+    return move_dwords(load, rows, stride_, components, lanes, n,
+                       [&](std::size_t i) { return reinterpret_cast<std::byte*>(memory_of(lanes[i]) + addresses[i]); });
+  }
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint16_t lane = active_[i];
-    std::uint8_t* memory = is_private ? private_.data() + std::size_t{lane} * size : group_.local_memory.data();
+    std::uint8_t* memory = memory_of(lane);
     const std::uint64_t address = addresses[i];
-    if (rows != nullptr) {
-      for (unsigned c = 0; c < components; ++c) {
-        std::uint32_t* value = &rows[std::size_t{c} * stride_ + lane];
-        std::uint8_t* at = memory + address + std::size_t{c} * 4;
-        load ? std::memcpy(value, at, 4) : std::memcpy(at, value, 4);
-      }
-      continue;
-    }
     for (unsigned c = 0; c < components; ++c) {
       std::uint8_t* at = memory + address + std::size_t{c} * bytes;
       if (load) {
@@ -1074,11 +1122,11 @@ void Wave::atomic(const ir3::Instruction& in) {
       }
     } else {
       const std::uint64_t address = read(in.src[0], lane, 0);
-      if (address % 4 != 0 || address + 4 > group_.local_memory.size())
+      if (address % 4 != 0 || address + 4 > group_->local_memory.size())
         fail(pc_now_, "local atomic at byte " + std::to_string(address) + " is unaligned or outside SHARED_SIZE");
-      std::memcpy(&old, group_.local_memory.data() + address, 4);
+      std::memcpy(&old, group_->local_memory.data() + address, 4);
       const std::uint32_t updated = combine(old, operand);
-      std::memcpy(group_.local_memory.data() + address, &updated, 4);
+      std::memcpy(group_->local_memory.data() + address, &updated, 4);
     }
     if (in.dst.kind != OperandKind::none) write(in.dst, lane, 0, old);
   }
@@ -1192,7 +1240,7 @@ std::uint32_t Wave::uniform_dword(const UniformBuffer& ubo, std::uint64_t dword)
 }
 
 void Wave::write_constant(std::uint64_t dword, std::uint32_t value) {
-  Preamble& preamble = *group_.preamble;  // only preambles write constants, and a preamble runs
+  Preamble& preamble = *group_->preamble;  // only preambles write constants, and a preamble runs
   if (dword >= preamble.constants.size()) {
     fail(pc_now_, "constant write to c" + std::to_string(dword / 4) + " is outside CONSTLEN " +
                       std::to_string(preamble.constants.size() / 4));

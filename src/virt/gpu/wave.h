@@ -42,13 +42,18 @@ class Wave {
  public:
   enum class Stop { ended, barrier };
 
-  /// The lanes of this wave are the work group's fibers [first_fiber, first_fiber + lanes).
-  Wave(const ComputeDispatch& dispatch, WorkGroup& group, unsigned index, unsigned first_fiber, unsigned lanes);
+  /// Wave `index` of each work group of `dispatch`, of `lanes` fibers: its registers and
+  /// bookkeeping, reused for every work group a host thread runs (start() begins one).
+  Wave(const ComputeDispatch& dispatch, unsigned index, unsigned lanes);
+
+  /// Begins the wave in `group`, its lanes the fibers [first_fiber, first_fiber + lanes): every
+  /// register zero but the system values, every lane live at the first instruction.
+  void start(WorkGroup& group, unsigned first_fiber);
 
   /// Runs until every lane ended or the wave reached a barrier. Throws GpuFault.
   Stop run();
 
-  /// Instructions executed, counted once per lane (the benchmark's thread-instructions).
+  /// Instructions executed since start(), counted once per lane (the benchmark's thread-instructions).
   std::uint64_t fiber_instructions() const noexcept { return fiber_instructions_; }
 
  private:
@@ -103,7 +108,7 @@ class Wave {
   const std::uint64_t* global_addresses(const ir3::Operand& base, LaneAddresses& out) const;
 
   const ComputeDispatch& dispatch_;
-  WorkGroup& group_;
+  WorkGroup* group_ = nullptr;
   const ShaderProgram& program_;
   unsigned index_;
   unsigned lanes_;

@@ -145,17 +145,30 @@ std::uint32_t convert(std::uint32_t raw, Type from, Type to) {
 // Moves `components` dwords per lane between the register rows and memory, for the executing
 // lanes lanes[0 .. count): component c of lane l is rows[c * stride + l], its memory at(i) + 4c
 // (i the lane's position). Lane by lane, as the hardware's lanes are ordered.
-template <typename At>
-void move_dwords(bool load, std::uint32_t* rows, std::size_t stride, unsigned components, const std::uint16_t* lanes,
-                 std::size_t count, At at) {
+// Components 1-4 are a constant of each loop, which the compiler unrolls (0: `components`).
+template <unsigned Components, typename At>
+void move_lane_dwords(bool load, std::uint32_t* rows, std::size_t stride, unsigned components, const std::uint16_t* lanes,
+                      std::size_t count, At at) {
+  const unsigned n = Components != 0 ? Components : components;
   for (std::size_t i = 0; i < count; ++i) {
     std::uint32_t* const row = rows + lanes[i];
     std::byte* const memory = at(i);
     if (load) {
-      for (unsigned c = 0; c < components; ++c) std::memcpy(row + c * stride, memory + 4 * c, 4);
+      for (unsigned c = 0; c < n; ++c) std::memcpy(row + c * stride, memory + 4 * c, 4);
     } else {
-      for (unsigned c = 0; c < components; ++c) std::memcpy(memory + 4 * c, row + c * stride, 4);
+      for (unsigned c = 0; c < n; ++c) std::memcpy(memory + 4 * c, row + c * stride, 4);
     }
+  }
+}
+template <typename At>
+void move_dwords(bool load, std::uint32_t* rows, std::size_t stride, unsigned components, const std::uint16_t* lanes,
+                 std::size_t count, At at) {
+  switch (components) {
+    case 1: return move_lane_dwords<1>(load, rows, stride, components, lanes, count, at);
+    case 2: return move_lane_dwords<2>(load, rows, stride, components, lanes, count, at);
+    case 3: return move_lane_dwords<3>(load, rows, stride, components, lanes, count, at);
+    case 4: return move_lane_dwords<4>(load, rows, stride, components, lanes, count, at);
+    default: return move_lane_dwords<0>(load, rows, stride, components, lanes, count, at);
   }
 }
 
@@ -1035,36 +1048,43 @@ void Wave::local_access(const ir3::Instruction& in) {
   const std::size_t size = is_private ? dispatch_.private_bytes : group_->local_memory.size();
   const std::size_t n = active_.size();
   const std::uint64_t length = std::uint64_t{components} * bytes;
-  // Every executing lane's byte address, and all of them checked before any moves (a fault
-  // ends the dispatch, so no lane's access is observable after one).
+  // Every executing lane's byte address, offsets[i] + offset, all of them checked before any
+  // moves (a fault ends the dispatch, so no lane's access is observable after one): the lowest
+  // and highest offset decide.
   Lanes offset_buffer;
-  const std::uint32_t* offsets = gather(in.src[0], 0, offset_buffer);
-  LaneAddresses addresses;
-  const auto offset = static_cast<std::uint64_t>(static_cast<std::int64_t>(in.mem.offset));
-  bool inside = true;
-  for (std::size_t i = 0; i < n; ++i) {
-    addresses[i] = std::uint64_t{offsets[i]} + offset;
-    inside &= addresses[i] + length <= size;
+  const std::uint32_t* const offsets = gather(in.src[0], 0, offset_buffer);
+  const auto signed_offset = static_cast<std::int64_t>(in.mem.offset);
+  // Below 0 too, with a negative offset (an access outside, as one past the end).
+  auto byte_of = [&](std::size_t i) { return std::int64_t{offsets[i]} + signed_offset; };
+  std::uint32_t lowest = offsets[0], highest = offsets[0];
+  for (std::size_t i = 1; i < n; ++i) {
+    lowest = std::min(lowest, offsets[i]);
+    highest = std::max(highest, offsets[i]);
   }
-  for (std::size_t i = 0; !inside && i < n; ++i) {
-    if (addresses[i] + length > size) {
-      fail(pc_now_, std::string(is_private ? "private" : "local") + " memory access at byte " + std::to_string(addresses[i]) +
-                        " is outside the " + std::to_string(size) + " bytes of " +
-                        (is_private ? "SP_CS_PVT_MEM_PARAM MEMSIZEPERITEM" : "SP_CS_CNTL_1 SHARED_SIZE"));
+  if (std::int64_t{lowest} + signed_offset < 0 || std::int64_t{highest} + signed_offset + static_cast<std::int64_t>(length) >
+                                                       static_cast<std::int64_t>(size)) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::int64_t at = byte_of(i);
+      if (at < 0 || at + static_cast<std::int64_t>(length) > static_cast<std::int64_t>(size)) {
+        fail(pc_now_, std::string(is_private ? "private" : "local") + " memory access at byte " + std::to_string(at) +
+                          " is outside the " + std::to_string(size) + " bytes of " +
+                          (is_private ? "SP_CS_PVT_MEM_PARAM MEMSIZEPERITEM" : "SP_CS_CNTL_1 SHARED_SIZE"));
+      }
     }
   }
-  auto memory_of = [&](std::uint16_t lane) {
-    return is_private ? private_.data() + std::size_t{lane} * size : group_->local_memory.data();
-  };
+  // Private memory is per lane, local memory the group's.
+  std::uint8_t* const base = is_private ? private_.data() : group_->local_memory.data();
+  const std::size_t lane_bytes = is_private ? size : 0;
+  auto memory_of = [&](std::uint16_t lane) { return base + std::size_t{lane} * lane_bytes; };
   if (rows != nullptr) {
     const std::uint16_t* const lanes = active_.data();
     return move_dwords(load, rows, stride_, components, lanes, n,
-                       [&](std::size_t i) { return reinterpret_cast<std::byte*>(memory_of(lanes[i]) + addresses[i]); });
+                       [&](std::size_t i) { return reinterpret_cast<std::byte*>(memory_of(lanes[i]) + byte_of(i)); });
   }
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint16_t lane = active_[i];
     std::uint8_t* memory = memory_of(lane);
-    const std::uint64_t address = addresses[i];
+    const auto address = static_cast<std::size_t>(byte_of(i));
     for (unsigned c = 0; c < components; ++c) {
       std::uint8_t* at = memory + address + std::size_t{c} * bytes;
       if (load) {

@@ -945,6 +945,14 @@ std::uint32_t* Wave::data_rows(const ir3::Operand& data, Type type, unsigned com
   return &full_[std::size_t{data.reg} * stride_];
 }
 
+std::byte* Wave::lane_bytes(std::uint64_t address, std::size_t length, bool write, TranslationMemo& memo) const {
+  try {
+    return dispatch_.memory->translate(address, length, write, memo);
+  } catch (const GpuFault&) {
+    return nullptr;  // the byte-wise path reports it, or splits it across mappings or lines
+  }
+}
+
 void Wave::global_access(const ir3::Instruction& in) {
   const bool load = in.opcode == Opcode::ldg || in.opcode == Opcode::ldg_a || in.opcode == Opcode::ldg_a_a7xx;
   // a7xx's ldg.a/stg.a (base + index + offset) take the index in units of the type, as a6xx's
@@ -994,16 +1002,10 @@ void Wave::global_access(const ir3::Instruction& in) {
         continue;
       }
     }
-    // One lane: its translation when the access lies in one mapping (the common case), reused
-    // by the next lanes while they stay in its buffer and cache line; the byte-wise path
-    // handles accesses that span mappings and reports the faulting address.
+    // One lane.
     const std::uint16_t lane = active_[i];
     const std::uint64_t lane_address = address[i++];
-    std::byte* host = nullptr;
-    try {
-      host = dispatch_.memory->translate(lane_address, length, !load, memo);
-    } catch (const GpuFault&) {
-    }
+    std::byte* const host = lane_bytes(lane_address, length, !load, memo);
     if (rows != nullptr && host != nullptr) {
       move_dwords(load, rows, stride_, components, &lane, 1, [&](std::size_t) { return host; });
       continue;
@@ -1193,6 +1195,7 @@ void Wave::image_access(const ir3::Instruction& in) {
   if (data.kind != OperandKind::gpr) fail(pc_now_, "the ldib/stib value must be registers");
   half_regs ? check_half_range(data.reg, components) : check_full_range(data.reg, components);
   if (in.src[1].kind == OperandKind::gpr) check_full_range(in.src[1].reg, in.mem.dim);
+  TranslationMemo memo;
   for (std::uint16_t lane : active_) {
     const ImageDescriptor& ibo = image(dispatch_.uavs, read(in.src[2], lane, 0), "IBO");
     std::array<std::uint32_t, 3> xyz{0, 0, 0};
@@ -1213,12 +1216,21 @@ void Wave::image_access(const ir3::Instruction& in) {
           continue;
         }
         std::uint32_t value = 0;
+        std::byte* const host = lane_bytes(ibo.base + offset, bytes, !load, memo);
         if (load) {
-          dispatch_.memory->read(ibo.base + offset, &value, bytes);
+          if (host) {
+            std::memcpy(&value, host, bytes);
+          } else {
+            dispatch_.memory->read(ibo.base + offset, &value, bytes);
+          }
           half_regs ? write_half(data.reg + c, lane, value) : write_full(data.reg + c, lane, value);
         } else {
           value = half_regs ? read_half(data.reg + c, lane) : read_full(data.reg + c, lane);
-          dispatch_.memory->write(ibo.base + offset, &value, bytes);
+          if (host) {
+            std::memcpy(host, &value, bytes);
+          } else {
+            dispatch_.memory->write(ibo.base + offset, &value, bytes);
+          }
         }
       }
       continue;

@@ -90,6 +90,10 @@ class Wave {
   /// The register rows of `components` 32-bit values from `data`, or null when they are not
   /// general full registers (half, shared or special ones take the per-register path).
   std::uint32_t* data_rows(const ir3::Operand& data, ir3::Type type, unsigned components);
+  /// The host (or cached) bytes of one lane's access of `length` bytes through `memo` — one
+  /// translation for the lanes that stay in its buffer and cache line — or null when the access
+  /// must take GpuView::read/write, which reports faults and splits it across mappings or lines.
+  std::byte* lane_bytes(std::uint64_t address, std::size_t length, bool write, TranslationMemo& memo) const;
   void global_access(const ir3::Instruction& in);
   void local_access(const ir3::Instruction& in);
   void atomic(const ir3::Instruction& in);

@@ -140,6 +140,17 @@ TEST_CASE("local memory outside SHARED_SIZE is a shader error", "[virtual-gpu][i
   }
 }
 
+TEST_CASE("local memory below byte 0 is a shader error naming the byte", "[virtual-gpu][ir3][barrier]") {
+  // Fiber 0's address 0 with the offset -4 lies before local memory (fiber 1's is byte 0).
+  try {
+    run_per_fiber("shl.b r0.y, r0.x, 2\n(rpt5)nop\nstl.u32 l[r0.y-4], r0.x, 1\nmov.u32u32 r3.x, 0", 64, pm4::ThreadSize::THREAD64, 0);
+    FAIL("no fault");
+  } catch (const virt::GpuFault& fault) {
+    CHECK(fault.kind() == virt::FaultKind::shader_error);
+    CHECK_THAT(fault.what(), Catch::Contains("at byte -4 is outside") && Catch::Contains("SHARED_SIZE"));
+  }
+}
+
 TEST_CASE("multi-group dispatches of random shapes give every fiber its ids once", "[virtual-gpu][ir3][grid]") {
   // Each fiber writes (lid.x | lid.y << 10 | lid.z << 20, wgid.x, wgid.y, wgid.z) at its flat
   // global index; consts: c0.xy output, c1 = (groups.x, groups.y, local.x, local.y), c2.x = fibers per group.

@@ -123,3 +123,37 @@ TEST_CASE("global and local atomics combine every fiber's operand exactly once",
   CHECK(olds.front() == 0);
   CHECK(olds.back() < out[0]);
 }
+
+TEST_CASE("every work group starts from zeroed registers and private memory, whatever the groups before it left",
+          "[virtual-gpu][ir3][private]") {
+  // Each fiber stores r2.x + p[0] as it finds them, then leaves the group's id + 1 in both; a
+  // host thread runs many groups in turn, on the same waves.
+  const ir3::Program program = ir3::assemble(R"(
+    @localsize 64, 1, 1
+    @invocationid(r0.x)
+    @wgid(r48.x)
+    shl.b r1.x, r48.x, 8
+    shl.b r1.y, r0.x, 2
+    add.u r1.x, r1.x, r1.y
+    add.u r1.x, r1.x, c0.x
+    mov.u32u32 r1.y, c0.y
+    mov.u32u32 r3.x, 0
+    ldp.u32 r3.y, p[r3.x], 1
+    add.u r3.z, r2.x, r3.y
+    stg.u32 g[r1.x], r3.z, 1
+    add.u r2.x, r48.x, 1
+    stp.u32 p[r3.x], r2.x, 1
+    end
+  )", ir3::RegisterFile::split, ir3::Scheduling::legalize);
+  VirtualGpu gpu;
+  constexpr std::uint32_t kGroups = 256;
+  std::vector<std::uint32_t> poison(kGroups * 64, 0xdeadbeef);
+  gpu.put(VirtualGpu::kData, poison);
+  Launch launch = launch_for(program);
+  launch.groups = {kGroups, 1, 1};
+  launch.private_bytes = 512;
+  const std::uint64_t out = gpu.va(VirtualGpu::kData);
+  launch.constants = {static_cast<std::uint32_t>(out), static_cast<std::uint32_t>(out >> 32), 0, 0};
+  gpu.run(program.words, launch);
+  CHECK(gpu.get<std::uint32_t>(VirtualGpu::kData, kGroups * 64) == std::vector<std::uint32_t>(kGroups * 64, 0));
+}

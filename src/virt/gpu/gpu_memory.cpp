@@ -289,7 +289,23 @@ std::byte* GpuView::translate(std::uint64_t va, std::size_t size, bool write, Tr
   std::byte* const host = memo.host_ + (va - memo.begin_);
   if (cache_ == nullptr) return host;
   if (!Uche::in_one_line(host, size)) throw GpuFault(FaultKind::page_fault, va, "cached access spans two cache lines");
-  return cache_->access(host, size, write, memo.line_);
+  return cache_->access(host, size, write, memo.block_);
+}
+
+std::byte* GpuView::translate_run(std::uint64_t va, std::size_t size, std::size_t unit, bool write,
+                                  TranslationMemo& memo, std::size_t& accesses) const {
+  accesses = 0;
+  if (!memo.covers(va, unit, write) && !memory_->window(va, unit, write, allowed_, memo)) return nullptr;
+  std::byte* const host = memo.host_ + (va - memo.begin_);
+  std::size_t length = std::min<std::uint64_t>(size, memo.end_ - va);
+  if (cache_ != nullptr) {
+    const auto at = reinterpret_cast<std::uintptr_t>(host);
+    if (Uche::kLineBytes % unit != 0 || at % unit != 0) return nullptr;
+    length = std::min(length, Uche::kBlockBytes - at % Uche::kBlockBytes);
+  }
+  accesses = length / unit;
+  if (accesses == 0) return nullptr;
+  return cache_ == nullptr ? host : cache_->access(host, accesses * unit, write, memo.block_);
 }
 
 std::byte* GpuView::translate_uncached(std::uint64_t va, std::size_t size, bool write) const {

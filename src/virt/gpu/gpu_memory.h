@@ -88,7 +88,7 @@ class TranslationMemo {
   std::byte* host_ = nullptr;          // host address of begin_
   bool writable_ = false;
   std::shared_ptr<const Backing> keep_;
-  Uche::LineHint line_;
+  Uche::BlockHint block_;
 };
 
 class GpuMemory {
@@ -170,6 +170,15 @@ class GpuView {
   std::byte* translate(std::uint64_t va, std::size_t size, bool write) const;
   /// The same, reusing `memo`'s translation when the access lies inside it (else renewing it).
   std::byte* translate(std::uint64_t va, std::size_t size, bool write, TranslationMemo& memo) const;
+  /// The accesses of `unit` bytes each that lanes make to consecutive addresses from `va`, up
+  /// to `size` bytes in all, taken at once: the host (through a cache: cached) bytes of as many
+  /// of them as `memo`'s window holds — renewed around `va` when it does not hold it — and,
+  /// through a cache, one cache block holds. Their number goes to `accesses`; none when the
+  /// first would fault or spans mappings, or, through a cache, when `unit` does not divide a
+  /// line or the bytes are not aligned to `unit` (an access could then cross a line): those
+  /// take the one-access path, which reports them.
+  std::byte* translate_run(std::uint64_t va, std::size_t size, std::size_t unit, bool write, TranslationMemo& memo,
+                           std::size_t& accesses) const;
 
  private:
   /// The host bytes, or nullptr when the access page-faulted into `faults_`.

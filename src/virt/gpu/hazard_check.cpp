@@ -2,6 +2,7 @@
 
 #include "virt/gpu/gpu_fault.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -65,6 +66,14 @@ HazardCheck::HazardCheck(const ShaderProgram& program, HazardMode mode, HazardWa
   if (mode_ == HazardMode::off) return;
   slots_.resize(barrier_slot_ + 1);
   offsets_.resize(stride_);
+}
+
+void HazardCheck::reset() {
+  std::fill(slots_.begin(), slots_.end(), Slot{});
+  std::fill(offsets_.begin(), offsets_.end(), Clocks{});
+  base_ = {};
+  listed_.clear();
+  was_diverged_ = false;
 }
 
 unsigned HazardCheck::slot_of(unsigned regid, bool half) const {

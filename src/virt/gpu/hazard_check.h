@@ -28,6 +28,9 @@ class HazardCheck {
   HazardCheck(const ShaderProgram& program, HazardMode mode, HazardWarnings* warnings, unsigned stride, unsigned lanes,
               unsigned full_regids, unsigned half_regids, bool merged);
 
+  /// Forgets every register's state: the wave starts over.
+  void reset();
+
   /// Called before `pc` executes for `active` lanes (`converged`: they are all the live lanes).
   /// Throws GpuFault(shader_error) on a hazard in mode on, logs it once in mode warn.
   /// `a0` holds each lane's a0.x, for the registers r<a0.x + N> reads and writes.

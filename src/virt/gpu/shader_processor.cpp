@@ -12,7 +12,10 @@
 namespace adreno::virt {
 namespace {
 
-std::uint64_t run_work_group(const ComputeDispatch& dispatch, std::uint64_t linear_id, Preamble* preamble) {
+// Runs one work group on `waves`, the calling thread's waves of this dispatch (made at its first
+// work group, reused for the next ones: registers and bookkeeping are allocated once per thread).
+std::uint64_t run_work_group(const ComputeDispatch& dispatch, std::uint64_t linear_id, Preamble* preamble,
+                             std::vector<Wave>& waves) {
   const auto& groups = dispatch.groups;
   WorkGroup group;
   group.preamble = preamble;
@@ -24,10 +27,12 @@ std::uint64_t run_work_group(const ComputeDispatch& dispatch, std::uint64_t line
 
   const auto& size = dispatch.local_size;
   const unsigned fibers = size[0] * size[1] * size[2];
-  std::vector<Wave> waves;
-  for (unsigned first = 0, index = 0; first < fibers; first += dispatch.wave_size, ++index) {
-    waves.emplace_back(dispatch, group, index, first, std::min(dispatch.wave_size, fibers - first));
+  if (waves.empty()) {
+    for (unsigned first = 0, index = 0; first < fibers; first += dispatch.wave_size, ++index) {
+      waves.emplace_back(dispatch, index, std::min(dispatch.wave_size, fibers - first));
+    }
   }
+  for (std::size_t i = 0; i < waves.size(); ++i) waves[i].start(group, static_cast<unsigned>(i) * dispatch.wave_size);
   // Each pass runs every unfinished wave up to its next barrier; a wave that ended counts as
   // having arrived, so the others are released.
   std::vector<bool> ended(waves.size(), false);
@@ -57,8 +62,9 @@ std::uint64_t run_work_groups(const ComputeDispatch& dispatch, std::uint64_t fir
   auto worker = [&] {
     try {
       std::uint64_t mine = 0;
+      std::vector<Wave> waves;
       for (std::uint64_t group; !failed.load(std::memory_order_relaxed) && (group = next++) < total;) {
-        mine += run_work_group(dispatch, group, preamble);
+        mine += run_work_group(dispatch, group, preamble, waves);
       }
       executed += mine;
     } catch (...) {
@@ -88,7 +94,8 @@ std::uint64_t run_dispatch(const ComputeDispatch& dispatch) {
   // work group (whose first wave runs the preamble) is done and before any other group starts.
   ComputeDispatch with_preamble = dispatch;
   Preamble preamble{with_preamble.constants, with_preamble.constant_loaded};
-  const std::uint64_t executed = run_work_group(with_preamble, 0, &preamble);
+  std::vector<Wave> waves;
+  const std::uint64_t executed = run_work_group(with_preamble, 0, &preamble, waves);
   return executed + run_work_groups(with_preamble, 1, total, &preamble);
 }
 

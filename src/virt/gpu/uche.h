@@ -32,23 +32,31 @@ namespace adreno::virt {
 class Uche {
  public:
   static constexpr std::size_t kLineBytes = 64;
+  /// Lines are kept in blocks of this many host bytes (aligned), found with one lookup: the
+  /// lanes of a wave touch a few blocks, not a few dozen lines.
+  static constexpr std::size_t kBlockBytes = 4096;
+  static constexpr std::size_t kLinesPerBlock = kBlockBytes / kLineBytes;
 
-  struct Line;
-  /// The line an access found, which the next access looking in `host`'s line takes without a
-  /// lookup. Lines live until invalidate() or discard(), which the command processor calls
+  struct Block;
+  /// The block an access found, which the next access looking in the same block takes without
+  /// a lookup. Blocks live until invalidate() or discard(), which the command processor calls
   /// between dispatches, never while a shader runs.
-  class LineHint {
+  class BlockHint {
     friend class Uche;
     std::uintptr_t key_ = 0;
-    Line* line_ = nullptr;
+    Block* block_ = nullptr;
   };
 
-  /// The cached copy of the `size` bytes at host address `host` (inside one line; the caller
-  /// checked the access against the page table). A store marks those bytes dirty.
+  /// The cached copy of the `size` bytes at host address `host`, which lie inside one block
+  /// (the caller checked the access against the page table): the lines they touch are filled,
+  /// those not yet valid, and a store marks its bytes dirty. A shader access lies inside one
+  /// line; the lanes of a wave that access consecutive bytes take their run at once, which
+  /// does what their one-line accesses would.
   std::byte* access(std::byte* host, std::size_t size, bool store);
-  std::byte* access(std::byte* host, std::size_t size, bool store, LineHint& hint);
-  /// Whether [host, host + size) lies inside one line.
+  std::byte* access(std::byte* host, std::size_t size, bool store, BlockHint& hint);
+  /// Whether [host, host + size) lies inside one line / one block.
   static bool in_one_line(const std::byte* host, std::size_t size) noexcept;
+  static bool in_one_block(const std::byte* host, std::size_t size) noexcept;
 
   /// Writes dirty bytes back to memory (CACHE_FLUSH_TS); lines stay valid.
   void clean();
@@ -57,28 +65,36 @@ class Uche {
   /// Drops every line and its dirty bytes (a faulted submission's results are lost).
   void discard();
 
-  struct Line {
-    std::byte* home;  // the memory the line caches
-    alignas(8) std::byte data[kLineBytes];
-    std::atomic<std::uint64_t> dirty{0};  // one bit per byte
+  struct Block {
+    std::byte* home;  // the memory the block caches, kBlockBytes aligned
+    // A line is valid once filled from home (one bit per line); it keeps that copy, however
+    // home changes, until the block is dropped.
+    std::atomic<std::uint64_t> valid{0};
+    std::array<std::atomic<std::uint64_t>, kLinesPerBlock> dirty;  // per line, one bit per byte
+    alignas(64) std::byte data[kBlockBytes];
   };
 
  private:
-  // The lines are spread over shards by address, so the shader processor's threads rarely take
-  // the same lock; each shard finds its lines in an open-addressed table (linear probing,
-  // keyed by the line's home address) and keeps them in blocks: neither a lookup nor a fill
+  // The blocks are spread over shards by address, so the shader processor's threads rarely take
+  // the same lock; each shard finds its blocks in an open-addressed table (linear probing,
+  // keyed by the block's home address) and keeps them in a deque: neither a lookup nor a fill
   // allocates once the shard has grown, and discard() keeps both for the next submission's
-  // lines unless they were mostly idle.
+  // blocks unless they were mostly idle. Filling a line takes the shard's lock (two threads
+  // may reach an invalid line together); reading a valid line takes none.
   static constexpr std::size_t kShards = 16;
   struct alignas(64) Shard {
     std::shared_mutex mutex;
-    std::vector<Line*> table;  // a power of two long, at most half full; null: empty
-    std::deque<Line> storage;  // the first `used` hold lines
+    std::vector<Block*> table;  // a power of two long, at most half full; null: empty
+    std::deque<Block> storage;  // the first `used` hold blocks
     std::size_t used = 0;
-    Line* lookup(std::uintptr_t key) const noexcept;
-    void insert(Line* line);  // a line lookup() did not find
+    Block* lookup(std::uintptr_t key) const noexcept;
+    void insert(Block* block);  // a block lookup() did not find
   };
-  Line* find(std::uintptr_t key);
+  Shard& shard_of(std::uintptr_t key) noexcept { return shards_[key / kBlockBytes % kShards]; }
+  Block* find(std::uintptr_t key);
+  Block* block_for(std::byte* host, BlockHint& hint);
+  /// Makes the lines of `block` in `lines` (a mask) valid, filling those that are not.
+  void fill(Block& block, std::uint64_t lines);
   std::array<Shard, kShards> shards_;
 };
 

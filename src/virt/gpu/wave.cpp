@@ -142,11 +142,40 @@ std::uint32_t convert(std::uint32_t raw, Type from, Type to) {
   return static_cast<std::uint32_t>(value) & mask_of(destination_bits);
 }
 
+// Moves `components` dwords per lane between the register rows and memory, for the executing
+// lanes lanes[0 .. count): component c of lane l is rows[c * stride + l], its memory at(i) + 4c
+// (i the lane's position). Lane by lane, as the hardware's lanes are ordered.
+// Components 1-4 are a constant of each loop, which the compiler unrolls (0: `components`).
+template <unsigned Components, typename At>
+void move_lane_dwords(bool load, std::uint32_t* rows, std::size_t stride, unsigned components, const std::uint16_t* lanes,
+                      std::size_t count, At at) {
+  const unsigned n = Components != 0 ? Components : components;
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint32_t* const row = rows + lanes[i];
+    std::byte* const memory = at(i);
+    if (load) {
+      for (unsigned c = 0; c < n; ++c) std::memcpy(row + c * stride, memory + 4 * c, 4);
+    } else {
+      for (unsigned c = 0; c < n; ++c) std::memcpy(memory + 4 * c, row + c * stride, 4);
+    }
+  }
+}
+template <typename At>
+void move_dwords(bool load, std::uint32_t* rows, std::size_t stride, unsigned components, const std::uint16_t* lanes,
+                 std::size_t count, At at) {
+  switch (components) {
+    case 1: return move_lane_dwords<1>(load, rows, stride, components, lanes, count, at);
+    case 2: return move_lane_dwords<2>(load, rows, stride, components, lanes, count, at);
+    case 3: return move_lane_dwords<3>(load, rows, stride, components, lanes, count, at);
+    case 4: return move_lane_dwords<4>(load, rows, stride, components, lanes, count, at);
+    default: return move_lane_dwords<0>(load, rows, stride, components, lanes, count, at);
+  }
+}
+
 }  // namespace
 
-Wave::Wave(const ComputeDispatch& dispatch, WorkGroup& group, unsigned index, unsigned first_fiber, unsigned lanes)
+Wave::Wave(const ComputeDispatch& dispatch, unsigned index, unsigned lanes)
     : dispatch_(dispatch),
-      group_(group),
       program_(*dispatch.program),
       index_(index),
       lanes_(lanes),
@@ -162,21 +191,63 @@ Wave::Wave(const ComputeDispatch& dispatch, WorkGroup& group, unsigned index, un
       pc_(stride_),
       live_(stride_),
       next_pc_(stride_),
-      uniform_pc_(dispatch.first_instruction),
-      hazards_(program_, dispatch.hazards, dispatch.hazard_warnings, stride_, lanes, full_regids_, dispatch.half_footprint * 4, dispatch.merged_registers) {
+      hazards_(program_, dispatch.hazards, dispatch.hazard_warnings, stride_, lanes, full_regids_, dispatch.half_footprint * 4, dispatch.merged_registers) {}
+
+void Wave::start(WorkGroup& group, unsigned first_fiber) {
+  group_ = &group;
+  std::fill(full_.begin(), full_.end(), 0);
+  std::fill(half_.begin(), half_.end(), 0);
+  shared_full_ = {};
+  shared_half_ = {};
+  std::fill(a0_.begin(), a0_.end(), 0);
+  std::fill(a1_.begin(), a1_.end(), 0);
+  std::fill(p0_.begin(), p0_.end(), 0);
+  std::fill(private_.begin(), private_.end(), 0);
   std::fill(live_.begin(), live_.begin() + lanes_, 1);
+  active_.clear();
+  uniform_pc_ = dispatch_.first_instruction;
+  diverged_ = active_is_live_ = dense_ = at_barrier_ = in_preamble_ = false;
+  fiber_instructions_ = 0;
+  since_watchdog_ = 0;
+  pc_now_ = 0;
+  hazards_.reset();
+  const ComputeDispatch& dispatch = dispatch_;
   const auto& size = dispatch.local_size;
-  // System values, written as the hardware does before the first instruction.
+  // System values, written as the hardware does before the first instruction: value_of(lane, c)
+  // into component c for every lane (a register row at a time).
   auto preload = [&](std::uint16_t regid, unsigned count, auto value_of) {
     if (regid == kNoRegid) return;
     check_full_range(regid, count);
-    for (unsigned lane = 0; lane < lanes_; ++lane)
-      for (unsigned c = 0; c < count; ++c) write_full(regid + c, lane, value_of(first_fiber + lane, c));
+    for (unsigned c = 0; c < count; ++c) {
+      if (regid + c < kFirstSharedRegid) {
+        std::uint32_t* const row = &full_[std::size_t{regid + c} * stride_];
+        for (unsigned lane = 0; lane < lanes_; ++lane) row[lane] = value_of(lane, c);
+      } else if (regid + c < kFirstSharedRegid + kSharedRegids) {
+        write_full(regid + c, lanes_ - 1, value_of(lanes_ - 1, c));  // uniform: the last lane's value stays
+      } else {
+        for (unsigned lane = 0; lane < lanes_; ++lane) write_full(regid + c, lane, value_of(lane, c));
+      }
+    }
   };
-  preload(dispatch.local_id_regid, 3, [&](unsigned fiber, unsigned c) {
-    return c == 0 ? fiber % size[0] : c == 1 ? fiber / size[0] % size[1] : fiber / (size[0] * size[1]);
-  });
-  preload(dispatch.linear_local_id_regid, 1, [](unsigned fiber, unsigned) { return fiber; });
+  if (dispatch.local_id_regid != kNoRegid) {
+    // The fibers' local ids, counted on from the first fiber's rather than divided out per lane.
+    std::array<Lanes, 3> local_id;
+    std::uint32_t x = first_fiber % size[0], y = first_fiber / size[0] % size[1], z = first_fiber / (size[0] * size[1]);
+    for (unsigned lane = 0; lane < lanes_; ++lane) {
+      local_id[0][lane] = x;
+      local_id[1][lane] = y;
+      local_id[2][lane] = z;
+      if (++x == size[0]) {
+        x = 0;
+        if (++y == size[1]) {
+          y = 0;
+          ++z;
+        }
+      }
+    }
+    preload(dispatch.local_id_regid, 3, [&](unsigned lane, unsigned c) { return local_id[c][lane]; });
+  }
+  preload(dispatch.linear_local_id_regid, 1, [&](unsigned lane, unsigned) { return first_fiber + lane; });
   preload(dispatch.work_group_id_regid, 3, [&](unsigned, unsigned c) { return group.id[c]; });
   preload(dispatch.work_group_size_regid, 3, [&](unsigned, unsigned c) { return size[c]; });
   preload(dispatch.work_group_offset_regid, 3, [&](unsigned, unsigned c) { return group.id[c] * size[c]; });
@@ -502,12 +573,12 @@ void Wave::preamble_flow(const ir3::Instruction& in, std::uint32_t pc, std::uint
     case Opcode::shps: {
       // The first wave to arrive runs the preamble; every later one branches past it
       // (ir3_create_empty_preamble: shps falls through to the preamble, else jumps to main).
-      Preamble& preamble = *group_.preamble;  // there is one: the program has an shps
+      Preamble& preamble = *group_->preamble;  // there is one: the program has an shps
       if (preamble.claimed) {
         for (std::uint16_t lane : active_) next_pc_[lane] = target;
         return;
       }
-      if (!group_.runs_alone) {
+      if (!group_->runs_alone) {
         fail(pc, "shps: the first work group never reached the preamble; the virtual GPU runs the preamble there, "
                  "before the other work groups start");
       }
@@ -521,7 +592,7 @@ void Wave::preamble_flow(const ir3::Instruction& in, std::uint32_t pc, std::uint
       // writes (stc, ldc.k) must have landed before the main shader reads them.
       if (!in.ss || !in.sy) fail(pc, "shpe without (ss)(sy): the preamble's constant writes may not have landed");
       in_preamble_ = false;
-      group_.preamble->done = true;
+      group_->preamble->done = true;
       return;
     }
   }
@@ -826,10 +897,16 @@ void Wave::sfu(const ir3::Instruction& in) {
   }
 }
 
-std::uint64_t Wave::address64(const ir3::Operand& base, unsigned lane) const {
+const std::uint64_t* Wave::global_addresses(const ir3::Operand& base, LaneAddresses& out) const {
   if (base.kind != OperandKind::gpr || base.half) fail(pc_now_, "a global address must be a full register pair");
   check_full_range(base.reg, 2);
-  return read_full(base.reg, lane) | (std::uint64_t{read_full(base.reg + 1u, lane)} << 32);
+  ir3::Operand high = base;
+  high.reg = static_cast<std::uint16_t>(high.reg + 1);
+  Lanes low_buffer, high_buffer;
+  const std::uint32_t* __restrict low_values = gather(base, 0, low_buffer);
+  const std::uint32_t* __restrict high_values = gather(high, 0, high_buffer);
+  for (std::size_t i = 0; i < active_.size(); ++i) out[i] = low_values[i] | (std::uint64_t{high_values[i]} << 32);
+  return out.data();
 }
 
 void Wave::memory(const ir3::Instruction& in) {
@@ -868,6 +945,14 @@ std::uint32_t* Wave::data_rows(const ir3::Operand& data, Type type, unsigned com
   return &full_[std::size_t{data.reg} * stride_];
 }
 
+std::byte* Wave::lane_bytes(std::uint64_t address, std::size_t length, bool write, TranslationMemo& memo) const {
+  try {
+    return dispatch_.memory->translate(address, length, write, memo);
+  } catch (const GpuFault&) {
+    return nullptr;  // the byte-wise path reports it, or splits it across mappings or lines
+  }
+}
+
 void Wave::global_access(const ir3::Instruction& in) {
   const bool load = in.opcode == Opcode::ldg || in.opcode == Opcode::ldg_a || in.opcode == Opcode::ldg_a_a7xx;
   // a7xx's ldg.a/stg.a (base + index + offset) take the index in units of the type, as a6xx's
@@ -885,36 +970,48 @@ void Wave::global_access(const ir3::Instruction& in) {
   if (data.kind == OperandKind::gpr) {
     half_regs ? check_half_range(data.reg, components) : check_full_range(data.reg, components);
   }
-  // 32-bit data in general registers moves straight between memory and the register rows.
+  // Every executing lane's address at once.
+  LaneAddresses addresses;
+  std::uint64_t* const address = addresses.data();
+  global_addresses(in.src[0], addresses);
+  const std::size_t n = active_.size();
+  const auto offset = static_cast<std::uint64_t>(static_cast<std::int64_t>(in.mem.offset));
+  if (indexed) {
+    Lanes index_buffer;
+    const std::uint32_t* index = gather(in.src[1], 0, index_buffer);
+    const unsigned shift = in.mem.shift, type_shift = ir3::type_shift(in.type);
+    for (std::size_t i = 0; i < n; ++i) address[i] += ((std::uint64_t{index[i]} << shift) + offset) << type_shift;
+  } else {
+    for (std::size_t i = 0; i < n; ++i) address[i] += offset;
+  }
+  const std::size_t length = std::size_t{components} * bytes;
+  // 32-bit data in general registers moves straight between memory and the register rows, and
+  // lanes whose accesses follow each other in memory move together: one translation and one
+  // cache lookup for all of them while they stay in one buffer and cache block.
   std::uint32_t* const rows = data_rows(data, in.type, components);
   TranslationMemo memo;
-  for (std::uint16_t lane : active_) {
-    std::uint64_t address = address64(in.src[0], lane);
-    if (indexed) {
-      const std::uint64_t index = read(in.src[1], lane, 0);
-      address += ((index << in.mem.shift) + static_cast<std::uint64_t>(static_cast<std::int64_t>(in.mem.offset)))
-                 << ir3::type_shift(in.type);
-    } else {
-      address += static_cast<std::uint64_t>(static_cast<std::int64_t>(in.mem.offset));
-    }
-    // One translation per lane when the access lies in one mapping (the common case), reused
-    // by the next lanes while they stay in its buffer and cache line; the byte-wise path
-    // handles accesses that span mappings and reports the faulting address.
-    const std::size_t length = std::size_t{components} * bytes;
-    std::byte* host = nullptr;
-    try {
-      host = dispatch_.memory->translate(address, length, !load, memo);
-    } catch (const GpuFault&) {
-    }
-    if (rows != nullptr && host != nullptr) {
-      for (unsigned c = 0; c < components; ++c) {
-        std::uint32_t* value = &rows[std::size_t{c} * stride_ + lane];
-        load ? std::memcpy(value, host + std::size_t{c} * 4, 4) : std::memcpy(host + std::size_t{c} * 4, value, 4);
+  for (std::size_t i = 0; i < n;) {
+    if (rows != nullptr) {
+      std::size_t end = i + 1;
+      while (end < n && address[end] == address[end - 1] + length) ++end;
+      std::size_t run = 0;
+      std::byte* const host = dispatch_.memory->translate_run(address[i], (end - i) * length, length, !load, memo, run);
+      move_dwords(load, rows, stride_, components, active_.data() + i, run, [&](std::size_t k) { return host + k * length; });
+      if (run > 0) {
+        i += run;
+        continue;
       }
+    }
+    // One lane.
+    const std::uint16_t lane = active_[i];
+    const std::uint64_t lane_address = address[i++];
+    std::byte* const host = lane_bytes(lane_address, length, !load, memo);
+    if (rows != nullptr && host != nullptr) {
+      move_dwords(load, rows, stride_, components, &lane, 1, [&](std::size_t) { return host; });
       continue;
     }
     for (unsigned c = 0; c < components; ++c) {
-      const std::uint64_t at = address + std::uint64_t{c} * bytes;
+      const std::uint64_t at = lane_address + std::uint64_t{c} * bytes;
       if (load) {
         std::uint32_t value = 0;
         if (host) {
@@ -950,23 +1047,46 @@ void Wave::local_access(const ir3::Instruction& in) {
     half_regs ? check_half_range(data.reg, components) : check_full_range(data.reg, components);
   }
   std::uint32_t* const rows = data_rows(data, in.type, components);
-  const std::size_t size = is_private ? dispatch_.private_bytes : group_.local_memory.size();
-  for (std::uint16_t lane : active_) {
-    std::uint8_t* memory = is_private ? private_.data() + std::size_t{lane} * size : group_.local_memory.data();
-    const std::uint64_t address = std::uint64_t{read(in.src[0], lane, 0)} + static_cast<std::uint64_t>(static_cast<std::int64_t>(in.mem.offset));
-    if (address + std::uint64_t{components} * bytes > size) {
-      fail(pc_now_, std::string(is_private ? "private" : "local") + " memory access at byte " + std::to_string(address) +
-                        " is outside the " + std::to_string(size) + " bytes of " +
-                        (is_private ? "SP_CS_PVT_MEM_PARAM MEMSIZEPERITEM" : "SP_CS_CNTL_1 SHARED_SIZE"));
-    }
-    if (rows != nullptr) {
-      for (unsigned c = 0; c < components; ++c) {
-        std::uint32_t* value = &rows[std::size_t{c} * stride_ + lane];
-        std::uint8_t* at = memory + address + std::size_t{c} * 4;
-        load ? std::memcpy(value, at, 4) : std::memcpy(at, value, 4);
+  const std::size_t size = is_private ? dispatch_.private_bytes : group_->local_memory.size();
+  const std::size_t n = active_.size();
+  const std::uint64_t length = std::uint64_t{components} * bytes;
+  // Every executing lane's byte address, offsets[i] + offset, all of them checked before any
+  // moves (a fault ends the dispatch, so no lane's access is observable after one): the lowest
+  // and highest offset decide.
+  Lanes offset_buffer;
+  const std::uint32_t* const offsets = gather(in.src[0], 0, offset_buffer);
+  const auto signed_offset = static_cast<std::int64_t>(in.mem.offset);
+  // Below 0 too, with a negative offset (an access outside, as one past the end).
+  auto byte_of = [&](std::size_t i) { return std::int64_t{offsets[i]} + signed_offset; };
+  std::uint32_t lowest = offsets[0], highest = offsets[0];
+  for (std::size_t i = 1; i < n; ++i) {
+    lowest = std::min(lowest, offsets[i]);
+    highest = std::max(highest, offsets[i]);
+  }
+  if (std::int64_t{lowest} + signed_offset < 0 || std::int64_t{highest} + signed_offset + static_cast<std::int64_t>(length) >
+                                                       static_cast<std::int64_t>(size)) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::int64_t at = byte_of(i);
+      if (at < 0 || at + static_cast<std::int64_t>(length) > static_cast<std::int64_t>(size)) {
+        fail(pc_now_, std::string(is_private ? "private" : "local") + " memory access at byte " + std::to_string(at) +
+                          " is outside the " + std::to_string(size) + " bytes of " +
+                          (is_private ? "SP_CS_PVT_MEM_PARAM MEMSIZEPERITEM" : "SP_CS_CNTL_1 SHARED_SIZE"));
       }
-      continue;
     }
+  }
+  // Private memory is per lane, local memory the group's.
+  std::uint8_t* const base = is_private ? private_.data() : group_->local_memory.data();
+  const std::size_t lane_bytes = is_private ? size : 0;
+  auto memory_of = [&](std::uint16_t lane) { return base + std::size_t{lane} * lane_bytes; };
+  if (rows != nullptr) {
+    const std::uint16_t* const lanes = active_.data();
+    return move_dwords(load, rows, stride_, components, lanes, n,
+                       [&](std::size_t i) { return reinterpret_cast<std::byte*>(memory_of(lanes[i]) + byte_of(i)); });
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint16_t lane = active_[i];
+    std::uint8_t* memory = memory_of(lane);
+    const auto address = static_cast<std::size_t>(byte_of(i));
     for (unsigned c = 0; c < components; ++c) {
       std::uint8_t* at = memory + address + std::size_t{c} * bytes;
       if (load) {
@@ -1008,11 +1128,14 @@ void Wave::atomic(const ir3::Instruction& in) {
       default: return old ^ operand;
     }
   };
-  for (std::uint16_t lane : active_) {
+  LaneAddresses global_address_buffer;
+  const std::uint64_t* global_address = global ? global_addresses(in.src[0], global_address_buffer) : nullptr;
+  for (std::size_t i = 0; i < active_.size(); ++i) {
+    const std::uint16_t lane = active_[i];
     const std::uint32_t operand = read(in.src[1], lane, 0);
     std::uint32_t old = 0;
     if (global) {
-      const std::uint64_t address = address64(in.src[0], lane);
+      const std::uint64_t address = global_address[i];
       if (address % 4 != 0) fail(pc_now_, "unaligned global atomic");
       auto* host = reinterpret_cast<std::uint32_t*>(dispatch_.memory->translate(address, 4, true));
       std::atomic_ref<std::uint32_t> cell(*host);
@@ -1021,11 +1144,11 @@ void Wave::atomic(const ir3::Instruction& in) {
       }
     } else {
       const std::uint64_t address = read(in.src[0], lane, 0);
-      if (address % 4 != 0 || address + 4 > group_.local_memory.size())
+      if (address % 4 != 0 || address + 4 > group_->local_memory.size())
         fail(pc_now_, "local atomic at byte " + std::to_string(address) + " is unaligned or outside SHARED_SIZE");
-      std::memcpy(&old, group_.local_memory.data() + address, 4);
+      std::memcpy(&old, group_->local_memory.data() + address, 4);
       const std::uint32_t updated = combine(old, operand);
-      std::memcpy(group_.local_memory.data() + address, &updated, 4);
+      std::memcpy(group_->local_memory.data() + address, &updated, 4);
     }
     if (in.dst.kind != OperandKind::none) write(in.dst, lane, 0, old);
   }
@@ -1072,6 +1195,7 @@ void Wave::image_access(const ir3::Instruction& in) {
   if (data.kind != OperandKind::gpr) fail(pc_now_, "the ldib/stib value must be registers");
   half_regs ? check_half_range(data.reg, components) : check_full_range(data.reg, components);
   if (in.src[1].kind == OperandKind::gpr) check_full_range(in.src[1].reg, in.mem.dim);
+  TranslationMemo memo;
   for (std::uint16_t lane : active_) {
     const ImageDescriptor& ibo = image(dispatch_.uavs, read(in.src[2], lane, 0), "IBO");
     std::array<std::uint32_t, 3> xyz{0, 0, 0};
@@ -1092,12 +1216,21 @@ void Wave::image_access(const ir3::Instruction& in) {
           continue;
         }
         std::uint32_t value = 0;
+        std::byte* const host = lane_bytes(ibo.base + offset, bytes, !load, memo);
         if (load) {
-          dispatch_.memory->read(ibo.base + offset, &value, bytes);
+          if (host) {
+            std::memcpy(&value, host, bytes);
+          } else {
+            dispatch_.memory->read(ibo.base + offset, &value, bytes);
+          }
           half_regs ? write_half(data.reg + c, lane, value) : write_full(data.reg + c, lane, value);
         } else {
           value = half_regs ? read_half(data.reg + c, lane) : read_full(data.reg + c, lane);
-          dispatch_.memory->write(ibo.base + offset, &value, bytes);
+          if (host) {
+            std::memcpy(host, &value, bytes);
+          } else {
+            dispatch_.memory->write(ibo.base + offset, &value, bytes);
+          }
         }
       }
       continue;
@@ -1139,7 +1272,7 @@ std::uint32_t Wave::uniform_dword(const UniformBuffer& ubo, std::uint64_t dword)
 }
 
 void Wave::write_constant(std::uint64_t dword, std::uint32_t value) {
-  Preamble& preamble = *group_.preamble;  // only preambles write constants, and a preamble runs
+  Preamble& preamble = *group_->preamble;  // only preambles write constants, and a preamble runs
   if (dword >= preamble.constants.size()) {
     fail(pc_now_, "constant write to c" + std::to_string(dword / 4) + " is outside CONSTLEN " +
                       std::to_string(preamble.constants.size() / 4));

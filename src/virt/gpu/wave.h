@@ -42,13 +42,18 @@ class Wave {
  public:
   enum class Stop { ended, barrier };
 
-  /// The lanes of this wave are the work group's fibers [first_fiber, first_fiber + lanes).
-  Wave(const ComputeDispatch& dispatch, WorkGroup& group, unsigned index, unsigned first_fiber, unsigned lanes);
+  /// Wave `index` of each work group of `dispatch`, of `lanes` fibers: its registers and
+  /// bookkeeping, reused for every work group a host thread runs (start() begins one).
+  Wave(const ComputeDispatch& dispatch, unsigned index, unsigned lanes);
+
+  /// Begins the wave in `group`, its lanes the fibers [first_fiber, first_fiber + lanes): every
+  /// register zero but the system values, every lane live at the first instruction.
+  void start(WorkGroup& group, unsigned first_fiber);
 
   /// Runs until every lane ended or the wave reached a barrier. Throws GpuFault.
   Stop run();
 
-  /// Instructions executed, counted once per lane (the benchmark's thread-instructions).
+  /// Instructions executed since start(), counted once per lane (the benchmark's thread-instructions).
   std::uint64_t fiber_instructions() const noexcept { return fiber_instructions_; }
 
  private:
@@ -85,6 +90,10 @@ class Wave {
   /// The register rows of `components` 32-bit values from `data`, or null when they are not
   /// general full registers (half, shared or special ones take the per-register path).
   std::uint32_t* data_rows(const ir3::Operand& data, ir3::Type type, unsigned components);
+  /// The host (or cached) bytes of one lane's access of `length` bytes through `memo` — one
+  /// translation for the lanes that stay in its buffer and cache line — or null when the access
+  /// must take GpuView::read/write, which reports faults and splits it across mappings or lines.
+  std::byte* lane_bytes(std::uint64_t address, std::size_t length, bool write, TranslationMemo& memo) const;
   void global_access(const ir3::Instruction& in);
   void local_access(const ir3::Instruction& in);
   void atomic(const ir3::Instruction& in);
@@ -97,10 +106,13 @@ class Wave {
   std::uint32_t uniform_dword(const UniformBuffer& ubo, std::uint64_t dword) const;
   void write_constant(std::uint64_t dword, std::uint32_t value);
   const ImageDescriptor& image(const std::vector<BoundImage>& slots, std::uint32_t slot, const char* kind) const;
-  std::uint64_t address64(const ir3::Operand& base, unsigned lane) const;
+  /// One 64-bit address per executing lane, indexed by position in active_.
+  using LaneAddresses = std::array<std::uint64_t, 128>;
+  /// The global addresses in the register pair `base` of every executing lane: `out`, filled.
+  const std::uint64_t* global_addresses(const ir3::Operand& base, LaneAddresses& out) const;
 
   const ComputeDispatch& dispatch_;
-  WorkGroup& group_;
+  WorkGroup* group_ = nullptr;
   const ShaderProgram& program_;
   unsigned index_;
   unsigned lanes_;

@@ -113,6 +113,12 @@ struct Ir3Metadata {
   std::uint32_t shared_bytes = 0;
   /// The local size the program was compiled for, when it requires one (0 = free).
   std::uint32_t fixed_local_size[3] = {0, 0, 0};
+  /// The GPU the compiler built the code for (Mesa's fd_dev_id gpu_id: 630), when known. The
+  /// instruction set differs between generations (ir3/isa: <gen min="700"/> forms), so
+  /// Program::from_ir3 refuses code built for a generation other than the device's
+  /// (Errc::unsupported) rather than running it as the other instruction set; nullopt: the caller
+  /// vouches that the code is in the device's instruction set.
+  std::optional<std::uint32_t> compiled_for_gpu_id;
 };
 
 /// Reads a fixture's metadata JSON (format `ir3-a630-fixture/1`). Throws Error(malformed) naming

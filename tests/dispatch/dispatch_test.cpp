@@ -39,6 +39,9 @@ void require_error(F&& f, Errc code, const std::string& text) {
 
 }  // namespace
 
+// The a630 only: the expected stream is tinygrad's a6xx one (ops_qcom.py QCOMComputeQueue.exec),
+// register by register, with the a630's private-memory sizes. The next test runs the same binary
+// on the a740 too.
 TEST_CASE("a Qualcomm CL program runs with CP_RUN_OPENCL over the grid tinygrad programs", "[virtual-kernel][dispatch]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND());
   {
@@ -134,7 +137,7 @@ TEST_CASE("a Qualcomm CL program runs exactly the grid's work-groups under CP_RU
   // out[global id] = global id, the global id being the work-group offset tinygrad's
   // SP_CS_CONST_CONFIG_0 puts in r51.x (WGOFFSETCONSTID 0xcc) plus the local id in r0.x. Four
   // groups of 64 write out[0..255]; a group too many or too few shows past or before that.
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     const ir3::Program global_ids = ir3::assemble(
         "(nop3) add.u r1.x, r51.x, r0.x\n"
@@ -326,7 +329,7 @@ TEST_CASE("launches with bad shapes or missing arguments are refused naming the 
 }
 
 TEST_CASE("a submitted dispatch lists the code, every argument buffer and its upload block", "[virtual-kernel][dispatch]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Program program = Program::from_ir3(*device, placeholder_code(), three_buffer_metadata());
     // Separate kernel objects, so that each must be listed on its own.
@@ -355,7 +358,7 @@ TEST_CASE("a submitted dispatch lists the code, every argument buffer and its up
 }
 
 TEST_CASE("the upload area reuses its blocks once their submissions retired", "[virtual-kernel][dispatch]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Queue queue(*device);
     Buffer target = device->allocate({.size = 64});

@@ -171,8 +171,11 @@ TEST_CASE("a Qualcomm CL program runs exactly the grid's work-groups under CP_RU
   device.close_and_check_ledger();
 }
 
+// On the a630 and the a740: the THREADSIZE copy sits in SP_CS_WGE_CNTL, whose offset the register
+// database gives per generation (a6xx.xml: 0xb998 on a6xx, 0xa9db on a7xx).
 TEST_CASE("the wave size comes from the program and a launch can override it", "[virtual-kernel][dispatch]") {
-  VirtualDevice device("virtual-kgsl");
+  VirtualDevice device(GENERATE(as<std::string>{}, "virtual-kgsl", "virtual-kgsl:a740"));
+  const pm4::Register& wave_control = *r::compute_registers(command_generation(device->info())).wave_control;
   {
     Ir3Metadata metadata = three_buffer_metadata();
     metadata.wave_size = WaveSize::thread128;
@@ -184,7 +187,7 @@ TEST_CASE("the wave size comes from the program and a launch can override it", "
     const auto threadsize = [&](std::optional<WaveSize> wave) {
       queue.dispatch(program, arguments, Launch{{1, 1, 1}, {64, 1, 1}, wave});
       const RecordedStream rec = record_of(queue);
-      CHECK(rec.field(r::SP_CS_CNTL_0, "THREADSIZE") == rec.field(r::SP_CS_WGE_CNTL, "THREADSIZE"));
+      CHECK(rec.field(r::SP_CS_CNTL_0, "THREADSIZE") == rec.field(wave_control, "THREADSIZE"));
       // Only the recorded registers matter here; later registers win in `rec`.
       return rec.field(r::SP_CS_CNTL_0, "THREADSIZE");
     };

@@ -154,7 +154,8 @@ class Program {
   /// out of range, Error(unsupported) on a GPU this library cannot drive.
   static Program from_qualcomm_binary(Device& device, std::span<const std::byte> binary);
   /// Loads ir3 machine code (64-bit instruction words as little-endian dwords, including the
-  /// compiler's padding) with the compiler's metadata.
+  /// compiler's padding) with the compiler's metadata. Throws Error(unsupported) when
+  /// metadata.compiled_for_gpu_id names a GPU of another generation than the device's.
   static Program from_ir3(Device& device, std::span<const std::uint32_t> code, const Ir3Metadata& metadata);
   /// Assembles ir3 source — Mesa's disassembler syntax plus Mesa computerator's directives
   /// (`@localsize X, Y, Z`, `@buf SIZE [(cN.c)] [values]`, `@const(cN.c) a, b, c, d`,

@@ -258,7 +258,9 @@ typedef struct adreno_ir3_metadata {
 adreno_status adreno_program_from_ir3(adreno_device device, const uint32_t* code, size_t dwords,
                                       const adreno_ir3_metadata* metadata, adreno_program* program);
 /** As adreno_program_from_ir3, with the metadata read from a JSON file of format
- * `ir3-a630-fixture/1` (ADRENO_MALFORMED names the key that is missing or out of range). */
+ * `ir3-a630-fixture/1` (ADRENO_MALFORMED names the key that is missing or out of range).
+ * ADRENO_UNSUPPORTED when the JSON's compiler built the code for another GPU generation than the
+ * device's (an a630 fixture on an a740). */
 adreno_status adreno_program_from_ir3_json(adreno_device device, const uint32_t* code, size_t dwords,
                                            const char* metadata_json_path, adreno_program* program);
 /** A fixture: `<name>.json` and the `<name>.code.bin` beside it. */

@@ -113,6 +113,12 @@ struct Ir3Metadata {
   std::uint32_t shared_bytes = 0;
   /// The local size the program was compiled for, when it requires one (0 = free).
   std::uint32_t fixed_local_size[3] = {0, 0, 0};
+  /// The GPU the compiler built the code for (Mesa's fd_dev_id gpu_id: 630), when known. The
+  /// instruction set differs between generations (ir3/isa: <gen min="700"/> forms), so
+  /// Program::from_ir3 refuses code built for a generation other than the device's
+  /// (Errc::unsupported) rather than running it as the other instruction set; nullopt: the caller
+  /// vouches that the code is in the device's instruction set.
+  std::optional<std::uint32_t> compiled_for_gpu_id;
 };
 
 /// Reads a fixture's metadata JSON (format `ir3-a630-fixture/1`). Throws Error(malformed) naming
@@ -148,7 +154,8 @@ class Program {
   /// out of range, Error(unsupported) on a GPU this library cannot drive.
   static Program from_qualcomm_binary(Device& device, std::span<const std::byte> binary);
   /// Loads ir3 machine code (64-bit instruction words as little-endian dwords, including the
-  /// compiler's padding) with the compiler's metadata.
+  /// compiler's padding) with the compiler's metadata. Throws Error(unsupported) when
+  /// metadata.compiled_for_gpu_id names a GPU of another generation than the device's.
   static Program from_ir3(Device& device, std::span<const std::uint32_t> code, const Ir3Metadata& metadata);
   /// Assembles ir3 source — Mesa's disassembler syntax plus Mesa computerator's directives
   /// (`@localsize X, Y, Z`, `@buf SIZE [(cN.c)] [values]`, `@const(cN.c) a, b, c, d`,

@@ -118,6 +118,8 @@ Ir3Metadata load_ir3_metadata_json(const std::filesystem::path& path) {
   m.private_bytes_per_fiber = integer_at<std::uint32_t>(root, "memory.pvtmem_bytes_per_fiber");
   m.private_per_wave = boolean_at(root, "memory.pvtmem_per_wave");
   m.shared_bytes = integer_at<std::uint32_t>(root, "memory.shared_bytes");
+  // The format holds Mesa's output for one GPU, named by the ir3_compiler's fd_dev_id.
+  m.compiled_for_gpu_id = integer_at<std::uint32_t>(root, "compiler.fd_dev_id.gpu_id");
   return m;
 }
 

@@ -5,6 +5,7 @@
 #include "core/program_impl.h"
 #include "core/device_impl.h"
 #include "core/qualcomm_binary.h"
+#include "ir3/generation.h"
 
 #include <algorithm>
 #include <cstring>
@@ -139,7 +140,19 @@ Program Program::from_qualcomm_binary(Device& device, std::span<const std::byte>
 
 Program Program::from_ir3(Device& device, std::span<const std::uint32_t> code, const Ir3Metadata& metadata) {
   constexpr const char* kOperation = "load ir3 program";
-  supported_part(device.info(), kOperation);
+  const GpuPart& part = supported_part(device.info(), kOperation);
+  if (metadata.compiled_for_gpu_id) {
+    // Mesa compiles per GPU (ir3_compiler_create takes the fd_dev_id); a6xx and a7xx encode some
+    // instructions differently (isaspec <gen min/max>), so the words are not the device's.
+    const auto built_for = ir3::generation_of_gpu_id(*metadata.compiled_for_gpu_id);
+    const ir3::Generation device_gen = part.gen == pm4::kA7xx ? ir3::Generation::a7xx : ir3::Generation::a6xx;
+    if (built_for != device_gen)
+      throw Error(Errc::unsupported, kOperation,
+                  fmt::format("{}: compiled for Adreno {} ({}), but the device is an Adreno {} ({})",
+                              metadata.name.empty() ? "program" : metadata.name, *metadata.compiled_for_gpu_id,
+                              built_for ? ir3::generation_name(*built_for) : "neither a6xx nor a7xx", part.gpu_id,
+                              ir3::generation_name(device_gen)));
+  }
   auto check = [&](bool ok, std::string_view format, const auto&... args) {
     if (!ok) throw Error(Errc::malformed, kOperation, fmt::vformat(format, fmt::make_format_args(args...)));
   };

@@ -14,7 +14,7 @@ using namespace adreno;
 namespace {
 
 unsigned long alloc_ioctl(const std::string& backend) {
-  return backend == "virtual-kgsl" ? IOCTL_KGSL_GPUOBJ_ALLOC : msm::uapi::DRM_IOCTL_MSM_GEM_NEW;
+  return backend.starts_with("virtual-kgsl") ? IOCTL_KGSL_GPUOBJ_ALLOC : msm::uapi::DRM_IOCTL_MSM_GEM_NEW;
 }
 
 AllocatorStats stats(VirtualDevice& device) { return device->impl().allocator().stats(); }
@@ -23,7 +23,7 @@ AllocatorStats stats(VirtualDevice& device) { return device->impl().allocator().
 
 TEST_CASE("a freed medium object is cached, reused, and returned to the kernel after it expires",
           "[virtual-kernel][memory]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     // The cache's clock, moved by hand: no real waiting.
     auto now = std::make_shared<std::chrono::steady_clock::time_point>(std::chrono::steady_clock::now());
@@ -49,7 +49,7 @@ TEST_CASE("a freed medium object is cached, reused, and returned to the kernel a
 }
 
 TEST_CASE("large objects go to the kernel and back without the cache", "[virtual-kernel][memory]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     const AllocatorStats start = stats(device);
     device->allocate({.size = Allocator::kCachedMax + 1});
@@ -62,7 +62,7 @@ TEST_CASE("large objects go to the kernel and back without the cache", "[virtual
 
 TEST_CASE("a kernel out of memory gets the cached objects back before the allocation fails",
           "[virtual-kernel][memory]") {
-  const std::string backend = EACH_VIRTUAL_BACKEND();
+  const std::string backend = EACH_VIRTUAL_BACKEND_AND_GENERATION();
   VirtualDevice device(backend);
   {
     device->allocate({.size = 1024 * 1024});  // now cached
@@ -84,7 +84,7 @@ TEST_CASE("a kernel out of memory gets the cached objects back before the alloca
 }
 
 TEST_CASE("cache maintenance accepts windows inside the buffer and refuses others", "[virtual-kernel][memory]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Buffer cached = device->allocate({.size = 4096, .memory = MemoryType::cached});
     std::memset(cached.cpu_view().data(), 0x5a, 4096);

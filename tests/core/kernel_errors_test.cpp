@@ -17,10 +17,11 @@ using namespace std::chrono_literals;
 TEST_CASE("a kernel error while asking whether released memory is idle keeps the memory until it is, without throwing",
           "[virtual-kernel][memory]") {
   const Driver driver = EACH_DRIVER();
+  const std::string model = EACH_MODEL();
   // Not the errnos of a lost context (EIO, EDEADLK), nor EINTR/EAGAIN, which the seam asks again.
   const int error = GENERATE(ENOMEM, EBUSY, EFAULT);
-  CAPTURE(driver_name(driver), error);
-  VirtualDevice test({.driver = driver});
+  CAPTURE(driver_name(driver), model, error);
+  VirtualDevice test({.driver = driver, .model = model});
   {
     Device& device = test.device();
     std::mt19937 rng(17);
@@ -52,9 +53,10 @@ TEST_CASE("a kernel error while asking whether released memory is idle keeps the
 // WAIT_FENCE's absolute deadline is made for asking again (msm_drm.h drm_msm_wait_fence).
 TEST_CASE("an interrupted wait is asked again and returns when the work retired", "[virtual-kernel][queue]") {
   const Driver driver = EACH_DRIVER();
+  const std::string model = EACH_MODEL();
   const int error = GENERATE(EINTR, EAGAIN);
-  CAPTURE(driver_name(driver), error);
-  VirtualDevice test({.driver = driver});
+  CAPTURE(driver_name(driver), model, error);
+  VirtualDevice test({.driver = driver, .model = model});
   {
     Device& device = test.device();
     std::mt19937 rng(23);

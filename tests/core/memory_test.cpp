@@ -39,7 +39,7 @@ int make_dmabuf(std::size_t size) {
 }  // namespace
 
 TEST_CASE("random allocations never overlap, keep their contents and leak nothing", "[virtual-kernel][memory]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     std::mt19937_64 rng(2024);
     const MemoryType types[] = {MemoryType::write_combined, MemoryType::cached, MemoryType::uncached};
@@ -82,7 +82,7 @@ TEST_CASE("what the GPU writes into cached memory is what the host reads after i
   // invalidate_for_cpu (DC CIVAC) writes any line still dirty back over the GPU's results. The
   // backend cleans the whole mapping after GEM_NEW, as Turnip does. KGSL zeroes and cleans every
   // page it allocates (kgsl_sharedmem.c kgsl_zero_page), so there the test only confirms it.
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Queue queue(*device);
     std::mt19937 rng(4711);
@@ -106,7 +106,7 @@ TEST_CASE("what the GPU writes into cached memory is what the host reads after i
 }
 
 TEST_CASE("small buffers are carved from shared kernel objects without an ioctl each", "[virtual-kernel][memory]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     std::vector<Buffer> buffers;
     buffers.push_back(device->allocate({.size = 256}));
@@ -119,7 +119,7 @@ TEST_CASE("small buffers are carved from shared kernel objects without an ioctl 
 }
 
 TEST_CASE("freed memory is not reused while a submission that used it has not retired", "[virtual-kernel][memory]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     const std::uint64_t size = GENERATE(std::uint64_t{256}, std::uint64_t{64 * 1024});
     INFO("size " << size);
@@ -152,7 +152,7 @@ TEST_CASE("freed memory is not reused while a submission that used it has not re
 
 TEST_CASE("memory used by several submissions and queues is reused only after the last of them retired",
           "[virtual-kernel][memory]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     const std::uint64_t size = GENERATE(std::uint64_t{256}, std::uint64_t{64 * 1024});
     INFO("size " << size);
@@ -189,7 +189,7 @@ TEST_CASE("memory used by several submissions and queues is reused only after th
 }
 
 TEST_CASE("views address windows of their buffer and reject windows that do not fit", "[virtual-kernel][memory]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Buffer buffer = device->allocate({.size = 4096});
     std::memset(buffer.cpu_view().data(), 0, 4096);
@@ -219,7 +219,7 @@ TEST_CASE("views address windows of their buffer and reject windows that do not 
 }
 
 TEST_CASE("a dma-buf imported twice shares one object, in every release order", "[virtual-kernel][memory]") {
-  const std::string backend = EACH_VIRTUAL_BACKEND();
+  const std::string backend = EACH_VIRTUAL_BACKEND_AND_GENERATION();
   const int order = GENERATE(0, 1, 2);
   INFO(backend << " order " << order);
   VirtualDevice device(backend);
@@ -250,14 +250,14 @@ TEST_CASE("a dma-buf imported twice shares one object, in every release order", 
 }
 
 TEST_CASE("exports work on MSM and are refused as unsupported on KGSL", "[virtual-kernel][memory]") {
-  const std::string backend = EACH_VIRTUAL_BACKEND();
+  const std::string backend = EACH_VIRTUAL_BACKEND_AND_GENERATION();
   VirtualDevice device(backend);
   {
     Buffer shared = device->allocate({.size = 4096, .exportable = true});
     fill(shared, 5);
     Buffer small = device->allocate({.size = 64});
     CHECK_THROWS_AS(device->export_dmabuf(small), Error);  // shares its kernel object
-    if (backend == "virtual-msm") {
+    if (backend.starts_with("virtual-msm")) {
       int fd = device->export_dmabuf(shared);
       REQUIRE(fd >= 0);
       Buffer again = device->import_dmabuf(fd);
@@ -278,11 +278,11 @@ TEST_CASE("exports work on MSM and are refused as unsupported on KGSL", "[virtua
 }
 
 TEST_CASE("host memory is imported on KGSL and refused with a pointer to dma-buf on MSM", "[virtual-kernel][memory]") {
-  const std::string backend = EACH_VIRTUAL_BACKEND();
+  const std::string backend = EACH_VIRTUAL_BACKEND_AND_GENERATION();
   VirtualDevice device(backend);
   {
     std::vector<std::uint32_t> host(3000, 0);
-    if (backend == "virtual-kgsl") {
+    if (backend.starts_with("virtual-kgsl")) {
       // An unaligned window of the vector: the pages around it are imported.
       Buffer buffer = device->import_host_memory(host.data() + 5, 100 * 4);
       CHECK(buffer.cpu_view().data() == reinterpret_cast<std::byte*>(host.data() + 5));
@@ -312,7 +312,7 @@ TEST_CASE("a GPU write to a read-only buffer is dropped, and the queue goes on a
   // A page fault: the drivers' default IOMMU setup logs it and lets the GPU carry on, so the
   // write is lost silently and the submission retires (kgsl_iommu.c kgsl_iommu_fault_handler,
   // adreno_gpu.c adreno_fault_handler).
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Buffer read_only = device->allocate({.size = 64, .gpu_read_only = true});
     Buffer writable = device->allocate({.size = 64});
@@ -334,7 +334,7 @@ TEST_CASE("a GPU write to a read-only buffer is dropped, and the queue goes on a
 
 TEST_CASE("every failing ioctl during allocation surfaces a typed error and leaks nothing",
           "[virtual-kernel][memory]") {
-  const std::string backend = EACH_VIRTUAL_BACKEND();
+  const std::string backend = EACH_VIRTUAL_BACKEND_AND_GENERATION();
   const int error_number = GENERATE(ENOMEM, EINVAL, EIO, EBUSY);  // EINTR is asked again by the seam
   INFO(backend << " errno " << error_number);
   // Fail the 1st, 2nd, ... ioctl of an allocation until one allocation needs fewer ioctls.

@@ -46,7 +46,7 @@ TEST_CASE("work on one queue runs in order and signals reach the host with 64-bi
 }
 
 TEST_CASE("a wait for another queue's submitted signal holds the consumer in the kernel", "[virtual-kernel][queue]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Queue producer(*device), consumer(*device);
     Signal ready(*device), done(*device);
@@ -163,7 +163,7 @@ TEST_CASE("a consumer held for another band's producer leaves its own band runni
 }
 
 TEST_CASE("host waits time out without error and a later signal still arrives", "[virtual-kernel][queue]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Queue queue(*device);
     Signal gate(*device), out(*device);
@@ -184,7 +184,9 @@ TEST_CASE("GPU timestamps are 64-bit and increase across the carry into the high
   // The always-on counter starts one tick below 2^32 when the device opens, so the first stamp
   // is at least 0xffffffff and the second, later, at least 2^32: a stamp that kept only the low
   // dword (a 32-bit CP_REG_TO_MEM, or a 4-byte write) reads as a small number.
+  // Each driver, on the a630 and on the a740 (whose command processor runs the a7xx stream).
   testing::VirtualDevice test({.driver = GENERATE(testing::Driver::kgsl, testing::Driver::msm),
+                               .model = GENERATE(as<std::string>{}, "a630", "a740"),
                                .always_on_counter_start = 0xffffffffull});
   {
     Device& device = test.device();
@@ -209,7 +211,8 @@ TEST_CASE("GPU timestamps are 64-bit and increase across the carry into the high
 }
 
 TEST_CASE("a hung queue reports device_lost and the device's other queues keep working", "[virtual-kernel][queue]") {
-  testing::VirtualDevice kit({.driver = GENERATE(testing::Driver::kgsl, testing::Driver::msm)});
+  testing::VirtualDevice kit({.driver = GENERATE(testing::Driver::kgsl, testing::Driver::msm),
+                              .model = GENERATE(as<std::string>{}, "a630", "a740")});
   {
     Device& device = kit.device();
     Queue hung(device), healthy(device);
@@ -235,7 +238,7 @@ TEST_CASE("a hung queue reports device_lost and the device's other queues keep w
 }
 
 TEST_CASE("many queues on several threads each see their own results", "[virtual-kernel][queue]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     constexpr int kThreads = 6;
     std::vector<Buffer> buffers;
@@ -267,7 +270,7 @@ TEST_CASE("many queues on several threads each see their own results", "[virtual
 }
 
 TEST_CASE("queue priorities outside the device's range are refused", "[virtual-kernel][queue]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     const unsigned levels = device->info().priority_levels;
     for (unsigned p = 0; p < levels; ++p) Queue queue(*device, {.priority = p});
@@ -279,7 +282,7 @@ TEST_CASE("queue priorities outside the device's range are refused", "[virtual-k
 TEST_CASE("a submission touching hundreds of kernel objects lists every one for the kernel", "[virtual-kernel][queue]") {
   // The virtual msm node faults a submission that touches an object missing from its table, and
   // refuses one listed twice (EALREADY, as drm_exec does); either would lose the queue.
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Queue queue(*device);
     std::mt19937 rng(31337);
@@ -334,7 +337,7 @@ TEST_CASE("memory a destroyed queue used is released after a new queue took its 
   // Both drivers hand a destroyed context's id to the next context created (KGSL: idr_alloc of
   // the lowest free id in kgsl_context_init; MSM: the lowest free submitqueue id), so the fences
   // recorded for the old context must not be asked of the new one (-EINVAL: never queued).
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     std::mt19937 rng(77);
     std::vector<std::uint32_t> values(64);

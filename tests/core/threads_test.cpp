@@ -36,7 +36,7 @@ std::vector<std::uint32_t> read_words(const BufferView& view) {
 
 TEST_CASE("signals waited on from other threads return once the GPU wrote them, with the work before them visible",
           "[virtual-kernel][queue]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     constexpr int kRounds = 8, kWaiters = 3;
     constexpr std::size_t kWords = 64;
@@ -85,7 +85,7 @@ TEST_CASE("signals waited on from other threads return once the GPU wrote them, 
 
 TEST_CASE("a buffer released on another thread while a submission reads it keeps its contents until that submission retired",
           "[virtual-kernel][queue]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     constexpr std::uint32_t kElements = 256;  // two work-groups of the add kernel
     const Program add = load_add(*device);

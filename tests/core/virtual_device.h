@@ -4,6 +4,8 @@
 #include <adreno/device.hpp>
 
 #include "core/device_impl.h"
+#include "core/gpu_part.h"
+#include "ir3/generation.h"
 
 #include <catch2/catch.hpp>
 
@@ -29,6 +31,22 @@ struct VirtualDevice {
   std::optional<adreno::Device> device;
   std::shared_ptr<adreno::virt::VirtualSyscalls> system;
 };
+
+/// The instruction set of `device`'s GPU, for code a test assembles itself.
+inline adreno::ir3::Generation instruction_set_of(const adreno::Device& device) {
+  return adreno::command_generation(device.info()) == adreno::pm4::kA7xx ? adreno::ir3::Generation::a7xx
+                                                                          : adreno::ir3::Generation::a6xx;
+}
+
+/// The instruction set of the GPU a virtual device spec names ("virtual-msm:a740"): the default
+/// model's, the a630's, when it names none.
+inline adreno::ir3::Generation instruction_set_of(const std::string& spec) {
+  const std::size_t colon = spec.find(':');
+  if (colon == std::string::npos) return adreno::ir3::Generation::a6xx;
+  const auto gen = adreno::ir3::parse_generation(std::string_view(spec).substr(colon + 1));
+  REQUIRE(gen);
+  return *gen;
+}
 
 /// Both virtual kernels, for tests that must hold on each backend.
 #define EACH_VIRTUAL_BACKEND() GENERATE(as<std::string>{}, "virtual-kgsl", "virtual-msm")

@@ -40,6 +40,9 @@ void require_error(F&& f, Errc code, const std::string& text) {
 
 }  // namespace
 
+// The a630 only: the expected stream is tinygrad's a6xx one (ops_qcom.py QCOMComputeQueue.exec),
+// register by register, with the a630's private-memory sizes. The next test runs the same binary
+// on the a740 too.
 TEST_CASE("a Qualcomm CL program runs with CP_RUN_OPENCL over the grid tinygrad programs", "[virtual-kernel][dispatch]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND());
   {
@@ -135,7 +138,7 @@ TEST_CASE("a Qualcomm CL program runs exactly the grid's work-groups under CP_RU
   // out[global id] = global id, the global id being the work-group offset tinygrad's
   // SP_CS_CONST_CONFIG_0 puts in r51.x (WGOFFSETCONSTID 0xcc) plus the local id in r0.x. Four
   // groups of 64 write out[0..255]; a group too many or too few shows past or before that.
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     const ir3::Program global_ids = ir3::assemble(
         "(nop3) add.u r1.x, r51.x, r0.x\n"
@@ -169,8 +172,11 @@ TEST_CASE("a Qualcomm CL program runs exactly the grid's work-groups under CP_RU
   device.close_and_check_ledger();
 }
 
+// On the a630 and the a740: the THREADSIZE copy sits in SP_CS_WGE_CNTL, whose offset the register
+// database gives per generation (a6xx.xml: 0xb998 on a6xx, 0xa9db on a7xx).
 TEST_CASE("the wave size comes from the program and a launch can override it", "[virtual-kernel][dispatch]") {
-  VirtualDevice device("virtual-kgsl");
+  VirtualDevice device(GENERATE(as<std::string>{}, "virtual-kgsl", "virtual-kgsl:a740"));
+  const pm4::Register& wave_control = *r::compute_registers(command_generation(device->info())).wave_control;
   {
     Ir3Metadata metadata = three_buffer_metadata();
     metadata.wave_size = WaveSize::thread128;
@@ -182,7 +188,7 @@ TEST_CASE("the wave size comes from the program and a launch can override it", "
     const auto threadsize = [&](std::optional<WaveSize> wave) {
       queue.dispatch(program, arguments, Launch{{1, 1, 1}, {64, 1, 1}, wave});
       const RecordedStream rec = record_of(queue);
-      CHECK(rec.field(r::SP_CS_CNTL_0, "THREADSIZE") == rec.field(r::SP_CS_WGE_CNTL, "THREADSIZE"));
+      CHECK(rec.field(r::SP_CS_CNTL_0, "THREADSIZE") == rec.field(wave_control, "THREADSIZE"));
       // Only the recorded registers matter here; later registers win in `rec`.
       return rec.field(r::SP_CS_CNTL_0, "THREADSIZE");
     };
@@ -349,7 +355,7 @@ TEST_CASE("launches with bad shapes or missing arguments are refused naming the 
 }
 
 TEST_CASE("a submitted dispatch lists the code, every argument buffer and its upload block", "[virtual-kernel][dispatch]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Program program = Program::from_ir3(*device, placeholder_code(), three_buffer_metadata());
     // Separate kernel objects, so that each must be listed on its own.
@@ -378,7 +384,7 @@ TEST_CASE("a submitted dispatch lists the code, every argument buffer and its up
 }
 
 TEST_CASE("the upload area reuses its blocks once their submissions retired", "[virtual-kernel][dispatch]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Queue queue(*device);
     Buffer target = device->allocate({.size = 64});

@@ -68,6 +68,8 @@ TEST_CASE("the ir3 fixtures load with the metadata their JSON states", "[virtual
   device.close_and_check_ledger();
 }
 
+// The a630 only: the fixtures are Mesa's a630 output with a6xx register hints; the a740 refuses
+// them (next test).
 TEST_CASE("a fixture dispatch programs the registers of its hints and of Mesa's compute dispatch",
           "[virtual-kernel][dispatch][fixture]") {
   const std::string name = GENERATE(as<std::string>{}, "scalar", "vector128", "vector32", "multigroup");
@@ -148,6 +150,38 @@ TEST_CASE("a fixture dispatch programs the registers of its hints and of Mesa's 
     REQUIRE(exec.size() == 1);
     CHECK(exec[0]->payload == std::vector<std::uint32_t>{0, launch.groups[0], launch.groups[1], launch.groups[2]});
     CHECK(rec.all(Opcode::CP_RUN_OPENCL).empty());
+  }
+  device.close_and_check_ledger();
+}
+
+// Kills: the a740 loaded Mesa's a630 code and ran it as a7xx instructions. The fixture's JSON
+// names the GPU Mesa compiled for (compiler.fd_dev_id.gpu_id 630); a7xx encodes some
+// instructions differently (Mesa isaspec <gen min="700"/>), so the a740 refuses the code whether
+// it comes with its file (from_ir3_fixture) or through the metadata (from_ir3), naming both GPUs.
+TEST_CASE("the a740 refuses the Mesa fixtures compiled for the a630, naming both GPUs", "[virtual-kernel][program][fixture]") {
+  const std::string name = GENERATE(as<std::string>{}, "scalar", "vector128", "vector32", "multigroup");
+  VirtualDevice device(EACH_VIRTUAL_BACKEND() + ":a740");
+  {
+    const nlohmann::json json = fixture_json(name);
+    REQUIRE(json["compiler"]["fd_dev_id"]["gpu_id"].get<std::uint32_t>() == 630);
+    const Ir3Metadata metadata = load_ir3_metadata_json(kFixtures / (name + ".json"));
+    CHECK(metadata.compiled_for_gpu_id == std::optional<std::uint32_t>(630));
+    auto require_refused = [&](auto&& load) {
+      try {
+        load();
+        FAIL("the a630 code loaded on the a740");
+      } catch (const Error& error) {
+        CHECK(error.code() == Errc::unsupported);
+        CHECK_THAT(error.what(), Catch::Contains(name + ": compiled for Adreno 630 (a6xx), but the device is an Adreno 740 (a7xx)"));
+      }
+    };
+    require_refused([&] { (void)Program::from_ir3_fixture(*device, kFixtures / (name + ".json")); });
+    const std::vector<std::uint32_t> code(std::size_t{metadata.instrlen} * 32, 0);
+    require_refused([&] { (void)Program::from_ir3(*device, code, metadata); });
+    // The same metadata without the compiler's GPU is the caller's word that the code is a7xx.
+    Ir3Metadata vouched = metadata;
+    vouched.compiled_for_gpu_id.reset();
+    CHECK_NOTHROW(Program::from_ir3(*device, code, vouched));
   }
   device.close_and_check_ledger();
 }

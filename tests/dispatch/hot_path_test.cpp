@@ -17,7 +17,7 @@
 using namespace adreno;
 
 TEST_CASE("recording a dispatch in steady state allocates nothing and makes no syscall", "[virtual-kernel][dispatch]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Program program = Program::from_ir3(*device, placeholder_code(), three_buffer_metadata());
     Buffer buffer = device->allocate({.size = 4096});

@@ -40,7 +40,7 @@ TEST_CASE("a kernel longer than the instruction cache preloads only the cache an
     std::uint32_t preload;  // units: min(69, instr_cache_size)
     bool instrlen_workaround;
   };
-  const Part part = GENERATE(Part{"a630", 64, true}, Part{"a650", 69, false});
+  const Part part = GENERATE(Part{"a630", 64, true}, Part{"a650", 69, false}, Part{"a740", 69, false});
   VirtualDevice device(std::string(EACH_VIRTUAL_BACKEND()) + ":" + part.model);
   {
     Program program = Program::from_ir3_assembly(*device, long_kernel());

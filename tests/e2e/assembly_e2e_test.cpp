@@ -122,7 +122,7 @@ TEST_CASE("a barrier orders dependent dispatches on one queue", "[virtual-gpu][e
 }
 
 TEST_CASE("bad assembly is refused with its line and column", "[virtual-gpu][e2e]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   try {
     Program::from_ir3_assembly(*device, "mov.u32u32 r0.x, c0.x\n  frobnicate r0.x\n");
     FAIL("assembled");
@@ -201,7 +201,7 @@ void check_grid_stride(const Buffer& out, const std::vector<std::uint32_t>& in, 
 }  // namespace
 
 TEST_CASE("a grid-stride kernel reads the work-group count from @numwg for grids of several shapes", "[virtual-gpu][e2e]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Program program = Program::from_ir3_assembly(*device, kGridStride);
     std::mt19937 rng(14);
@@ -261,7 +261,7 @@ TEST_CASE("a replayed graph whose grid changes gives a grid-stride kernel the ne
 }
 
 TEST_CASE("a program whose metadata places Mesa's driver-param block reads every launch value from it", "[virtual-gpu][e2e]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     // Fiber 0 copies c2..c5 — where the metadata puts struct ir3_driver_params_cs, as Mesa's
     // const allocation would (DRIVER_PARAMS at offset_vec4 2) — to out[0..16).
@@ -340,7 +340,7 @@ end
 
 TEST_CASE("an indirect dispatch runs the grid an earlier dispatch computed, and its kernel reads those counts",
           "[virtual-gpu][e2e]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Program writer = Program::from_ir3_assembly(*device, kCountWriter);
     Program program = Program::from_ir3_assembly(*device, kGridStride);
@@ -371,7 +371,7 @@ TEST_CASE("an indirect dispatch runs the grid an earlier dispatch computed, and 
 // grid fixed at recording.
 TEST_CASE("a replayed graph runs the indirect grid its count-writer computed, the counts changing between replays",
           "[virtual-gpu][e2e][graph]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Program writer = Program::from_ir3_assembly(*device, kCountWriter);
     Program program = Program::from_ir3_assembly(*device, kGridStride);

@@ -216,7 +216,7 @@ TEST_CASE("computerator directives reach the program: UAV slots, branch stack, l
 }
 
 TEST_CASE("computerator-syntax kernels write their storage buffers on the virtual GPU", "[virtual-gpu][e2e]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     const std::vector<std::pair<const ComputeratorKernel*, std::vector<std::uint32_t>>> runs = {
         {&kUavStore, kUavStore.expected},
@@ -273,6 +273,9 @@ struct MesaExample {
   const char* file;
   std::vector<std::uint32_t> expected;  // its one @buf (UAV) afterwards
   bool legalize = false;  // loaded through the legalizer (see stg_ldg_offset.asm)
+  /// Uses a6xx's shifted-index ldg.a/stg.a address (base+(index<<shift)), which a7xx does not
+  /// have (Mesa isaspec ir3-cat6.xml): an a7xx refuses the source as malformed.
+  bool a6xx_only = false;
 };
 
 constexpr std::uint32_t kUntouched = 0x5eed5eed;
@@ -305,7 +308,7 @@ std::vector<MesaExample> mesa_examples() {
     strided[4 * i + 2] = 0xff;
     strided[4 * i + 1] = 0x100;
   }
-  out.push_back({"stg_ldg_offset.asm", strided, true});
+  out.push_back({"stg_ldg_offset.asm", strided, true, true});
   // ubo.asm: the early preamble copies UBO 0 (1, 2, 3, 4) to c0 with ldc.k; the main shader adds
   // UBO 1 (5, 6, 7, 8), read with ldc, and stores the sum at index 0. early_preamble.asm: the
   // early preamble stores 1, 2, 3, 4 over @const c0's zeros with stc; the main shader stores c0
@@ -360,10 +363,11 @@ std::size_t bind_declared_buffers(Device& device, const Program& program, const 
 
 // Kills: @ubo and @earlypreamble were refused, ldc/ldc.k, shps/getone/shpe and stc were not
 // interpreted, so ubo.asm and early_preamble.asm could not run.
-// Runs on the a630 and on the a650, the one supported part with an early preamble: on the a630
-// the examples that declare @earlypreamble must be refused as unsupported, not run.
+// Runs on the a630, the a650 and the a740 (the supported parts with an early preamble are the
+// a650 and the a740): on the a630 the examples that declare @earlypreamble must be refused as
+// unsupported, not run.
 TEST_CASE("Mesa's computerator examples run on the virtual GPU and compute what they mean", "[virtual-gpu][e2e]") {
-  const std::string model = GENERATE(as<std::string>{}, "a630", "a650");
+  const std::string model = GENERATE(as<std::string>{}, "a630", "a650", "a740");
   VirtualDevice device(EACH_VIRTUAL_BACKEND() + ":" + model);
   {
     for (const MesaExample& example : mesa_examples()) {
@@ -377,6 +381,16 @@ TEST_CASE("Mesa's computerator examples run on the virtual GPU and compute what 
         } catch (const Error& error) {
           CHECK(error.code() == Errc::unsupported);
           CHECK_THAT(error.what(), Catch::Contains("has no early preamble"));
+        }
+        continue;
+      }
+      if (example.a6xx_only && model == "a740") {
+        try {
+          (void)Program::from_ir3_assembly(*device, source, example.legalize);
+          FAIL("a6xx's shifted-index address was accepted on the a740");
+        } catch (const Error& error) {
+          CHECK(error.code() == Errc::malformed);
+          CHECK_THAT(error.what(), Catch::Contains("an a7xx ldg.a/stg.a address is base+index+offset, without a shift"));
         }
         continue;
       }
@@ -588,7 +602,8 @@ end
 // Kills: the dispatch loaded no UBO descriptors (CP_LOAD_STATE6 ST6_UBO) and set no
 // EARLYPREAMBLE, and the virtual GPU read no UBOs.
 TEST_CASE("UBOs with random contents reach ldc and an early preamble's ldc.k on both drivers", "[virtual-gpu][e2e][ubo]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND() + ":a650");  // the early preamble needs an a650
+  // The early preamble needs an a650 or an a740 (freedreno_devices.py has_early_preamble).
+  VirtualDevice device(EACH_VIRTUAL_BACKEND() + ":" + GENERATE(as<std::string>{}, "a650", "a740"));
   {
     std::mt19937 rng(20261204);
     std::vector<std::uint32_t> first(256), second(16);
@@ -618,7 +633,7 @@ TEST_CASE("UBOs with random contents reach ldc and an early preamble's ldc.k on 
 
 // Kills: an ldc from a slot the dispatch never loaded read stale or absent state without a fault.
 TEST_CASE("an ldc from a UBO slot the program does not declare faults the GPU", "[virtual-gpu][e2e][ubo]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Program program = Program::from_ir3_assembly(*device, R"(
 @localsize 1, 1, 1

@@ -2,6 +2,8 @@
 // kernels (../shared/fixtures/ir3-a630) are loaded with Program::from_ir3_fixture, their
 // arguments bound, dispatched with Queue::dispatch with every launch profile their JSON records,
 // executed by the virtual GPU, and checked against the kernels' definition (uint32 c = a + b).
+// The a630 only: the code is Mesa's a6xx output, which the a740 refuses to load
+// (tests/dispatch/fixture_test.cpp); the graph tests run the same kernel assembled for the a740.
 #include <adreno/adreno.hpp>
 #include <adreno/program.hpp>
 

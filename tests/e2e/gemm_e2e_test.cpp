@@ -27,7 +27,7 @@ TEST_CASE("the SGEMM written without waits has hazards as written and none once 
 }
 
 TEST_CASE("the legalized SGEMM multiplies random matrices of several sizes exactly, and as written it faults", "[virtual-gpu][e2e][gemm]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     std::mt19937 rng(21);
     CHECK(gemm::run(*device, rng));

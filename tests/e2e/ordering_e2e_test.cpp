@@ -74,7 +74,7 @@ struct ScopedEnvironment {
 }  // namespace
 
 TEST_CASE("a barrier orders dependent dispatches, and without one the second reads the first's input", "[virtual-gpu][e2e]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     std::mt19937 rng(21);
     const auto input = random_words(rng);
@@ -87,7 +87,7 @@ TEST_CASE("a barrier orders dependent dispatches, and without one the second rea
 
 TEST_CASE("ADRENO_VIRTUAL_ORDER=strict runs dispatches in issue order with no cache", "[virtual-gpu][e2e]") {
   ScopedEnvironment strict("ADRENO_VIRTUAL_ORDER", "strict");
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     std::mt19937 rng(22);
     const auto input = random_words(rng);
@@ -97,7 +97,7 @@ TEST_CASE("ADRENO_VIRTUAL_ORDER=strict runs dispatches in issue order with no ca
 }
 
 TEST_CASE("a buffer the host rewrote between submissions is read fresh, not from the GPU cache", "[virtual-gpu][e2e]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     Program program = load_add_scalar(*device);
     Buffer in = device->allocate({.size = 4096}), out = device->allocate({.size = 4096});

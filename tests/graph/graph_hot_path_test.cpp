@@ -18,7 +18,7 @@
 using namespace adreno;
 
 TEST_CASE("patching and replaying a graph allocates nothing and makes no syscall", "[virtual-kernel][graph]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     const Program add = load_add(*device);
     std::vector<Buffer> buffers;

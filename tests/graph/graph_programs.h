@@ -1,10 +1,13 @@
 // Programs the graph tests run on the virtual GPU: Mesa's compiled `vector32` fixture
-// (c[i] = a[i] + b[i] over 128 uint32 per work-group of 32) and an assembled kernel with a
-// scalar argument (out[i] = in[i] + k, one uint32 per invocation).
+// (c[i] = a[i] + b[i] over 128 uint32 per work-group of 32; on an a7xx its listing assembled for
+// a7xx, since the a7xx refuses Mesa's a630 words) and an assembled kernel with a scalar argument
+// (out[i] = in[i] + k, one uint32 per invocation).
 #pragma once
 
 #include <adreno/adreno.hpp>
 
+#include "../core/fixture_listing.h"
+#include "../core/virtual_device.h"
 #include "core/ir3_assembly.h"
 #include "ir3/assembler.h"
 
@@ -15,8 +18,19 @@ inline constexpr std::uint32_t kAddElementsPerGroup = 128;
 
 /// c[i] = a[i] + b[i]; arguments c, a, b. Launch with elements / 128 groups of 32.
 inline adreno::Program load_add(adreno::Device& device) {
-  return adreno::Program::from_ir3_fixture(
-      device, std::filesystem::path(ADRENO_IR3_FIXTURES_DIR) / "vector32.json");
+  const std::filesystem::path fixtures(ADRENO_IR3_FIXTURES_DIR);
+  const adreno::ir3::Generation gen = instruction_set_of(device);
+  if (gen == adreno::ir3::Generation::a6xx) return adreno::Program::from_ir3_fixture(device, fixtures / "vector32.json");
+  adreno::Ir3Metadata m = adreno::load_ir3_metadata_json(fixtures / "vector32.json");
+  m.compiled_for_gpu_id.reset();  // the words below are assembled for the device
+  const adreno::ir3::Program assembled = adreno::ir3::assemble(
+      fixture_listing_source(fixtures / "vector32.disasm.txt"),
+      m.merged_regs ? adreno::ir3::RegisterFile::merged : adreno::ir3::RegisterFile::split,
+      adreno::ir3::Scheduling::as_written, gen);
+  m.instrlen = assembled.info.instrlen;
+  std::vector<std::uint32_t> code = adreno::ir3_code_dwords(assembled);
+  code.resize(std::size_t{m.instrlen} * 32, 0);  // whole 16-instruction groups
+  return adreno::Program::from_ir3(device, code, m);
 }
 
 inline adreno::Launch add_launch(std::uint32_t elements) {
@@ -37,7 +51,7 @@ inline adreno::Program load_add_scalar(adreno::Device& device) {
     (rpt2)nop
     stg.u32 g[r4.x], r3.x, 1
     end
-  )");
+  )", adreno::ir3::RegisterFile::split, adreno::ir3::Scheduling::as_written, instruction_set_of(device));
   std::vector<std::uint32_t> code = adreno::ir3_code_dwords(assembled);
   code.resize(std::size_t{assembled.info.instrlen} * 32, 0);  // whole 16-instruction groups
   adreno::Ir3Metadata m;

@@ -103,7 +103,7 @@ void require_error(F&& f, Errc code, const std::string& fragment) {
 }  // namespace
 
 TEST_CASE("replayed random DAGs give the eager results, patched onto other buffers too", "[virtual-gpu][graph]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     const Program add = load_add(*device);
     std::mt19937 rng(20261202);
@@ -155,7 +155,7 @@ TEST_CASE("replayed random DAGs give the eager results, patched onto other buffe
 }
 
 TEST_CASE("a patch made while the previous replay is recorded but unsubmitted waits for it", "[virtual-gpu][graph]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     const Program add = load_add(*device);
     std::vector<Buffer> buffers = make_buffers(*device, 4, 7);
@@ -236,7 +236,7 @@ TEST_CASE("a graph's wait holds its dispatches until the signal arrives", "[virt
 }
 
 TEST_CASE("replaying a graph whose bound buffer was freed is refused, naming it", "[virtual-kernel][graph]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     const Program add = load_add(*device);
     std::vector<Buffer> buffers = make_buffers(*device, 3, 1);
@@ -259,7 +259,7 @@ TEST_CASE("replaying a graph whose bound buffer was freed is refused, naming it"
 
 TEST_CASE("memory the application released goes back once the graph replayed with another buffer bound there",
           "[virtual-kernel][graph]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     const Program add = load_add(*device);
     constexpr std::uint64_t kBytes = 64 * 1024;  // the allocator's object cache hands back the latest freed first
@@ -283,7 +283,7 @@ TEST_CASE("memory the application released goes back once the graph replayed wit
 }
 
 TEST_CASE("only releasing a buffer some graph bound makes replays look at their bindings again", "[virtual-kernel][graph]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     const Program add = load_add(*device);
     std::vector<Buffer> buffers = make_buffers(*device, 4, 3);
@@ -337,7 +337,7 @@ TEST_CASE("a graph whose replay hung one queue replays on another once rebound",
 }
 
 TEST_CASE("graphs report levels and barriers of known DAGs and refuse misuse", "[virtual-kernel][graph]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     const Program add = load_add(*device);
     std::vector<Buffer> b = make_buffers(*device, 6, 1);
@@ -393,7 +393,7 @@ TEST_CASE("a replay lists the graph's memory, the program's code and every bound
           "[virtual-gpu][graph]") {
   // The virtual msm node faults a submission that touches a kernel object missing from its
   // GEM_SUBMIT table; KGSL has no table, so there the results alone are checked.
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     const Program add = load_add(*device);
     // Separate kernel objects, so that each must be listed on its own.
@@ -424,7 +424,7 @@ TEST_CASE("a replay lists the graph's memory, the program's code and every bound
 
 TEST_CASE("memory a graph binds is not reused while a replay may still run, after the application and the graph let go",
           "[virtual-gpu][graph]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     const Program add = load_add(*device);
     for (const bool submitted : {true, false}) {
@@ -489,7 +489,7 @@ Program load_image_copy(Device& device) {
 constexpr std::uint32_t kWidth = 16, kHeight = 8, kPitch = 128;  // of the images below; rows hold 64 bytes of texels
 
 TEST_CASE("patched image descriptors take effect at the next replay, and bad images are refused", "[virtual-gpu][graph]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     const Program copy = load_image_copy(*device);
     std::mt19937 rng(4242);
@@ -543,7 +543,7 @@ TEST_CASE("patched image descriptors take effect at the next replay, and bad ima
 }
 
 TEST_CASE("a replayed graph wait patched to targets straddling 2^32 holds until each is reached", "[virtual-kernel][graph]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     std::mt19937_64 rng(37);
     Signal go(*device, 0xFFFFFFF0ull), done(*device);
@@ -576,7 +576,7 @@ TEST_CASE("a replayed graph wait patched to targets straddling 2^32 holds until 
 }
 
 TEST_CASE("a graph over 64 KiB of commands chains its command buffer, and every chained dispatch runs", "[virtual-gpu][graph]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     // 300 dependent dispatches, ping-ponging between two buffers: x ← y + k, then y ← x + k'...
     // each reads what the one before wrote, so a barrier sits between every two, and the

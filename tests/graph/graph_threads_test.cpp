@@ -17,7 +17,7 @@ using namespace adreno;
 using namespace std::chrono_literals;
 
 TEST_CASE("one graph replayed from two threads on two queues gives every replay's results", "[virtual-gpu][graph]") {
-  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
     constexpr std::uint32_t kElements = 256;
     constexpr int kRounds = 6;

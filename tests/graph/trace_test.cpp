@@ -34,9 +34,9 @@ std::filesystem::path trace_path(Driver driver) {
 // The work the trace shows: queue A runs out_a = in + 1 and signals 1; queue B waits for it, runs
 // out_b = out_a + 2 and replays a graph of out_c = out_b + 3. Returns the IB dwords of every
 // submission the device saw.
-std::uint64_t run_two_queues(Driver driver, const std::optional<std::filesystem::path>& trace) {
+std::uint64_t run_two_queues(Driver driver, const std::string& model, const std::optional<std::filesystem::path>& trace) {
   if (trace) ::setenv("ADRENO_TRACE", trace->c_str(), 1);
-  adreno::testing::VirtualDevice test({.driver = driver});
+  adreno::testing::VirtualDevice test({.driver = driver, .model = model});
   ::unsetenv("ADRENO_TRACE");  // read once, when the device opened
   std::uint64_t dwords = 0;
   {
@@ -89,9 +89,10 @@ struct Span {
 
 TEST_CASE("ADRENO_TRACE writes a Chrome trace of two queues: host and GPU spans nest per submission, the signal orders them and a flow pairs it with its wait [virtual-kernel]") {
   const Driver driver = EACH_DRIVER();
+  const std::string model = EACH_MODEL();
   const auto path = trace_path(driver);
   std::filesystem::remove(path);
-  run_two_queues(driver, path);
+  run_two_queues(driver, model, path);
   std::ifstream file(path);
   REQUIRE(file.good());
   const nlohmann::json trace = nlohmann::json::parse(file);
@@ -190,12 +191,13 @@ TEST_CASE("ADRENO_TRACE writes a Chrome trace of two queues: host and GPU spans 
 
 TEST_CASE("Without ADRENO_TRACE no trace file is written and the submissions lack exactly the trace's timestamp packets [virtual-kernel]") {
   const Driver driver = EACH_DRIVER();
+  const std::string model = EACH_MODEL();
   const auto path = trace_path(driver);
   std::filesystem::remove(path);
   ::unsetenv("ADRENO_TRACE");
-  const std::uint64_t untraced = run_two_queues(driver, std::nullopt);
+  const std::uint64_t untraced = run_two_queues(driver, model, std::nullopt);
   CHECK_FALSE(std::filesystem::exists(path));
-  const std::uint64_t traced = run_two_queues(driver, path);
+  const std::uint64_t traced = run_two_queues(driver, model, path);
   CHECK(std::filesystem::exists(path));
   std::filesystem::remove(path);
   // Each of the 3 spans (two dispatches, one replay) reads the counter twice, each time with

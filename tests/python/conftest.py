@@ -1,5 +1,5 @@
 """[virtual-kernel] Fixtures for the Python package's tests: each test that takes `device` runs
-once per virtual kernel, and fails when the library reports a virtual device closed with live
+once per virtual kernel on the a630 and on the a740, and fails when the library reports a virtual device closed with live
 objects (a leak) or when it leaves library objects open (adreno.live_handles); the session fails
 when any are open at its end."""
 import gc
@@ -33,7 +33,7 @@ def pytest_sessionfinish(session, exitstatus):
         session.exitstatus = 1
 
 
-@pytest.fixture(params=["virtual-kgsl", "virtual-msm"])
+@pytest.fixture(params=["virtual-kgsl", "virtual-msm", "virtual-kgsl:a740", "virtual-msm:a740"])
 def device(request, capfd, monkeypatch):
     monkeypatch.setenv("ADRENO_DEVICE", request.param)
     opened = adreno.Device.open()

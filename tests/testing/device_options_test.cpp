@@ -190,8 +190,9 @@ TEST_CASE("priority levels the driver cannot report are refused", "[virtual-kern
 TEST_CASE("the hazard check is chosen per device: on faults the hazardous kernel, warn logs it and runs, off runs",
           "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
-  const HazardRun on = run_vector_add_without_sync({.driver = driver, .hazards = HazardCheck::on});
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
+  const HazardRun on = run_vector_add_without_sync({.driver = driver, .model = model, .hazards = HazardCheck::on});
   CHECK(on.lost);
   REQUIRE(on.faults.size() == 1);
   CHECK(on.faults[0].kind == GpuFault::Kind::shader_error);
@@ -200,7 +201,7 @@ TEST_CASE("the hazard check is chosen per device: on faults the hazardous kernel
   // warn: each hazard (the add reads both loaded registers early) logged once, not once per
   // fiber or work group; the virtual GPU, which runs each instruction to completion, still
   // computes the sums.
-  const HazardRun warn = run_vector_add_without_sync({.driver = driver, .hazards = HazardCheck::warn});
+  const HazardRun warn = run_vector_add_without_sync({.driver = driver, .model = model, .hazards = HazardCheck::warn});
   CHECK_FALSE(warn.lost);
   CHECK(warn.wrong == 0);
   CHECK(warn.faults.empty());
@@ -214,7 +215,7 @@ TEST_CASE("the hazard check is chosen per device: on faults the hazardous kernel
   CHECK(std::set<std::string>(warnings.begin(), warnings.end()).size() == warnings.size());
   CHECK(warnings.size() <= 2);
 
-  const HazardRun off = run_vector_add_without_sync({.driver = driver, .hazards = HazardCheck::off});
+  const HazardRun off = run_vector_add_without_sync({.driver = driver, .model = model, .hazards = HazardCheck::off});
   CHECK_FALSE(off.lost);
   CHECK(off.wrong == 0);
   CHECK(off.faults.empty());
@@ -224,26 +225,28 @@ TEST_CASE("the hazard check is chosen per device: on faults the hazardous kernel
 TEST_CASE("the hazard check follows ADRENO_VIRTUAL_HAZARDS by default, and a device's own mode overrides it",
           "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
-  CHECK(run_vector_add_without_sync({.driver = driver}).lost);  // unset: on
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
+  CHECK(run_vector_add_without_sync({.driver = driver, .model = model}).lost);  // unset: on
   {
     const ScopedEnvironment off("ADRENO_VIRTUAL_HAZARDS", "off");
-    CHECK_FALSE(run_vector_add_without_sync({.driver = driver}).lost);
-    CHECK(run_vector_add_without_sync({.driver = driver, .hazards = HazardCheck::on}).lost);
+    CHECK_FALSE(run_vector_add_without_sync({.driver = driver, .model = model}).lost);
+    CHECK(run_vector_add_without_sync({.driver = driver, .model = model, .hazards = HazardCheck::on}).lost);
   }
   const ScopedEnvironment warn("ADRENO_VIRTUAL_HAZARDS", "warn");
-  const HazardRun from_environment = run_vector_add_without_sync({.driver = driver});
+  const HazardRun from_environment = run_vector_add_without_sync({.driver = driver, .model = model});
   CHECK_FALSE(from_environment.lost);
   CHECK_THAT(from_environment.log, Catch::Contains("timing hazard"));
-  CHECK(run_vector_add_without_sync({.driver = driver, .hazards = HazardCheck::on}).lost);
+  CHECK(run_vector_add_without_sync({.driver = driver, .model = model, .hazards = HazardCheck::on}).lost);
 }
 
 TEST_CASE("allocations past the memory limit fail with ENOMEM and succeed again once memory is freed",
           "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
   constexpr std::uint64_t kLimit = 1 << 20;
-  VirtualDevice test({.driver = driver, .memory_limit = kLimit});
+  VirtualDevice test({.driver = driver, .model = model, .memory_limit = kLimit});
   Device& device = test.device();
   std::optional<Buffer> half = own_object(device, kLimit / 2);
   try {
@@ -272,8 +275,9 @@ TEST_CASE("on 16 KiB kernel pages every kernel object is whole pages, and dispat
   // they do on 4 KiB pages; a mapping at the wrong offset or an object the library sized by
   // 4 KiB would fail here.
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
-  VirtualDevice test({.driver = driver, .page_size = 16384});
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
+  VirtualDevice test({.driver = driver, .model = model, .page_size = 16384});
   {
     Device& device = test.device();
     std::ifstream in(ADRENO_SOURCE_DIR "/examples/kernels/vector_add.s");

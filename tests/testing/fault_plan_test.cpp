@@ -53,9 +53,10 @@ int make_dmabuf(std::size_t size) {
 
 TEST_CASE("the Nth call of an operation fails with the chosen errno, the others succeed", "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
+  const std::string model = EACH_MODEL();
   const int error = GENERATE(ENOMEM, EINVAL, EIO);
-  CAPTURE(driver_name(driver), error);
-  VirtualDevice test({.driver = driver});
+  CAPTURE(driver_name(driver), model, error);
+  VirtualDevice test({.driver = driver, .model = model});
   test.fail_call(Operation::alloc, error, 3);
   CHECK(allocation_failures(test.device(), 5, error) == std::vector<bool>{false, false, true, false, false});
   const auto allocs = test.calls(Operation::alloc);
@@ -69,8 +70,9 @@ TEST_CASE("the Nth call of an operation fails with the chosen errno, the others 
 
 TEST_CASE("every call of an operation fails until the plan is cleared", "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
-  VirtualDevice test({.driver = driver});
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
+  VirtualDevice test({.driver = driver, .model = model});
   test.fail_every_call(Operation::alloc, ENOSPC);
   CHECK(allocation_failures(test.device(), 4, ENOSPC) == std::vector<bool>(4, true));
   test.clear_faults();
@@ -80,10 +82,11 @@ TEST_CASE("every call of an operation fails until the plan is cleared", "[virtua
 
 TEST_CASE("a seeded random fraction of calls fails, the same ones for the same seed", "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
   constexpr int kCalls = 64;
   auto run = [&](double fraction, std::uint64_t seed) {
-    VirtualDevice test({.driver = driver});
+    VirtualDevice test({.driver = driver, .model = model});
     test.fail_random_calls(Operation::alloc, fraction, seed, ENOMEM);
     const std::vector<bool> failed = allocation_failures(test.device(), kCalls, ENOMEM);
     CHECK(injected(test.calls(Operation::alloc)) == failed);
@@ -152,10 +155,11 @@ TEST_CASE("each operation the application reaches, made to fail, reaches it with
        }},
   };
   const Driver driver = EACH_DRIVER();
+  const std::string model = EACH_MODEL();
   for (const Case& c : cases) {
     if (!(driver == Driver::kgsl ? c.kgsl : c.msm)) continue;
-    CAPTURE(driver_name(driver), to_string(c.operation));
-    VirtualDevice test({.driver = driver});
+    CAPTURE(driver_name(driver), model, to_string(c.operation));
+    VirtualDevice test({.driver = driver, .model = model});
     test.fail_call(c.operation, EIO);
     try {
       c.run(test.device());
@@ -185,8 +189,9 @@ TEST_CASE("a fault plan outside what the driver has is refused", "[virtual-kerne
 
 TEST_CASE("a failed mmap of a new buffer is reported and leaves no kernel object behind", "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
-  VirtualDevice test({.driver = driver});
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
+  VirtualDevice test({.driver = driver, .model = model});
   test.fail_call(Operation::map, ENOMEM, 2);
   CHECK(allocation_failures(test.device(), 3, ENOMEM) == std::vector<bool>{false, true, false});
   const auto maps = test.calls(Operation::map);
@@ -203,8 +208,9 @@ TEST_CASE("a failed mmap of a new buffer is reported and leaves no kernel object
 
 TEST_CASE("fault plans belong to one device", "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
-  VirtualDevice failing({.driver = driver}), healthy({.driver = driver});
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
+  VirtualDevice failing({.driver = driver, .model = model}), healthy({.driver = driver, .model = model});
   failing.fail_every_call(Operation::alloc, ENOMEM);
   failing.hang_submission(1);
   CHECK(allocation_failures(healthy.device(), 3, 0) == std::vector<bool>(3, false));
@@ -224,8 +230,9 @@ TEST_CASE("fault plans belong to one device", "[virtual-kernel][testing]") {
 TEST_CASE("the Nth submission hangs: the hang detector fires and the context is lost, guilty",
           "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
-  VirtualDevice test({.driver = driver, .hang_timeout = 50ms});
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
+  VirtualDevice test({.driver = driver, .model = model, .hang_timeout = 50ms});
   {
     Buffer out = own_object(test.device(), 4096);
     Queue queue(test.device());
@@ -260,8 +267,9 @@ TEST_CASE("the Nth submission page-faults at the chosen address: logged in the f
   // kgsl_iommu_fault_handler without GPUHALT; adreno_gpu.c adreno_fault_handler), so the
   // application sees nothing but its results.
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
-  VirtualDevice test({.driver = driver});
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
+  VirtualDevice test({.driver = driver, .model = model});
   constexpr std::uint64_t kAddress = 0x7654321000;
   {
     Buffer out = own_object(test.device(), 4096);
@@ -286,8 +294,9 @@ TEST_CASE("the Nth submission page-faults at the chosen address: logged in the f
 
 TEST_CASE("a planned submission fault cleared before the submission never fires", "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
-  VirtualDevice test({.driver = driver, .hang_timeout = 50ms});
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
+  VirtualDevice test({.driver = driver, .model = model, .hang_timeout = 50ms});
   {
     Buffer out = own_object(test.device(), 4096);
     Queue queue(test.device());
@@ -302,8 +311,9 @@ TEST_CASE("a planned submission fault cleared before the submission never fires"
 
 TEST_CASE("a dma-buf import fails with the chosen errno and the next one succeeds", "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
-  VirtualDevice test({.driver = driver});
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
+  VirtualDevice test({.driver = driver, .model = model});
   const int fd = make_dmabuf(64 * 1024);
   test.fail_call(Operation::import_dmabuf, EBADF);
   try {
@@ -415,8 +425,9 @@ TEST_CASE("a KGSL query plan leaves the reset-status property of the same ioctl 
 TEST_CASE("a refused kernel wait is a kernel error naming the wait and its errno, and the work and the queue are intact",
           "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
-  VirtualDevice test({.driver = driver});
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
+  VirtualDevice test({.driver = driver, .model = model});
   {
     Buffer out = own_object(test.device(), 4096);
     Queue queue(test.device());
@@ -445,8 +456,9 @@ TEST_CASE("a refused kernel wait is a kernel error naming the wait and its errno
 TEST_CASE("a refused reset-status query after a hang still reports the loss, and the device keeps working",
           "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
-  VirtualDevice test({.driver = driver, .hang_timeout = 50ms});
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
+  VirtualDevice test({.driver = driver, .model = model, .hang_timeout = 50ms});
   {
     Buffer out = own_object(test.device(), 4096);
     Queue queue(test.device());
@@ -492,8 +504,9 @@ TEST_CASE("a refused reset-status query after a hang still reports the loss, and
 TEST_CASE("a refused context destroy is logged with its errno, and the kernel keeps the context until the node closes",
           "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
-  VirtualDevice test({.driver = driver});
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
+  VirtualDevice test({.driver = driver, .model = model});
   const std::size_t contexts = live(test, KernelObject::Kind::context);
   std::uint64_t context = 0;
   std::string log;
@@ -526,8 +539,9 @@ TEST_CASE("a refused context destroy is logged with its errno, and the kernel ke
 TEST_CASE("a refused free is logged with its errno, and the kernel keeps the object until the node closes",
           "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
-  VirtualDevice test({.driver = driver});
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
+  VirtualDevice test({.driver = driver, .model = model});
   std::uint64_t object = 0;
   std::string log;
   {
@@ -563,9 +577,10 @@ TEST_CASE("a refused free is logged with its errno, and the kernel keeps the obj
 TEST_CASE("a seeded random fraction of queue creations fails with the errno, the rest work, nothing leaks",
           "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
   constexpr int kQueues = 24;
-  VirtualDevice test({.driver = driver});
+  VirtualDevice test({.driver = driver, .model = model});
   test.fail_random_calls(Operation::create_context, 0.5, 99, ENOSPC);
   std::vector<bool> failed;
   {

@@ -37,8 +37,9 @@ const KernelObject* buffer_with_id(const std::vector<KernelObject>& ledger, std:
 TEST_CASE("the ledger lists each live buffer with its size, flags and GPU address, its mapping and the contexts",
           "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
-  VirtualDevice test({.driver = driver});
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
+  VirtualDevice test({.driver = driver, .model = model});
   const auto at_open = test.ledger();
   CHECK(of_kind(at_open, KernelObject::Kind::descriptor).size() == 1);  // the device node
   std::uint64_t id = 0;
@@ -74,8 +75,9 @@ TEST_CASE("the ledger lists each live buffer with its size, flags and GPU addres
 
 TEST_CASE("closing while the application still holds a buffer reports it as a leak", "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
-  VirtualDevice test({.driver = driver});
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
+  VirtualDevice test({.driver = driver, .model = model});
   Buffer kept = own_object(test.device(), 8192);
   const auto leaks = test.close();
   REQUIRE_FALSE(leaks.empty());
@@ -89,8 +91,9 @@ TEST_CASE("closing while the application still holds a buffer reports it as a le
 TEST_CASE("the log holds exactly the submission the application made, its IBs and its buffer table",
           "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
-  VirtualDevice test({.driver = driver});
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
+  VirtualDevice test({.driver = driver, .model = model});
   {
     Buffer out = own_object(test.device(), 4096);
     Buffer untouched = own_object(test.device(), 4096);
@@ -135,8 +138,9 @@ TEST_CASE("the log holds exactly the submission the application made, its IBs an
 
 TEST_CASE("each logged call names its ioctl, the arguments that matter and the result", "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
-  CAPTURE(driver_name(driver));
-  VirtualDevice test({.driver = driver});
+  const std::string model = EACH_MODEL();
+  CAPTURE(driver_name(driver), model);
+  VirtualDevice test({.driver = driver, .model = model});
   test.clear_log();
   std::uint64_t id = 0;
   {

@@ -14,6 +14,9 @@
 #include <vector>
 
 #define EACH_DRIVER() GENERATE(adreno::testing::Driver::kgsl, adreno::testing::Driver::msm)
+/// The default a630 and an a740, for kit tests that must hold on each GPU generation (a7xx
+/// registers, events and waits); with EACH_DRIVER(), each model on each driver.
+#define EACH_MODEL() GENERATE(as<std::string>{}, "a630", "a740")
 
 inline std::string driver_name(adreno::testing::Driver driver) {
   return driver == adreno::testing::Driver::kgsl ? "kgsl" : "msm";

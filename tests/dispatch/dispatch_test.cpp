@@ -292,7 +292,7 @@ TEST_CASE("a Qualcomm CL program refuses a base group it has no driver params fo
 // part Mesa knows but the library has no per-chip block for taken as a supported one. Chip ids:
 // freedreno_devices.py (FD730 0x07030001, FD740 0x43050a01, FD750 0x43051401; FD725 0x07030002,
 // FD735 0x43030b00, FD830 0x44050000).
-TEST_CASE("the a730, a740 and a750 are found by chip id; other a7xx and a8xx parts are refused naming the supported ones",
+TEST_CASE("the a730, a740 and a750 are found by chip id, other a7xx and a8xx parts are refused naming the supported ones",
           "[pure][dispatch]") {
   struct Known {
     std::uint32_t chip_id, gpu_id, num_sp_cores;

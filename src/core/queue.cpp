@@ -137,6 +137,7 @@ std::uint64_t Queue::Impl::submit() {
   std::span<const pm4::IbRange> ibs = stream_->finish();
   if (ibs.empty()) {
     stream_.reset();
+    carried_.forget();
     return 0;
   }
   reference(scratch_, true);
@@ -171,6 +172,7 @@ std::uint64_t Queue::Impl::submit() {
   listed_.clear();
   commands_.release(context_, fence);
   stream_.reset();
+  carried_.forget();  // the next submission starts from unknown state (CarriedProgramState)
   for (PendingSignal& pending : signals_) pending.signal->expect(weak_from_this(), fence, pending.value);
   signals_.clear();
   return fence;

@@ -510,14 +510,18 @@ struct StagedDispatch {
 };
 
 // Copies the constants and descriptors through the upload area's CPU view, and references every
-// buffer object the stream reaches, for the kernel's BO table and use tracking.
+// buffer object the stream reaches, for the kernel's BO table and use tracking. The code and
+// private memory of a program whose state the recording carries were referenced by the dispatch
+// that set it: the queue forgets the carried program when it drops its references, at submit.
 StagedDispatch stage_dispatch(Queue::Impl& queue, const Program::Impl& prog, const Arguments::Impl& args,
                               const Launch& launch) {
   const DispatchDataLayout layout = dispatch_data_layout(prog.info(), args);
   const UploadArea::Space space = queue.uploads().allocate(queue, layout.bytes);
   write_dispatch_data(space.cpu, layout, prog, args, launch);
-  queue.reference(prog.code(), false);
-  if (prog.private_memory()) queue.reference(prog.private_memory(), true);
+  if (!queue.carried_program_state().carries(prog, runs_wave128(prog.info(), launch))) {
+    queue.reference(prog.code(), false);
+    if (prog.private_memory()) queue.reference(prog.private_memory(), true);
+  }
   for (const Arguments::Impl::Binding& binding : args.bindings())
     if (binding.memory) queue.reference(binding.memory, binding.gpu_writes);
   return {layout, space.gpu};

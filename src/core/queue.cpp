@@ -112,8 +112,11 @@ pm4::CommandStream& Queue::Impl::stream() {
 }
 
 void Queue::Impl::reference(const std::shared_ptr<MemoryBlock>& block, bool write) {
-  add_once(reference_index_, references_, reinterpret_cast<std::uintptr_t>(block.get()), Reference{block, write},
-           [](Reference& existing, const Reference& added) { existing.write = existing.write || added.write; });
+  // The reference count is taken only for a block not listed yet: dispatches reference their
+  // program's and arguments' blocks again and again within one recording.
+  add_once_made(
+      reference_index_, references_, reinterpret_cast<std::uintptr_t>(block.get()), [&] { return Reference{block, write}; },
+      [&](Reference& existing) { existing.write = existing.write || write; });
 }
 
 void Queue::Impl::check_not_lost() const {

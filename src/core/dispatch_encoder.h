@@ -93,12 +93,14 @@ IndirectCounts emit_indirect_count_params(pm4::CommandStream& cs, const ProgramI
 ///    submission may run in between and program the same registers, so each submission's first
 ///    dispatch writes its whole state, as Mesa's drivers assume nothing across command buffers.
 ///  * Within a submission the registers and the loaded state stay what the stream last wrote,
-///    also when the kernel switches to another context in the middle of it: preemption saves the
-///    context's state and restores it on resume (KGSL adreno_a6xx_preempt.c
-///    a6xx_preemption_pre_ibsubmit hands the CP the save records, SET_PSEUDO_PRIV_NON_SECURE_SAVE_ADDR
-///    and SET_PSEUDO_NON_PRIV_SAVE_ADDR; MSM a6xx_preempt.c a6xx_preempt_trigger points
-///    CP_CONTEXT_SWITCH_PRIV_NON_SECURE_RESTORE_ADDR at the ring's preempt record). The queue's
-///    prologue (chip setup) already relies on that.
+///    also when the kernel switches to another context in the middle of it: KGSL gives the CP a
+///    context record to save the state into and restore it from at preemption (adreno_a6xx_preempt.c
+///    a6xx_preemption_pre_ibsubmit: SET_PSEUDO_PRIV_NON_SECURE_SAVE_ADDR, SET_PSEUDO_NON_PRIV_SAVE_ADDR
+///    per context); MSM preempts only with more than one ring, switching through per-ring preempt
+///    records (a6xx_preempt.c a6xx_preempt_trigger: CP_CONTEXT_SWITCH_PRIV_NON_SECURE_RESTORE_ADDR).
+///    The stream depended on this before any state was carried: the queue's prologue (the chip
+///    setup, an IB of its own) is written once per submission for all its dispatches, as Mesa's
+///    drivers write their setup once per command buffer.
 ///  * Between dispatches of one program nothing else in the stream writes compute state: barriers,
 ///    signals, waits, timestamps and the indirect-count copies are events and memory packets.
 ///    Without SP_UPDATE_CNTL the CP_LOAD_STATE6 of the next dispatch replaces the constants and

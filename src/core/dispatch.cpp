@@ -21,7 +21,9 @@
 // What is packed when: the packets that depend only on the program (compute state per wave size,
 // code and private memory) are recorded once at load (record_program_packets) with named fields
 // and copied into each dispatch; per dispatch only the grid (fields resolved at compile time),
-// the data addresses and the launch packet are packed — the stream is the same either way.
+// the data addresses and the launch packet are packed — the stream is the same either way. A
+// dispatch of the program whose state the command stream set last leaves the program packets
+// out (CarriedProgramState in dispatch_encoder.h says why that is safe).
 //
 // Where the data lives: the constant file image and the descriptor tables of one dispatch are
 // copied into GPU memory (the queue's UploadArea, or a graph's own memory) laid out as
@@ -280,41 +282,56 @@ std::uint32_t work_group_tile_height(std::uint32_t local_y) {
 // fd6_compute.cc, computerator); CP_RUN_OPENCL takes them from SP_CS_KERNEL_GROUP_* (tinygrad).
 // Per dispatch, so its fields are constants the compiler folds. On a7xx the local size is
 // repeated in SP_CS_NDRANGE_7 and the wave control goes here, as it depends on the local size.
+//
+// Written as runs of consecutive registers, one type-4 packet per run (a type-4 header names
+// the first register and a count, adreno_pm4.xml): SP_CS_NDRANGE_0..6 and SP_CS_KERNEL_GROUP_X..Z
+// on a6xx; on a7xx SP_CS_NDRANGE_0..6, SP_CS_WGE_CNTL, SP_CS_KERNEL_GROUP_X..Z and
+// SP_CS_NDRANGE_7 are one run of twelve (a6xx.xml offsets 0xa9d4..0xa9df). The registers get
+// the same values as written one by one: 13 dwords instead of 24 on a7xx, 12 instead of 20 on
+// a6xx.
 void emit_grid(pm4::PacketWriter& out, const GpuPart& part, bool exec_cs, const Launch& launch, pm4::ThreadSize wave) {
   static constexpr const pm4::Field& kKernelDim = r::SP_CS_NDRANGE_0.field("KERNELDIM");
   static constexpr const pm4::Field& kLocalSizeX = r::SP_CS_NDRANGE_0.field("LOCALSIZEX");
   static constexpr const pm4::Field& kLocalSizeY = r::SP_CS_NDRANGE_0.field("LOCALSIZEY");
   static constexpr const pm4::Field& kLocalSizeZ = r::SP_CS_NDRANGE_0.field("LOCALSIZEZ");
-  const r::ComputeRegisters& regs = r::compute_registers(part.gen);
-  const std::uint64_t local_size = kLocalSizeX.pack(launch.local_size[0] - 1) | kLocalSizeY.pack(launch.local_size[1] - 1) |
-                                   kLocalSizeZ.pack(launch.local_size[2] - 1);
-  pm4::write_register(out, *regs.ndrange[0], kKernelDim.pack(3) | local_size);
+  const std::uint32_t local_size =
+      static_cast<std::uint32_t>(kLocalSizeX.pack(launch.local_size[0] - 1) | kLocalSizeY.pack(launch.local_size[1] - 1) |
+                                 kLocalSizeZ.pack(launch.local_size[2] - 1));
+  const auto ndrange0 = static_cast<std::uint32_t>(kKernelDim.pack(3)) | local_size;
+  // GLOBALSIZE: local size × groups, in 32 bits (validate_launch refuses more).
+  const auto global_size = [&](unsigned i) { return launch.local_size[i] * launch.groups[i]; };
+  // GLOBALOFF stays 0 and the base group goes to the program as driver params instead, as
+  // Turnip does for vkCmdDispatchBase (tu_cmd_buffer.cc tu_dispatch: GLOBALOFF_X/Y/Z 0, the base
+  // in the IR3_DP_CS(base_group_x..z) driver params) and gallium's fd6_compute.cc (GLOBALOFF
+  // 0): ir3 adds the base to the work-group id itself (nir's load_base_workgroup_id), so an
+  // offset here as well would count it twice. validate_launch refuses a base group a program
+  // does not read.
+  constexpr std::uint32_t kGlobalOffset = 0;
+  const auto kernel_group = [&](unsigned i) { return exec_cs ? 1u : launch.groups[i]; };
   if (part.gen == pm4::kA7xx) {
+    static constexpr const pm4::Register& kWge = r::SP_CS_WGE_CNTL_A7XX;
     // SP_CS_NDRANGE_7 has SP_CS_NDRANGE_0's local-size fields at the same bits (a6xx.xml).
     static_assert(r::SP_CS_NDRANGE_7_A7XX.field("LOCALSIZEX").low == kLocalSizeX.low &&
                   r::SP_CS_NDRANGE_7_A7XX.field("LOCALSIZEZ").high == kLocalSizeZ.high);
-    pm4::write_register(out, r::SP_CS_NDRANGE_7_A7XX, local_size);
-    static constexpr const pm4::Register& kWge = r::SP_CS_WGE_CNTL_A7XX;
-    pm4::write_register(out, kWge,
-                        kWge.field("LINEARLOCALIDREGID").pack(kUnusedRegid) | kWge.field("THREADSIZE").pack(raw(wave)) |
-                            kWge.field("WORKGROUPRASTORDERZFIRSTEN").pack(1) | kWge.field("WGTILEWIDTH").pack(4) |
-                            kWge.field("WGTILEHEIGHT").pack(work_group_tile_height(launch.local_size[1])));
+    static_assert(r::SP_CS_NDRANGE_6_A7XX.offset == r::SP_CS_NDRANGE_0_A7XX.offset + 6 &&
+                  kWge.offset == r::SP_CS_NDRANGE_0_A7XX.offset + 7 &&
+                  r::SP_CS_KERNEL_GROUP_X_A7XX.offset == r::SP_CS_NDRANGE_0_A7XX.offset + 8 &&
+                  r::SP_CS_KERNEL_GROUP_Z_A7XX.offset == r::SP_CS_NDRANGE_0_A7XX.offset + 10 &&
+                  r::SP_CS_NDRANGE_7_A7XX.offset == r::SP_CS_NDRANGE_0_A7XX.offset + 11);
+    const auto wave_control = static_cast<std::uint32_t>(
+        kWge.field("LINEARLOCALIDREGID").pack(kUnusedRegid) | kWge.field("THREADSIZE").pack(raw(wave)) |
+        kWge.field("WORKGROUPRASTORDERZFIRSTEN").pack(1) | kWge.field("WGTILEWIDTH").pack(4) |
+        kWge.field("WGTILEHEIGHT").pack(work_group_tile_height(launch.local_size[1])));
+    out.write_registers(r::SP_CS_NDRANGE_0_A7XX.offset, ndrange0, global_size(0), kGlobalOffset, global_size(1), kGlobalOffset,
+                        global_size(2), kGlobalOffset, wave_control, kernel_group(0), kernel_group(1), kernel_group(2),
+                        local_size);
+    return;
   }
-  const auto axis = [&](unsigned i, const pm4::Register& global_size, const pm4::Register& global_offset,
-                        const pm4::Register& kernel_group) {
-    pm4::write_register(out, global_size, std::uint64_t{launch.local_size[i]} * launch.groups[i]);
-    // GLOBALOFF stays 0 and the base group goes to the program as driver params instead, as
-    // Turnip does for vkCmdDispatchBase (tu_cmd_buffer.cc tu_dispatch: GLOBALOFF_X/Y/Z 0, the base
-    // in the IR3_DP_CS(base_group_x..z) driver params) and gallium's fd6_compute.cc (GLOBALOFF
-    // 0): ir3 adds the base to the work-group id itself (nir's load_base_workgroup_id), so an
-    // offset here as well would count it twice. validate_launch refuses a base group a program
-    // does not read.
-    pm4::write_register(out, global_offset, 0);
-    pm4::write_register(out, kernel_group, exec_cs ? 1 : launch.groups[i]);
-  };
-  axis(0, *regs.ndrange[1], *regs.ndrange[2], *regs.kernel_group[0]);
-  axis(1, *regs.ndrange[3], *regs.ndrange[4], *regs.kernel_group[1]);
-  axis(2, *regs.ndrange[5], *regs.ndrange[6], *regs.kernel_group[2]);
+  static_assert(r::SP_CS_NDRANGE_6.offset == r::SP_CS_NDRANGE_0.offset + 6 &&
+                r::SP_CS_KERNEL_GROUP_Z.offset == r::SP_CS_KERNEL_GROUP_X.offset + 2);
+  out.write_registers(r::SP_CS_NDRANGE_0.offset, ndrange0, global_size(0), kGlobalOffset, global_size(1), kGlobalOffset,
+                      global_size(2), kGlobalOffset);
+  out.write_registers(r::SP_CS_KERNEL_GROUP_X.offset, kernel_group(0), kernel_group(1), kernel_group(2));
 }
 
 // Where the code is and the private memory it uses.
@@ -386,17 +403,18 @@ ProgramPackets record_program_packets(const Program::Impl& prog) {
 
 namespace {
 
-// The packets of one dispatch. Their length depends on the program and the layout only (both
-// wave sizes' state packets write the same registers), so a graph can rewrite them in place.
+// The packets of one dispatch. Their length depends on the program, the layout and whether the
+// program state is carried only (both wave sizes' state packets write the same registers), so a
+// graph can rewrite them in place.
 void write_dispatch(pm4::PacketWriter& out, const Program::Impl& prog, const DispatchDataLayout& layout, GpuAddress data,
-                    const Launch& launch, const IndirectCounts* indirect = nullptr) {
+                    const Launch& launch, bool state_carried, const IndirectCounts* indirect = nullptr) {
   const ProgramInfo& info = prog.info();
   const bool exec_cs = info.launch == LaunchPacket::exec_cs;
   const ProgramPackets& packets = prog.packets();
-  const bool wave128 = launch.wave_size.value_or(info.wave_size) == WaveSize::thread128;
-  out.append(packets.state[wave128 ? 1 : 0]);
+  const bool wave128 = runs_wave128(info, launch);
+  if (!state_carried) out.append(packets.state[wave128 ? 1 : 0]);
   emit_grid(out, prog.part(), exec_cs, launch, wave128 ? pm4::ThreadSize::THREAD128 : pm4::ThreadSize::THREAD64);
-  out.append(packets.code);
+  if (!state_carried) out.append(packets.code);
 
   // Constants and descriptors.
   const std::uint32_t constlen = layout.constlen;
@@ -406,8 +424,9 @@ void write_dispatch(pm4::PacketWriter& out, const Program::Impl& prog, const Dis
     pm4::load_state6_frag(out, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_TEX, 0, info.textures},
                           data + layout.textures_at);
     pm4::write_register(out, r::SP_CS_TEXMEMOBJ_BASE, (data + layout.textures_at).value());
-    // The texture count next to the descriptors, as freedreno's fd6_texture.cc writes it.
-    pm4::write_register(out, r::SP_CS_TSIZE, info.textures);
+    // The texture count next to the descriptors, as freedreno's fd6_texture.cc writes it; a
+    // program's own count, carried with its state.
+    if (!state_carried) pm4::write_register(out, r::SP_CS_TSIZE, info.textures);
   }
   if (info.samplers != 0) {
     pm4::load_state6_frag(out, {pm4::StateType::ST6_SHADER, pm4::StateBlock::SB6_CS_TEX, 0, info.samplers},
@@ -420,7 +439,7 @@ void write_dispatch(pm4::PacketWriter& out, const Program::Impl& prog, const Dis
                           data + layout.images_at);
     pm4::write_register(out, *r::compute_registers(prog.part().gen).uav_base, (data + layout.images_at).value());
   }
-  pm4::write_register(out, r::SP_CS_USIZE, info.storage_images);
+  if (!state_carried) pm4::write_register(out, r::SP_CS_USIZE, info.storage_images);
   // The UBO descriptors, slot i at DST_OFF i, as computerator's cs_ubo_emit and freedreno's
   // fd6_emit_ubos load them (there inline, SS6_DIRECT; here from the dispatch data like the other
   // descriptors, so a graph patches them in place).
@@ -441,27 +460,45 @@ void write_dispatch(pm4::PacketWriter& out, const Program::Impl& prog, const Dis
 
 }  // namespace
 
-std::span<std::uint32_t> emit_dispatch(pm4::CommandStream& cs, const Program::Impl& prog, const DispatchDataLayout& layout,
-                                       GpuAddress data, const Launch& launch, const IndirectCounts* indirect) {
-  // What a dispatch writes besides the recorded program packets, at most: the grid (twelve
-  // one-value register writes on a7xx), six CP_LOAD_STATE6_FRAG (the UBOs, an indirect dispatch's
-  // counts), four 64-bit base registers, SP_CS_TSIZE, SP_CS_USIZE and CP_EXEC_CS(_INDIRECT).
-  constexpr std::uint32_t kMaxDispatchDwords = 12 * 2 + 6 * 4 + 4 * 3 + 2 + 2 + 5;
-  const ProgramPackets& packets = prog.packets();
-  // One room check for the whole dispatch; a dispatch that throws midway leaves nothing behind.
-  pm4::PacketWriter out =
-      cs.reserve_packets(static_cast<std::uint32_t>(packets.state[0].size() + packets.code.size()) + kMaxDispatchDwords);
-  std::uint32_t* const start = out.cursor();
-  write_dispatch(out, prog, layout, data, launch, indirect);
-  cs.commit(out);
-  return {start, out.cursor()};
+void CarriedProgramState::set(const std::shared_ptr<const Program::Impl>& program, bool wave128) {
+  if (program->info().instrlen > program->part().instr_cache_size) {
+    program_.reset();  // its code packets hold a per-launch workaround (see the class comment)
+    return;
+  }
+  program_ = program;
+  wave128_ = wave128;
 }
 
-void rewrite_dispatch(std::span<std::uint32_t> packets, const Program::Impl& prog, const DispatchDataLayout& layout,
+bool runs_wave128(const ProgramInfo& info, const Launch& launch) {
+  return launch.wave_size.value_or(info.wave_size) == WaveSize::thread128;
+}
+
+EmittedDispatch emit_dispatch(pm4::CommandStream& cs, const std::shared_ptr<const Program::Impl>& program,
+                              const DispatchDataLayout& layout, GpuAddress data, const Launch& launch,
+                              CarriedProgramState& carried, const IndirectCounts* indirect) {
+  // What a dispatch writes besides the recorded program packets, at most: the grid (thirteen
+  // dwords), six CP_LOAD_STATE6_FRAG (the UBOs, an indirect dispatch's counts), four 64-bit base
+  // registers, SP_CS_TSIZE, SP_CS_USIZE and CP_EXEC_CS(_INDIRECT).
+  constexpr std::uint32_t kMaxDispatchDwords = 13 + 6 * 4 + 4 * 3 + 2 + 2 + 5;
+  const Program::Impl& prog = *program;
+  const bool wave128 = runs_wave128(prog.info(), launch);
+  const bool state_carried = carried.carries(prog, wave128);
+  const ProgramPackets& packets = prog.packets();
+  const std::uint32_t state_dwords = state_carried ? 0 : static_cast<std::uint32_t>(packets.state[0].size() + packets.code.size());
+  // One room check for the whole dispatch; a dispatch that throws midway leaves nothing behind.
+  pm4::PacketWriter out = cs.reserve_packets(state_dwords + kMaxDispatchDwords);
+  std::uint32_t* const start = out.cursor();
+  write_dispatch(out, prog, layout, data, launch, state_carried, indirect);
+  cs.commit(out);
+  if (!state_carried) carried.set(program, wave128);
+  return {{start, out.cursor()}, state_carried};
+}
+
+void rewrite_dispatch(const EmittedDispatch& emitted, const Program::Impl& prog, const DispatchDataLayout& layout,
                       GpuAddress data, const Launch& launch) {
-  pm4::PacketWriter out(packets.data(), packets.data() + packets.size());
-  write_dispatch(out, prog, layout, data, launch);
-  assert(out.cursor() == packets.data() + packets.size() && "a rewritten dispatch changed length");
+  pm4::PacketWriter out(emitted.packets.data(), emitted.packets.data() + emitted.packets.size());
+  write_dispatch(out, prog, layout, data, launch, emitted.state_carried);
+  assert(out.cursor() == emitted.packets.data() + emitted.packets.size() && "a rewritten dispatch changed length");
 }
 
 namespace {
@@ -473,14 +510,18 @@ struct StagedDispatch {
 };
 
 // Copies the constants and descriptors through the upload area's CPU view, and references every
-// buffer object the stream reaches, for the kernel's BO table and use tracking.
+// buffer object the stream reaches, for the kernel's BO table and use tracking. The code and
+// private memory of a program whose state the recording carries were referenced by the dispatch
+// that set it: the queue forgets the carried program when it drops its references, at submit.
 StagedDispatch stage_dispatch(Queue::Impl& queue, const Program::Impl& prog, const Arguments::Impl& args,
                               const Launch& launch) {
   const DispatchDataLayout layout = dispatch_data_layout(prog.info(), args);
   const UploadArea::Space space = queue.uploads().allocate(queue, layout.bytes);
   write_dispatch_data(space.cpu, layout, prog, args, launch);
-  queue.reference(prog.code(), false);
-  if (prog.private_memory()) queue.reference(prog.private_memory(), true);
+  if (!queue.carried_program_state().carries(prog, runs_wave128(prog.info(), launch))) {
+    queue.reference(prog.code(), false);
+    if (prog.private_memory()) queue.reference(prog.private_memory(), true);
+  }
   for (const Arguments::Impl::Binding& binding : args.bindings())
     if (binding.memory) queue.reference(binding.memory, binding.gpu_writes);
   return {layout, space.gpu};
@@ -504,7 +545,7 @@ void Queue::dispatch(const Program& program, const Arguments& arguments, const L
   pm4::CommandStream& cs = impl_->stream();
   const bool traced = impl_->trace() != nullptr;
   if (traced) [[unlikely]] impl_->begin_gpu_span(cs);
-  emit_dispatch(cs, prog, staged.layout, staged.data, launch);
+  emit_dispatch(cs, program.impl(), staged.layout, staged.data, launch, impl_->carried_program_state());
   if (traced) [[unlikely]] impl_->end_gpu_span(cs, span_name(prog.info(), launch));
 }
 
@@ -565,7 +606,7 @@ void Queue::dispatch_indirect(const Program& program, const Arguments& arguments
   if (traced) [[unlikely]] impl_->begin_gpu_span(cs);
   const IndirectCounts indirect = emit_indirect_count_params(cs, prog.info(), groups.gpu_address(), staged.data,
                                                              impl_->scratch() + kIndirectParamsOffset);
-  emit_dispatch(cs, prog, staged.layout, staged.data, launch, &indirect);
+  emit_dispatch(cs, program.impl(), staged.layout, staged.data, launch, impl_->carried_program_state(), &indirect);
   if (traced) [[unlikely]]
     impl_->end_gpu_span(cs, fmt::format("{} indirect groups of {}x{}x{}", prog.info().name, launch.local_size[0],
                                         launch.local_size[1], launch.local_size[2]));

@@ -11,6 +11,7 @@
 #include "pm4/command_stream.h"
 
 #include <cstdint>
+#include <memory>
 #include <span>
 
 namespace adreno {
@@ -80,12 +81,69 @@ void validate_indirect(const ProgramInfo& info, const BufferView& groups, const 
 IndirectCounts emit_indirect_count_params(pm4::CommandStream& cs, const ProgramInfo& info, GpuAddress groups, GpuAddress data,
                                           GpuAddress params);
 
-std::span<std::uint32_t> emit_dispatch(pm4::CommandStream& cs, const Program::Impl& program, const DispatchDataLayout& layout,
-                                       GpuAddress data, const Launch& launch, const IndirectCounts* indirect = nullptr);
+/// The program whose compute state (ProgramPackets: the state for one wave size and the code
+/// packets) a command stream set last, so that the next dispatch of the same program with the
+/// same wave size writes only what is its own: the grid, its constants and descriptors, the launch.
+///
+/// Which state is carried, and why it is safe:
+///  * Only within one command stream: a queue's recording, from its first dispatch after a submit
+///    to the next submit (Queue::Impl forgets at each submit), or a graph's command buffer, from
+///    its first dispatch (Graph::Impl::build starts with nothing carried; a replay's queue forgets
+///    after the graph's IB). Nothing is assumed across submissions: another context's
+///    submission may run in between and program the same registers, so each submission's first
+///    dispatch writes its whole state, as Mesa's drivers assume nothing across command buffers.
+///  * Within a submission the registers and the loaded state stay what the stream last wrote,
+///    also when the kernel switches to another context in the middle of it: KGSL gives the CP a
+///    context record to save the state into and restore it from at preemption (adreno_a6xx_preempt.c
+///    a6xx_preemption_pre_ibsubmit: SET_PSEUDO_PRIV_NON_SECURE_SAVE_ADDR, SET_PSEUDO_NON_PRIV_SAVE_ADDR
+///    per context); MSM preempts only with more than one ring, switching through per-ring preempt
+///    records (a6xx_preempt.c a6xx_preempt_trigger: CP_CONTEXT_SWITCH_PRIV_NON_SECURE_RESTORE_ADDR).
+///    The stream depended on this before any state was carried: the queue's prologue (the chip
+///    setup, an IB of its own) is written once per submission for all its dispatches, as Mesa's
+///    drivers write their setup once per command buffer.
+///  * Between dispatches of one program nothing else in the stream writes compute state: barriers,
+///    signals, waits, timestamps and the indirect-count copies are events and memory packets.
+///    Without SP_UPDATE_CNTL the CP_LOAD_STATE6 of the next dispatch replaces the constants and
+///    descriptors of the same slots (same program: same constlen and slot counts), as gallium's
+///    fd6_launch_grid does: it emits the program state (cs_program_emit, with its SP_UPDATE_CNTL)
+///    only when the program changed, and the grid, constants and CP_EXEC_CS per launch; Turnip
+///    emits a compute pipeline's state when it is bound (tu_CmdBindPipeline), not per dispatch.
+///  * A program longer than the instruction cache is never carried: its code packets hold the
+///    SP_PS_INSTR_SIZE workaround, which fd6_launch_grid writes before every launch.
+/// A carried program is held (the pointer cannot name another program meanwhile).
+class CarriedProgramState {
+ public:
+  /// Whether a dispatch of `program` with the wave size `wave128` finds its state set.
+  bool carries(const Program::Impl& program, bool wave128) const noexcept {
+    return program_.get() == &program && wave128_ == wave128;
+  }
+  /// A dispatch of `program` with `wave128` wrote its whole state.
+  void set(const std::shared_ptr<const Program::Impl>& program, bool wave128);
+  /// Something else may have changed the state (another command buffer ran, or a submit).
+  void forget() noexcept { program_.reset(); }
 
-/// Rewrites in place the `packets` emit_dispatch returned for the same program, layout and data,
-/// for another launch (a graph whose replay changes the grid); the length stays the same.
-void rewrite_dispatch(std::span<std::uint32_t> packets, const Program::Impl& program, const DispatchDataLayout& layout,
+ private:
+  std::shared_ptr<const Program::Impl> program_;
+  bool wave128_ = false;
+};
+
+/// Whether a dispatch of `program` with `launch` runs 128-wide waves.
+bool runs_wave128(const ProgramInfo& info, const Launch& launch);
+
+/// Appends one dispatch; without the program's state when `carried` carries it (and then
+/// `carried` is unchanged), else with it (and `carried` now names the program).
+struct EmittedDispatch {
+  std::span<std::uint32_t> packets;
+  bool state_carried = false;  ///< the program state was left out
+};
+EmittedDispatch emit_dispatch(pm4::CommandStream& cs, const std::shared_ptr<const Program::Impl>& program,
+                              const DispatchDataLayout& layout, GpuAddress data, const Launch& launch,
+                              CarriedProgramState& carried, const IndirectCounts* indirect = nullptr);
+
+/// Rewrites in place the packets emit_dispatch returned for the same program, layout and data,
+/// for another launch with the same wave size (a graph whose replay changes the grid); the length
+/// stays the same.
+void rewrite_dispatch(const EmittedDispatch& emitted, const Program::Impl& program, const DispatchDataLayout& layout,
                       GpuAddress data, const Launch& launch);
 
 }  // namespace adreno

@@ -102,7 +102,10 @@ class Graph::Impl {
     std::vector<ScheduleAccess> accesses;  // by block identity, as recorded
     std::uint32_t first_site = kNoSite;    // patch sites of its arguments, in argument order (after build)
     // Where build() put it (kept dispatches): its packets, and its data in both views.
-    std::span<std::uint32_t> packets;
+    EmittedDispatch packets;
+    // Its program state is carried from or to another dispatch (CarriedProgramState): the wave
+    // size it was built with stays.
+    bool shares_state = false;
     std::byte* data_cpu = nullptr;
     GpuAddress data_gpu;
     std::optional<Launch> next_launch;  // set_launch's, for the next replay
@@ -315,6 +318,9 @@ void Graph::Impl::build(const GraphOptions& options) {
   };
   {
     pm4::CommandStream cs(*commands, pm4::CommandStream::Growth::chain);
+    // Each replay's first dispatch writes its whole state: the queue ran other work before.
+    CarriedProgramState carried;
+    RecordedDispatch* state_set_by = nullptr;  // the dispatch whose state `carried` names
     const pm4::Gen gen = command_generation(device_->info());
     for (std::size_t k = 0; k < result.schedule.order.size(); ++k) {
       const Node& node = nodes_[result.schedule.order[k]];
@@ -341,9 +347,14 @@ void Graph::Impl::build(const GraphOptions& options) {
         own_block(recorded.groups_block, false);
         const IndirectCounts counts = emit_indirect_count_params(cs, recorded.program->info(), recorded.groups, recorded.data_gpu,
                                                                  scratch->allocation().gpu + kIndirectParamsOffset);
-        recorded.packets = emit_dispatch(cs, *recorded.program, recorded.layout, recorded.data_gpu, recorded.launch, &counts);
+        recorded.packets = emit_dispatch(cs, recorded.program, recorded.layout, recorded.data_gpu, recorded.launch, carried, &counts);
       } else {
-        recorded.packets = emit_dispatch(cs, *recorded.program, recorded.layout, recorded.data_gpu, recorded.launch);
+        recorded.packets = emit_dispatch(cs, recorded.program, recorded.layout, recorded.data_gpu, recorded.launch, carried);
+      }
+      if (recorded.packets.state_carried) {
+        recorded.shares_state = state_set_by->shares_state = true;
+      } else {
+        state_set_by = &recorded;
       }
       own_block(recorded.program->code(), false);
       if (recorded.program->private_memory()) own_block(recorded.program->private_memory(), true);
@@ -524,6 +535,12 @@ void Graph::Impl::set_launch(GraphDispatch id, const Launch& launch) {
     invalid("set graph launch", fmt::format("dispatch {} is indirect: each replay reads its group counts from memory",
                                             static_cast<std::uint32_t>(id)));
   validate_launch(recorded.program->info(), launch);
+  const ProgramInfo& info = recorded.program->info();
+  if (recorded.shares_state && runs_wave128(info, launch) != runs_wave128(info, recorded.launch))
+    throw Error(Errc::unsupported, "set graph launch",
+                fmt::format("dispatch {} shares its program state ('{}', {}-wide waves) with other dispatches of the "
+                            "graph's command buffer (written once, carried to the next): its wave size cannot change on replay",
+                            static_cast<std::uint32_t>(id), info.name, runs_wave128(info, recorded.launch) ? 128 : 64));
   if (!recorded.next_launch) dirty_launches_.push_back(static_cast<std::uint32_t>(&recorded - dispatches_.data()));
   recorded.next_launch = launch;
 }
@@ -656,6 +673,7 @@ void Graph::Impl::replay(Queue::Impl& queue) {
     const bool traced = queue.trace() != nullptr;
     if (traced) [[unlikely]] queue.begin_gpu_span(cs);
     pm4::indirect_buffer(cs, graph.ib.gpu, graph.ib.dwords);
+    queue.carried_program_state().forget();  // the graph's dispatches set their own state
     if (traced) [[unlikely]] queue.end_gpu_span(cs, fmt::format("graph replay ({} dispatches)", graph.dispatches));
   }
   for (const std::uint32_t index : signal_syncs_) queue.note_signal(syncs_[index].signal, syncs_[index].value);

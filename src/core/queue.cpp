@@ -129,8 +129,11 @@ pm4::CommandStream& Queue::Impl::stream() {
 }
 
 void Queue::Impl::reference(const std::shared_ptr<MemoryBlock>& block, bool write) {
-  add_once(reference_index_, references_, reinterpret_cast<std::uintptr_t>(block.get()), Reference{block, write},
-           [](Reference& existing, const Reference& added) { existing.write = existing.write || added.write; });
+  // The reference count is taken only for a block not listed yet: dispatches reference their
+  // program's and arguments' blocks again and again within one recording.
+  add_once_made(
+      reference_index_, references_, reinterpret_cast<std::uintptr_t>(block.get()), [&] { return Reference{block, write}; },
+      [&](Reference& existing) { existing.write = existing.write || write; });
 }
 
 void Queue::Impl::check_not_lost() const {
@@ -195,7 +198,7 @@ std::uint64_t Queue::Impl::submit() {
     if (!stream_) return 0;
     std::span<const pm4::IbRange> ibs = stream_->finish();
     if (ibs.empty()) {
-      stream_.reset();
+      close_stream();
       return 0;
     }
     const std::uint64_t fence = hand_to_kernel(Work{ibs, commands_.blocks(), references_, listed_, after_});
@@ -205,7 +208,7 @@ std::uint64_t Queue::Impl::submit() {
     reference_index_.clear();
     listed_.clear();
     commands_.release(context_, fence);
-    stream_.reset();
+    close_stream();
     for (PendingSignal& pending : signals_) pending.signal->expect(weak_from_this(), fence, pending.value);
     lock.unlock();
     // Work held for these values on other queues goes on now, held in the kernel for this.
@@ -326,7 +329,7 @@ void Queue::Impl::hold_on_host(const std::shared_ptr<Signal::Impl>& signal, std:
     std::lock_guard lock(submit_mutex_);
     held_.push_back(std::move(held));
   }
-  stream_.reset();
+  close_stream();
   if (signal) gates_.push_back(PendingSignal{signal, value});
 }
 

@@ -9,6 +9,7 @@
 #include "core/buffer_impl.h"
 #include "core/command_memory.h"
 #include "core/device_impl.h"
+#include "core/dispatch_encoder.h"
 #include "core/gpu_part.h"
 #include "kernel/flat_index.h"
 #include "core/trace.h"
@@ -35,6 +36,8 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
 
   /// The stream to record into (opened on first use after each submit).
   pm4::CommandStream& stream();
+  /// The program whose state the recording set last (dispatch_encoder.h); forgotten at submit.
+  CarriedProgramState& carried_program_state() noexcept { return carried_; }
   /// Lists `block` for the kernel and for use tracking at the next submit.
   void reference(const std::shared_ptr<MemoryBlock>& block, bool write);
   /// Lists kernel objects for the next submit only: for memory whose holder (a graph) keeps it
@@ -115,6 +118,13 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   Kernel::ContextId context_;
   CommandMemory commands_;
   std::optional<pm4::CommandStream> stream_;
+  CarriedProgramState carried_;  // within stream_ only
+  /// Ends the recording's stream: the next one is another submission, which starts from unknown
+  /// program state (CarriedProgramState).
+  void close_stream() noexcept {
+    stream_.reset();
+    carried_.forget();
+  }
   std::vector<Reference> references_;
   FlatIndex reference_index_;  // block → its entry in references_
   std::vector<ListedObject> listed_;

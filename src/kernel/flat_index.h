@@ -59,19 +59,28 @@ class FlatIndex {
   std::size_t count_ = 0;
 };
 
-/// Appends `entry` to `list` unless `key` already has an entry there, which `merge(existing,
-/// entry)` then updates; returns the position of the key's entry. `index` holds the keys of
-/// `list` (cleared together with it).
-template <typename List, typename Entry, typename Merge>
-std::uint32_t add_once(FlatIndex& index, List& list, std::uintptr_t key, Entry&& entry, Merge&& merge) {
+/// Appends `make()` to `list` unless `key` already has an entry there, which `update(existing)`
+/// then updates; returns the position of the key's entry. `index` holds the keys of `list`
+/// (cleared together with it). The entry is made only for a new key: one that holds a reference
+/// count costs nothing when the key is listed already.
+template <typename List, typename Make, typename Update>
+std::uint32_t add_once_made(FlatIndex& index, List& list, std::uintptr_t key, Make&& make, Update&& update) {
   const auto position = static_cast<std::uint32_t>(list.size());
   const std::uint32_t existing = index.find_or_insert(key, position);
   if (existing == FlatIndex::kAbsent) {
-    list.push_back(std::forward<Entry>(entry));
+    list.push_back(make());
     return position;
   }
-  merge(list[existing], entry);
+  update(list[existing]);
   return existing;
+}
+
+/// As add_once_made, with the entry made already: `merge(existing, entry)` updates an existing one.
+template <typename List, typename Entry, typename Merge>
+std::uint32_t add_once(FlatIndex& index, List& list, std::uintptr_t key, Entry&& entry, Merge&& merge) {
+  return add_once_made(
+      index, list, key, [&]() -> decltype(auto) { return std::forward<Entry>(entry); },
+      [&](auto& existing) { merge(existing, entry); });
 }
 
 }  // namespace adreno

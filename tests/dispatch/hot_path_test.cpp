@@ -34,3 +34,32 @@ TEST_CASE("recording a dispatch in steady state allocates nothing and makes no s
   }
   device.close_and_check_ledger();
 }
+
+// The dispatches alternate between two programs, so each writes its program's whole state and
+// becomes the one the recording carries (CarriedProgramState holds the program): still nothing
+// allocated, no syscall.
+TEST_CASE("recording dispatches that alternate between two programs allocates nothing and makes no syscall",
+          "[virtual-kernel][dispatch]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    Program first = Program::from_ir3(*device, placeholder_code(), three_buffer_metadata());
+    Program second = Program::from_ir3(*device, placeholder_code(), three_buffer_metadata());
+    Buffer buffer = device->allocate({.size = 4096});
+    Arguments first_arguments(first), second_arguments(second);
+    first_arguments.set_buffer(0, buffer).set_buffer(1, buffer).set_buffer(2, buffer).set_scalar(3, 1u);
+    second_arguments.set_buffer(0, buffer).set_buffer(1, buffer).set_buffer(2, buffer).set_scalar(3, 2u);
+    Queue queue(*device);
+    const Launch launch{{8, 1, 1}, {64, 1, 1}, std::nullopt};
+    queue.dispatch(first, first_arguments, launch);  // opens the command chunk and the upload block
+    queue.dispatch(second, second_arguments, launch);
+    const std::size_t allocations = heap_allocations.load();
+    const unsigned syscalls = device.system->ioctl_count(0);
+    for (int i = 0; i < 16; ++i) {
+      queue.dispatch(first, first_arguments, launch);
+      queue.dispatch(second, second_arguments, launch);
+    }
+    CHECK(heap_allocations.load() == allocations);
+    CHECK(device.system->ioctl_count(0) == syscalls);
+  }
+  device.close_and_check_ledger();
+}

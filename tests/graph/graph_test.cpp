@@ -578,10 +578,11 @@ TEST_CASE("a replayed graph wait patched to targets straddling 2^32 holds until 
 TEST_CASE("a graph over 64 KiB of commands chains its command buffer, and every chained dispatch runs", "[virtual-gpu][graph]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
-    // 300 dependent dispatches, ping-ponging between two buffers: x ← y + k, then y ← x + k'...
+    // 700 dependent dispatches, ping-ponging between two buffers: x ← y + k, then y ← x + k'...
     // each reads what the one before wrote, so a barrier sits between every two, and the
-    // commands outgrow one 64 KiB chunk of command memory (command_memory.h).
-    constexpr std::size_t kDispatches = 300;
+    // commands outgrow one 64 KiB chunk of command memory (command_memory.h) — about 30 dwords
+    // a dispatch with its barrier, as all but the first carry the program state.
+    constexpr std::size_t kDispatches = 700;
     const Program add_scalar = load_add_scalar(*device);
     std::array<Buffer, 2> buffers{device->allocate({.size = 64 * 4}), device->allocate({.size = 64 * 4})};
     std::array<std::vector<std::uint32_t>, 2> expected{std::vector<std::uint32_t>(64), std::vector<std::uint32_t>(64)};

@@ -130,6 +130,7 @@ void CommandProcessor::refuse_opcode(const Packet& packet, std::uint32_t opcode)
 void CommandProcessor::execute(std::span<const IbSpan> ibs, const AddressRanges* allowed, PageFaults* page_faults) {
   memory_ = GpuView(address_space_, allowed, nullptr, page_faults);
   shader_memory_ = GpuView(address_space_, allowed, model_.cache ? &uche_ : nullptr, page_faults);
+  forget_program_state();
   try {
     for (const IbSpan& ib : ibs) run_ib(ib.address, ib.dwords, 1);
     // The drivers retire a submission with a CACHE_FLUSH_TS of their own (the fence): the work
@@ -426,16 +427,30 @@ void CommandProcessor::write_register(std::uint32_t offset, std::uint32_t value)
   if (offset != compute_.update_cntl->offset) return;
   // SP_UPDATE_CNTL (HLSQ_INVALIDATE_CMD) drops the cached state of the stages it names; what a
   // dispatch reads afterwards must be loaded again.
-  if (kCsState.extract(value)) {
-    std::fill(cs_.constant_loaded.begin(), cs_.constant_loaded.end(), 0);
-    cs_.shader_source.reset();
-    for (auto& slot : cs_.texture) slot.clear();
-    for (auto& slot : cs_.sampler) slot.clear();
-    for (auto& slot : cs_.ubo) slot.clear();
-  }
+  if (kCsState.extract(value)) drop_loaded_state();
   if (kCsUav.extract(value)) {
     for (auto& slot : cs_.uav) slot.clear();
   }
+}
+
+void CommandProcessor::drop_loaded_state() {
+  std::fill(cs_.constant_loaded.begin(), cs_.constant_loaded.end(), 0);
+  cs_.shader_source.reset();
+  for (auto& slot : cs_.texture) slot.clear();
+  for (auto& slot : cs_.sampler) slot.clear();
+  for (auto& slot : cs_.ubo) slot.clear();
+}
+
+void CommandProcessor::forget_program_state() {
+  // Deliberately stricter than one GPU running one context: a submission finds the compute state
+  // of the one before gone — loaded state and the program registers a dispatch reads first — as
+  // it would after another context's submission ran in between and programmed its own. So a
+  // stream that leaves its program state to an earlier submission is refused ("SP_CS_INSTR_SIZE
+  // is 0"); within a submission, state written once serves every later dispatch.
+  drop_loaded_state();
+  for (auto& slot : cs_.uav) slot.clear();
+  for (const pm4::Register* reg : {&a6xx::SP_CS_INSTR_SIZE, &a6xx::SP_CS_BASE, &a6xx::SP_CS_CONFIG, compute_.const_config})
+    for (unsigned d = 0; d < reg->dwords; ++d) regs_.at(reg->offset + d) = 0;
 }
 
 void CommandProcessor::op_load_state6(const Packet& packet) {
@@ -575,7 +590,7 @@ ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::ar
   // The program: SP_CS_INSTR_SIZE groups of 16 instructions at SP_CS_BASE.
   const std::uint64_t base = reg64(a6xx::SP_CS_BASE.offset);
   const std::uint32_t groups_of_16 = value(a6xx::SP_CS_INSTR_SIZE, "");
-  if (groups_of_16 == 0) refuse("SP_CS_INSTR_SIZE is 0");
+  if (groups_of_16 == 0) refuse("SP_CS_INSTR_SIZE is 0: no program state was written in this submission");
   if (base % 128 != 0) refuse("SP_CS_BASE " + hex(base) + " is not 128-byte aligned");
   if (cs_.shader_source && *cs_.shader_source != base) {
     refuse("CS code was loaded from " + hex(*cs_.shader_source) + " but SP_CS_BASE is " + hex(base));

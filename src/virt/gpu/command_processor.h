@@ -109,6 +109,10 @@ class CommandProcessor {
 
   /// A type-4 write; SP_UPDATE_CNTL invalidates the state loaded for the stages it names.
   void write_register(std::uint32_t offset, std::uint32_t value);
+  /// What SP_UPDATE_CNTL CS_STATE drops: the constants, code preload, textures, samplers, UBOs.
+  void drop_loaded_state();
+  /// At the start of each submission: the compute state earlier submissions left is gone.
+  void forget_program_state();
   std::uint64_t reg64(std::uint32_t offset) const { return regs_.at(offset) | (std::uint64_t{regs_.at(offset + 1)} << 32); }
   /// The dispatch the compute registers and loaded state describe; `groups` from the packet.
   ComputeDispatch compute_dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups);

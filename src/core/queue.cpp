@@ -267,8 +267,9 @@ void Queue::Impl::pump(std::vector<std::shared_ptr<Signal::Impl>>& written) {
     std::uint64_t fence = 0;
     try {
       fence = hand_to_kernel(Work{held.ibs, held.chunks, held.references, held.listed, held.after});
-    } catch (const Error&) {
+    } catch (const Error& error) {
       // Later held work assumed this ran before it: it goes too, never reaching the kernel.
+      never_submitted_.push_back(NeverSubmitted{held.ticket, held_.back().ticket, error});
       held_.clear();
       submitted_changed_.notify_all();
       throw;
@@ -327,6 +328,22 @@ void Queue::Impl::hold_on_host(const std::shared_ptr<Signal::Impl>& signal, std:
   }
   stream_.reset();
   if (signal) gates_.push_back(PendingSignal{signal, value});
+}
+
+void Queue::Impl::check_reached_kernel(std::uint64_t ticket) const {
+  for (const NeverSubmitted& failed : never_submitted_) {
+    if (ticket < failed.first || ticket > failed.last) continue;
+    const std::string why = failed.refusal.operation() + ": " + failed.refusal.detail();
+    const std::string held = "held submission " + std::to_string(ticket) + " on context " + std::to_string(context_);
+    if (ticket == failed.first) {
+      throw Error(failed.refusal.code(), "queue wait",
+                  held + " never reached the kernel, which refused it: " + why, failed.refusal.sys_errno());
+    }
+    throw Error(failed.refusal.code(), "queue wait",
+                held + " was dropped because earlier held work (submission " + std::to_string(failed.first) +
+                    ") failed to reach the kernel: " + why,
+                failed.refusal.sys_errno());
+  }
 }
 
 void Queue::Impl::wait_submitted(std::uint64_t ticket) {
@@ -451,7 +468,8 @@ bool Queue::Impl::wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeo
     } else if (!submitted_changed_.wait_until(lock, deadline, handed)) {
       return false;
     }
-    check_not_lost();  // held work that failed to reach the kernel
+    check_not_lost();  // held work that failed to reach the kernel (reported once)
+    check_reached_kernel(ticket);  // (reported at every wait for it)
     const auto entry = std::find_if(ticket_fences_.begin(), ticket_fences_.end(), [&](const auto& e) { return e.first == ticket; });
     if (entry == ticket_fences_.end()) return true;  // retired, and forgotten
     fence = entry->second;

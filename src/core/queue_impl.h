@@ -177,6 +177,17 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   std::uint64_t fence_ = 0;  // the kernel's latest
   std::deque<Held> held_;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ticket_fences_;  // returned held ticket → kernel fence
+  /// Held work that never reached the kernel: the kernel refused ticket `first`, and the held
+  /// work behind it, up to `last`, was dropped. Kept for good (failures are rare), so a wait for
+  /// any of those tickets fails every time instead of passing as retired and forgotten.
+  struct NeverSubmitted {
+    std::uint64_t first;
+    std::uint64_t last;
+    Error refusal;
+  };
+  std::vector<NeverSubmitted> never_submitted_;
+  /// Throws when `ticket` is one of never_submitted_ (submit_mutex_ held).
+  void check_reached_kernel(std::uint64_t ticket) const;
   std::uint64_t recording_ticket_ = 1;
   std::atomic<std::uint64_t> submitted_ticket_{0};
   mutable std::mutex lost_mutex_;  // waits may come from any thread (Signal::wait)

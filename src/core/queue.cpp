@@ -177,7 +177,10 @@ std::uint64_t Queue::Impl::hand_to_kernel(const Work& work) {
   for (const ListedObject& listed : work.listed) list(listed.object->bo, listed.write);
   dump_if_requested(work);
   const std::uint64_t fence = device_->kernel().submit(context_, ib_refs_, bo_uses_, work.after);
-  if (trace_) [[unlikely]] trace_->submitted(fence, submit_begin, Tracer::Clock::now());
+  if (trace_) [[unlikely]] {
+    trace_->submitted(work.trace ? std::move(*work.trace) : trace_->close_recording(), fence, submit_begin,
+                      Tracer::Clock::now());
+  }
   fence_ = fence;
   device_->contexts().note_submitted(context_, fence);  // before any use of the fence is recorded
   scratch_->record_use(context_, fence);
@@ -266,7 +269,7 @@ void Queue::Impl::pump(std::vector<std::shared_ptr<Signal::Impl>>& written) {
     if (!gates_met(held)) break;
     std::uint64_t fence = 0;
     try {
-      fence = hand_to_kernel(Work{held.ibs, held.chunks, held.references, held.listed, held.after});
+      fence = hand_to_kernel(Work{held.ibs, held.chunks, held.references, held.listed, held.after, &held.trace});
     } catch (const Error& error) {
       // Later held work assumed this ran before it: it goes too, never reaching the kernel.
       never_submitted_.push_back(NeverSubmitted{held.ticket, held_.back().ticket, error});
@@ -317,6 +320,7 @@ void Queue::Impl::hold_on_host(const std::shared_ptr<Signal::Impl>& signal, std:
   if (!ibs.empty()) {
     Held held{recording_ticket_++, {ibs.begin(), ibs.end()}, commands_.take(), std::move(references_), std::move(listed_),
               std::move(signals_), std::move(after_), std::move(gates_)};
+    if (trace_) [[unlikely]] held.trace = trace_->close_recording();  // the spans go with their work
     references_ = {};
     reference_index_.clear();
     listed_ = {};

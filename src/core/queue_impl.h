@@ -144,6 +144,7 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
     std::vector<PendingSignal> gates;  // waits no submitted work answered when recorded
     bool submitted = false;            // submit() was called for it
     bool ticket_returned = false;      // submit() returned its ticket: remember its fence
+    QueueTrace::Recording trace{};     // its GPU spans, when the device traces
   };
   /// The kernel's submission of one recording (the open one or a held one). Returns the fence.
   struct Work {
@@ -152,6 +153,7 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
     std::span<const Reference> references;
     std::span<const ListedObject> listed;
     std::span<const FenceWait> after;
+    QueueTrace::Recording* trace = nullptr;  // a held recording's trace; null: the open recording's
   };
   std::uint64_t hand_to_kernel(const Work& work);
   /// With ADRENO_DUMP=<dir>, writes the submission about to be made as an .rd file.

@@ -504,6 +504,27 @@ bool Queue::Impl::wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeo
   return true;
 }
 
+void Queue::Impl::finish(std::chrono::nanoseconds timeout) {
+  const std::uint64_t from = finish_from_;
+  try {
+    submit();
+  } catch (const Error&) {
+    finish_from_ = recording_ticket_;  // this call reported the failure
+    throw;
+  }
+  finish_from_ = recording_ticket_;
+  if (!wait_fence(latest_fence(), timeout)) {
+    finish_from_ = from;  // nothing answered yet
+    throw Error(Errc::timeout, "queue finish", "work on context " + std::to_string(context_) + " did not finish in time");
+  }
+  // Work of this finish's scope that never reached the kernel, though its refusal was reported
+  // already (once, by some earlier call): all of it did not run, so finishing is no success.
+  std::lock_guard lock(submit_mutex_);
+  for (const NeverSubmitted& failed : never_submitted_) {
+    if (failed.last >= from) check_reached_kernel(std::max(failed.first, from));
+  }
+}
+
 // --- Queue ---
 
 namespace {
@@ -564,11 +585,6 @@ std::uint64_t Queue::submit() { return impl_->submit(); }
 
 bool Queue::wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeout) { return impl_->wait_fence(fence, timeout); }
 
-void Queue::finish(std::chrono::nanoseconds timeout) {
-  impl_->submit();
-  if (!impl_->wait_fence(impl_->latest_fence(), timeout)) {
-    throw Error(Errc::timeout, "queue finish", "work on context " + std::to_string(impl_->context()) + " did not finish in time");
-  }
-}
+void Queue::finish(std::chrono::nanoseconds timeout) { impl_->finish(timeout); }
 
 }  // namespace adreno

@@ -69,6 +69,9 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   /// The GPU generation this queue's commands are encoded for.
   pm4::Gen generation() const noexcept { return gen_; }
   bool wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeout);
+  /// Submits and waits for everything; throws when work submitted since the previous finish
+  /// never reached the kernel (Queue::finish).
+  void finish(std::chrono::nanoseconds timeout);
   /// Throws device_lost when an earlier wait found the context reset, and the error of held work
   /// that failed to reach the kernel since the last call (once).
   void check_not_lost() const;
@@ -191,6 +194,7 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   /// Throws when `ticket` is one of never_submitted_ (submit_mutex_ held).
   void check_reached_kernel(std::uint64_t ticket) const;
   std::uint64_t recording_ticket_ = 1;
+  std::uint64_t finish_from_ = 1;  // the first ticket the next finish() answers for
   std::atomic<std::uint64_t> submitted_ticket_{0};
   mutable std::mutex lost_mutex_;  // waits may come from any thread (Signal::wait)
   std::optional<std::string> lost_;  // why the context is gone, once it is

@@ -160,10 +160,14 @@ TEST_CASE("held work the kernel refuses when the host sets its signal fails the 
                            return e.code() != Errc::device_lost && e.sys_errno() == EINVAL;
                          }));
     CHECK(done.value() == 0);
-    // Reported once; the queue goes on.
+    // Reported once by the next call; the first finish, whose work includes the refused
+    // submission, fails too, then the queue goes on.
     queue.signal(done, 2);
-    queue.finish(10s);
+    CHECK_THROWS_AS(queue.finish(10s), Error);
     CHECK(done.value() == 2);
+    queue.signal(done, 3);
+    queue.finish(10s);
+    CHECK(done.value() == 3);
   }
   CHECK(kit.close().empty());
 }
@@ -226,6 +230,10 @@ TEST_CASE("waits for held work the kernel refused, or that was dropped behind it
       CHECK_THROWS_MATCHES(queue.wait_fence(dropped, 10s), Error, names("dropped because earlier held work"));
     }
     CHECK(done.value() == 0);
+    // A finish answering for that work fails as well, naming the refused submission; the next
+    // one answers only for later work.
+    CHECK_THROWS_MATCHES(queue.finish(10s), Error, names("refused"));
+    queue.finish(10s);
     // The queue goes on; held work released later, then retired and forgotten, still waits true.
     queue.wait(gate, 2);
     queue.signal(done, 4);

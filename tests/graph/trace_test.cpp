@@ -233,14 +233,14 @@ TEST_CASE("A traced submission held on the host and handed on by another thread 
     Buffer in = device.allocate({.size = 128}), out = device.allocate({.size = 128});
     auto* values = reinterpret_cast<std::uint32_t*>(in.cpu_view().data());
     for (std::uint32_t i = 0; i < 32; ++i) values[i] = 1000 * i;
-    // Dispatch n (1..3) runs n groups of 32 (each over the same 32 values: the program indexes by
-    // local id) and adds n: its span's name says which it is, the output that the third ran last.
+    // Dispatch n (1..3) runs one group of 64 >> n threads over the first 64 >> n values and adds
+    // n: its span's name says which it is, the output which one ran last over each value.
     const auto dispatch = [&](Queue& queue, std::uint32_t n) {
       Arguments a(add);
       a.set_buffer(0, out);
       a.set_buffer(1, in);
       a.set_scalar(2, n);
-      queue.dispatch(add, a, Launch{{n, 1, 1}, {32, 1, 1}, std::nullopt});
+      queue.dispatch(add, a, Launch{{1, 1, 1}, {64u >> n, 1, 1}, std::nullopt});
     };
     Signal gate(device);
     Queue queue(device);
@@ -254,7 +254,7 @@ TEST_CASE("A traced submission held on the host and handed on by another thread 
     setter.join();
     queue.finish();
     const auto* result = reinterpret_cast<const std::uint32_t*>(out.cpu_view().data());
-    for (std::uint32_t i = 0; i < 32; ++i) CHECK(result[i] == 1000 * i + 3);
+    for (std::uint32_t i = 0; i < 32; ++i) CHECK(result[i] == 1000 * i + (i < 8 ? 3 : i < 16 ? 2 : 1));
   }
   CHECK(test.close().empty());
 
@@ -274,7 +274,7 @@ TEST_CASE("A traced submission held on the host and handed on by another thread 
   for (std::uint32_t n = 1; n <= 3; ++n) {
     const Span& span = gpu[n - 1];
     INFO("dispatch " << n);
-    CHECK(span.name == "add_scalar " + std::to_string(n) + "x1x1 groups of 32x1x1");
+    CHECK(span.name == "add_scalar 1x1x1 groups of " + std::to_string(64u >> n) + "x1x1");
     CHECK(span.fence == submitted[n - 1]);
     const auto [begin, end] = lifetime(host, span.fence);
     CHECK(begin <= span.begin);

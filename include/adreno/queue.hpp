@@ -122,15 +122,23 @@ class Queue {
   // Submission.
 
   /// Hands the recorded work to the kernel, except what is held on the host behind a wait (see
-  /// wait()); returns its fence (0 when nothing was recorded). Throws the error of held work the
-  /// kernel refused when a Signal::set or another queue's submit handed it on (also reported by
-  /// the queue's next recording call or wait, once).
+  /// wait()); returns its fence (0 when nothing was recorded). When the kernel refuses held work
+  /// (here, or when a Signal::set or another queue's submit handed it on), the held work queued
+  /// behind it is dropped, never run, and the refusal is thrown — by this call, else by the
+  /// queue's next recording call, submit or wait, once; the queue then takes new work as before.
   std::uint64_t submit();
   /// Waits for a fence returned by submit() — for held work, until it reached the kernel and
   /// then ran: false on timeout. Throws Error(device_lost) naming the context's reset status
-  /// when the GPU faulted or hung; the queue stays lost (sticky).
+  /// when the GPU faulted or hung; the queue stays lost (sticky). For held work that never
+  /// reached the kernel it throws at every call, never returns true: the kernel's refusal (its
+  /// code and errno, the detail saying it refused that submission) or, for work dropped behind
+  /// it, the same code and errno with a detail saying it was dropped because earlier held work
+  /// failed.
   bool wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeout = std::chrono::nanoseconds::max());
-  /// Submits what is recorded and waits for all of it, held work included.
+  /// Submits what is recorded and waits for all of it, held work included; Error(timeout) when
+  /// it did not finish in time. Throws as wait_fence does when work submitted since the previous
+  /// finish never reached the kernel, even if the refusal was reported already; the next finish
+  /// answers only for work after that.
   void finish(std::chrono::nanoseconds timeout = std::chrono::nanoseconds::max());
 
   class Impl;

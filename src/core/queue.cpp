@@ -181,7 +181,10 @@ std::uint64_t Queue::Impl::hand_to_kernel(const Work& work) {
   for (const ListedObject& listed : work.listed) list(listed.object->bo, listed.write);
   dump_if_requested(work);
   const std::uint64_t fence = device_->kernel().submit(context_, ib_refs_, bo_uses_, work.after);
-  if (trace_) [[unlikely]] trace_->submitted(fence, submit_begin, Tracer::Clock::now());
+  if (trace_) [[unlikely]] {
+    trace_->submitted(work.trace ? std::move(*work.trace) : trace_->close_recording(), fence, submit_begin,
+                      Tracer::Clock::now());
+  }
   fence_ = fence;
   device_->contexts().note_submitted(context_, fence);  // before any use of the fence is recorded
   scratch_->record_use(context_, fence);
@@ -270,9 +273,10 @@ void Queue::Impl::pump(std::vector<std::shared_ptr<Signal::Impl>>& written) {
     if (!gates_met(held)) break;
     std::uint64_t fence = 0;
     try {
-      fence = hand_to_kernel(Work{held.ibs, held.chunks, held.references, held.listed, held.after});
-    } catch (const Error&) {
+      fence = hand_to_kernel(Work{held.ibs, held.chunks, held.references, held.listed, held.after, &held.trace});
+    } catch (const Error& error) {
       // Later held work assumed this ran before it: it goes too, never reaching the kernel.
+      never_submitted_.push_back(NeverSubmitted{held.ticket, held_.back().ticket, error});
       held_.clear();
       submitted_changed_.notify_all();
       throw;
@@ -320,6 +324,7 @@ void Queue::Impl::hold_on_host(const std::shared_ptr<Signal::Impl>& signal, std:
   if (!ibs.empty()) {
     Held held{recording_ticket_++, {ibs.begin(), ibs.end()}, commands_.take(), std::move(references_), std::move(listed_),
               std::move(signals_), std::move(after_), std::move(gates_)};
+    if (trace_) [[unlikely]] held.trace = trace_->close_recording();  // the spans go with their work
     references_ = {};
     reference_index_.clear();
     listed_ = {};
@@ -331,6 +336,22 @@ void Queue::Impl::hold_on_host(const std::shared_ptr<Signal::Impl>& signal, std:
   }
   close_stream();
   if (signal) gates_.push_back(PendingSignal{signal, value});
+}
+
+void Queue::Impl::check_reached_kernel(std::uint64_t ticket) const {
+  for (const NeverSubmitted& failed : never_submitted_) {
+    if (ticket < failed.first || ticket > failed.last) continue;
+    const std::string why = failed.refusal.operation() + ": " + failed.refusal.detail();
+    const std::string held = "held submission " + std::to_string(ticket) + " on context " + std::to_string(context_);
+    if (ticket == failed.first) {
+      throw Error(failed.refusal.code(), "queue wait",
+                  held + " never reached the kernel, which refused it: " + why, failed.refusal.sys_errno());
+    }
+    throw Error(failed.refusal.code(), "queue wait",
+                held + " was dropped because earlier held work (submission " + std::to_string(failed.first) +
+                    ") failed to reach the kernel: " + why,
+                failed.refusal.sys_errno());
+  }
 }
 
 void Queue::Impl::wait_submitted(std::uint64_t ticket) {
@@ -455,7 +476,8 @@ bool Queue::Impl::wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeo
     } else if (!submitted_changed_.wait_until(lock, deadline, handed)) {
       return false;
     }
-    check_not_lost();  // held work that failed to reach the kernel
+    check_not_lost();  // held work that failed to reach the kernel (reported once)
+    check_reached_kernel(ticket);  // (reported at every wait for it)
     const auto entry = std::find_if(ticket_fences_.begin(), ticket_fences_.end(), [&](const auto& e) { return e.first == ticket; });
     if (entry == ticket_fences_.end()) return true;  // retired, and forgotten
     fence = entry->second;
@@ -484,6 +506,27 @@ bool Queue::Impl::wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeo
   device_->contexts().note_retired(context_, fence);
   if (trace_) [[unlikely]] trace_->retired(fence, wait_begin);
   return true;
+}
+
+void Queue::Impl::finish(std::chrono::nanoseconds timeout) {
+  const std::uint64_t from = finish_from_;
+  try {
+    submit();
+  } catch (const Error&) {
+    finish_from_ = recording_ticket_;  // this call reported the failure
+    throw;
+  }
+  finish_from_ = recording_ticket_;
+  if (!wait_fence(latest_fence(), timeout)) {
+    finish_from_ = from;  // nothing answered yet
+    throw Error(Errc::timeout, "queue finish", "work on context " + std::to_string(context_) + " did not finish in time");
+  }
+  // Work of this finish's scope that never reached the kernel, though its refusal was reported
+  // already (once, by some earlier call): all of it did not run, so finishing is no success.
+  std::lock_guard lock(submit_mutex_);
+  for (const NeverSubmitted& failed : never_submitted_) {
+    if (failed.last >= from) check_reached_kernel(std::max(failed.first, from));
+  }
 }
 
 // --- Queue ---
@@ -546,11 +589,6 @@ std::uint64_t Queue::submit() { return impl_->submit(); }
 
 bool Queue::wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeout) { return impl_->wait_fence(fence, timeout); }
 
-void Queue::finish(std::chrono::nanoseconds timeout) {
-  impl_->submit();
-  if (!impl_->wait_fence(impl_->latest_fence(), timeout)) {
-    throw Error(Errc::timeout, "queue finish", "work on context " + std::to_string(impl_->context()) + " did not finish in time");
-  }
-}
+void Queue::finish(std::chrono::nanoseconds timeout) { impl_->finish(timeout); }
 
 }  // namespace adreno

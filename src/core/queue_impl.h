@@ -72,6 +72,9 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   /// The GPU generation this queue's commands are encoded for.
   pm4::Gen generation() const noexcept { return gen_; }
   bool wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeout);
+  /// Submits and waits for everything; throws when work submitted since the previous finish
+  /// never reached the kernel (Queue::finish).
+  void finish(std::chrono::nanoseconds timeout);
   /// Throws device_lost when an earlier wait found the context reset, and the error of held work
   /// that failed to reach the kernel since the last call (once).
   void check_not_lost() const;
@@ -154,6 +157,7 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
     std::vector<PendingSignal> gates;  // waits no submitted work answered when recorded
     bool submitted = false;            // submit() was called for it
     bool ticket_returned = false;      // submit() returned its ticket: remember its fence
+    QueueTrace::Recording trace{};     // its GPU spans, when the device traces
   };
   /// The kernel's submission of one recording (the open one or a held one). Returns the fence.
   struct Work {
@@ -162,6 +166,7 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
     std::span<const Reference> references;
     std::span<const ListedObject> listed;
     std::span<const FenceWait> after;
+    QueueTrace::Recording* trace = nullptr;  // a held recording's trace; null: the open recording's
   };
   std::uint64_t hand_to_kernel(const Work& work);
   /// With ADRENO_DUMP=<dir>, writes the submission about to be made as an .rd file.
@@ -187,7 +192,19 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   std::uint64_t fence_ = 0;  // the kernel's latest
   std::deque<Held> held_;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ticket_fences_;  // returned held ticket → kernel fence
+  /// Held work that never reached the kernel: the kernel refused ticket `first`, and the held
+  /// work behind it, up to `last`, was dropped. Kept for good (failures are rare), so a wait for
+  /// any of those tickets fails every time instead of passing as retired and forgotten.
+  struct NeverSubmitted {
+    std::uint64_t first;
+    std::uint64_t last;
+    Error refusal;
+  };
+  std::vector<NeverSubmitted> never_submitted_;
+  /// Throws when `ticket` is one of never_submitted_ (submit_mutex_ held).
+  void check_reached_kernel(std::uint64_t ticket) const;
   std::uint64_t recording_ticket_ = 1;
+  std::uint64_t finish_from_ = 1;  // the first ticket the next finish() answers for
   std::atomic<std::uint64_t> submitted_ticket_{0};
   mutable std::mutex lost_mutex_;  // waits may come from any thread (Signal::wait)
   std::optional<std::string> lost_;  // why the context is gone, once it is

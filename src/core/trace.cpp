@@ -169,14 +169,20 @@ void QueueTrace::end_gpu_span(pm4::CommandStream& cs, std::string name) {
   emit_timestamp(cs, slabs_[span.slab]->allocation().gpu + span.offset + 8);
 }
 
-void QueueTrace::submitted(std::uint64_t fence, Tracer::Clock::time_point begin, Tracer::Clock::time_point end) {
-  tracer_.host_span(track_, "record", recording_since_, begin, fence);
-  tracer_.host_span(track_, "submit", begin, end, fence);
-  std::lock_guard lock(submitted_mutex_);
-  submitted_.push_back(Submitted{fence, begin, std::move(spans_), std::move(slabs_)});
+QueueTrace::Recording QueueTrace::close_recording() {
+  Recording closed{recording_since_, std::move(spans_), std::move(slabs_)};
   spans_.clear();
   slabs_.clear();
   slab_used_ = 0;
+  return closed;
+}
+
+void QueueTrace::submitted(Recording recording, std::uint64_t fence, Tracer::Clock::time_point begin,
+                           Tracer::Clock::time_point end) {
+  tracer_.host_span(track_, "record", recording.since, begin, fence);
+  tracer_.host_span(track_, "submit", begin, end, fence);
+  std::lock_guard lock(submitted_mutex_);
+  submitted_.push_back(Submitted{fence, begin, std::move(recording)});
 }
 
 void QueueTrace::retired(std::uint64_t fence, Tracer::Clock::time_point wait_begin) {
@@ -186,8 +192,8 @@ void QueueTrace::retired(std::uint64_t fence, Tracer::Clock::time_point wait_beg
   auto done = submitted_.begin();
   for (; done != submitted_.end() && done->fence <= fence; ++done) {
     std::vector<Tracer::GpuSpan> spans;
-    for (PendingSpan& span : done->spans) {
-      const std::byte* values = done->slabs[span.slab]->cpu().data() + span.offset;
+    for (PendingSpan& span : done->recording.spans) {
+      const std::byte* values = done->recording.slabs[span.slab]->cpu().data() + span.offset;
       std::uint64_t ticks[2];
       std::memcpy(ticks, values, sizeof ticks);
       spans.push_back(Tracer::GpuSpan{std::move(span.name), ticks[0], ticks[1]});

@@ -97,8 +97,9 @@ class Tracer {
 };
 
 /// One queue's part of the trace: the host spans of its submissions and the GPU timestamps its
-/// recorded work writes. Recording (begin/end, recording_started, submitted) comes from the thread
-/// recording on the queue; retired may come from any thread that waits (Signal::wait).
+/// recorded work writes. Recording (begin/end, recording_started, close_recording) comes from the
+/// thread recording on the queue; submitted and retired may come from any thread (Signal::set
+/// hands held work on, Signal::wait waits).
 class QueueTrace {
  public:
   QueueTrace(Tracer& tracer, std::uint32_t context);
@@ -106,33 +107,44 @@ class QueueTrace {
 
   Tracer& tracer() noexcept { return tracer_; }
   unsigned track() const noexcept { return track_; }
+  /// A GPU span recorded into a slab: where its begin value goes, the end value follows.
+  struct PendingSpan {
+    std::string name;
+    std::uint32_t slab;    // index in its recording's slabs
+    std::uint32_t offset;  // of the begin value
+  };
+  /// The trace of one closed recording: when it started, its GPU spans and the slabs their
+  /// counter values go to. It travels with the recording: one held on the host reaches the kernel
+  /// later, from whatever thread hands it on, while the queue records more.
+  struct Recording {
+    Tracer::Clock::time_point since{};
+    std::vector<PendingSpan> spans;
+    std::vector<std::shared_ptr<MemoryBlock>> slabs;
+  };
+
   /// The queue opened a stream for its next submission.
   void recording_started() { recording_since_ = Tracer::Clock::now(); }
+  /// Closes the recording: its spans and slabs leave with it (the thread recording on the queue).
+  Recording close_recording();
   /// Records the always-on counter into the slab before a GPU span. Returns the slab it took when
   /// the current one was full (the caller lists it for the submission), else nullptr.
   const std::shared_ptr<MemoryBlock>* begin_gpu_span(const std::shared_ptr<Device::Impl>& device, pm4::CommandStream& cs);
   /// Records the counter after the span's work (and its name: the program and its grid).
   void end_gpu_span(pm4::CommandStream& cs, std::string name);
-  /// The recorded work went to the kernel as `fence`, between `begin` and `end`.
-  void submitted(std::uint64_t fence, Tracer::Clock::time_point begin, Tracer::Clock::time_point end);
+  /// `recording` went to the kernel as `fence`, between `begin` and `end` (any thread: the
+  /// recording's own state is not touched).
+  void submitted(Recording recording, std::uint64_t fence, Tracer::Clock::time_point begin, Tracer::Clock::time_point end);
   /// A wait that began at `wait_begin` saw `fence`, and so every earlier submission, retired:
   /// the wait is a host span, the submissions' GPU spans go to the tracer.
   void retired(std::uint64_t fence, Tracer::Clock::time_point wait_begin);
 
  private:
   static constexpr std::uint32_t kSlabBytes = 4096;  // 256 counter values
-  struct PendingSpan {
-    std::string name;
-    std::uint32_t slab;
-    std::uint32_t offset;  // of the begin value; the end value follows
-  };
   struct Submitted {
     std::uint64_t fence;
     Tracer::Clock::time_point at;
-    std::vector<PendingSpan> spans;
-    std::vector<std::shared_ptr<MemoryBlock>> slabs;
+    Recording recording;
   };
-
 
   Tracer& tracer_;
   unsigned track_;

@@ -140,7 +140,6 @@ TEST_CASE("held work whose signal is never set is dropped with its queue and lea
     }
     gate.set(1);  // too late: the queue is gone
     CHECK(done.value() == 0);
-    CHECK(kit.submissions().empty());
   }
   CHECK(kit.close().empty());
 }
@@ -161,10 +160,14 @@ TEST_CASE("held work the kernel refuses when the host sets its signal fails the 
                            return e.code() != Errc::device_lost && e.sys_errno() == EINVAL;
                          }));
     CHECK(done.value() == 0);
-    // Reported once; the queue goes on.
+    // Reported once by the next call; the first finish, whose work includes the refused
+    // submission, fails too, then the queue goes on.
     queue.signal(done, 2);
-    queue.finish(10s);
+    CHECK_THROWS_AS(queue.finish(10s), Error);
     CHECK(done.value() == 2);
+    queue.signal(done, 3);
+    queue.finish(10s);
+    CHECK(done.value() == 3);
   }
   CHECK(kit.close().empty());
 }
@@ -192,6 +195,56 @@ TEST_CASE("a graph replay waiting for a host-set signal is held on the host unti
     graph.replay(queue);
     queue.finish(10s);
     CHECK(done.value() == 2);
+  }
+  CHECK(kit.close().empty());
+}
+
+TEST_CASE("waits for held work the kernel refused, or that was dropped behind it, fail every time",
+          "[virtual-kernel][queue][host-held]") {
+  // Killed behaviour: once the refusal was reported (by the queue's next call), wait_fence on the
+  // refused ticket, and on the ticket of the held work dropped behind it, returned true — work
+  // that never reached the kernel reported as done, as a ticket retired and forgotten would be.
+  testing::VirtualDevice kit(EACH_BACKEND_AND_GENERATION());
+  {
+    Device& device = kit.device();
+    Queue queue(device);
+    Signal gate(device), done(device);
+    queue.wait(gate, 1);
+    queue.signal(done, 1);
+    const std::uint64_t refused = queue.submit();
+    queue.signal(done, 2);
+    const std::uint64_t dropped = queue.submit();  // behind the held work: held too
+    REQUIRE(refused != dropped);
+    kit.fail_call(testing::Operation::submit, EINVAL);
+    gate.set(1);
+    // The refusal is reported once by the queue's next call (here a recording call)...
+    CHECK_THROWS_AS(queue.signal(done, 3), Error);
+    // ...and each wait for the work that never ran fails, naming why, every time.
+    const auto names = [](const char* why) {
+      return Catch::Matchers::Predicate<Error>([why](const Error& e) {
+        return e.sys_errno() == EINVAL && e.detail().find(why) != std::string::npos;
+      });
+    };
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      CHECK_THROWS_MATCHES(queue.wait_fence(refused, 10s), Error, names("refused"));
+      CHECK_THROWS_MATCHES(queue.wait_fence(dropped, 10s), Error, names("dropped because earlier held work"));
+    }
+    CHECK(done.value() == 0);
+    // A finish answering for that work fails as well, naming the refused submission; the next
+    // one answers only for later work.
+    CHECK_THROWS_MATCHES(queue.finish(10s), Error, names("refused"));
+    queue.finish(10s);
+    // The queue goes on; held work released later, then retired and forgotten, still waits true.
+    queue.wait(gate, 2);
+    queue.signal(done, 4);
+    const std::uint64_t later = queue.submit();
+    gate.set(2);
+    REQUIRE(queue.wait_fence(later, 10s));
+    queue.signal(done, 5);
+    queue.finish(10s);
+    CHECK(queue.wait_fence(later, 10s));
+    CHECK(done.value() == 5);
+    CHECK_THROWS_AS(queue.wait_fence(dropped, 10s), Error);
   }
   CHECK(kit.close().empty());
 }

@@ -20,6 +20,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <thread>
 
 using namespace adreno;
 using adreno::testing::Driver;
@@ -85,24 +86,21 @@ struct Span {
   std::string name;
 };
 
-}  // namespace
+/// A trace file's events, checked for the fields every event has; the file is removed.
+struct ReadTrace {
+  std::map<int, std::string> track_names;
+  std::map<int, std::vector<Span>> spans;  // by track, in file order
+  std::vector<nlohmann::json> flows;
+};
 
-TEST_CASE("ADRENO_TRACE writes a Chrome trace of two queues: host and GPU spans nest per submission, the signal orders them and a flow pairs it with its wait [virtual-kernel]") {
-  const Driver driver = EACH_DRIVER();
-  const std::string model = EACH_MODEL();
-  const auto path = trace_path(driver);
-  std::filesystem::remove(path);
-  run_two_queues(driver, model, path);
+ReadTrace read_trace(const std::filesystem::path& path) {
   std::ifstream file(path);
   REQUIRE(file.good());
   const nlohmann::json trace = nlohmann::json::parse(file);
   file.close();
   std::filesystem::remove(path);
-
   REQUIRE(trace.contains("traceEvents"));
-  std::map<int, std::string> track_names;
-  std::map<int, std::vector<Span>> spans;  // by track, in file order
-  std::vector<nlohmann::json> flows;
+  ReadTrace read;
   for (const nlohmann::json& e : trace["traceEvents"]) {
     INFO(e.dump());
     REQUIRE(e.contains("name"));
@@ -114,16 +112,41 @@ TEST_CASE("ADRENO_TRACE writes a Chrome trace of two queues: host and GPU spans 
     REQUIRE(e.contains("tid"));
     const std::string phase = e["ph"];
     if (phase == "M") {
-      if (e["name"] == "thread_name") track_names[e["tid"]] = e["args"]["name"];
+      if (e["name"] == "thread_name") read.track_names[e["tid"]] = e["args"]["name"];
     } else if (phase == "X") {
       const double begin = e["ts"], dur = e["dur"];
       CHECK(dur >= 0);
-      spans[e["tid"]].push_back(Span{begin, begin + dur, e["args"]["fence"], e["name"]});
+      read.spans[e["tid"]].push_back(Span{begin, begin + dur, e["args"]["fence"], e["name"]});
     } else {
       REQUIRE((phase == "s" || phase == "f"));
-      flows.push_back(e);
+      read.flows.push_back(e);
     }
   }
+  return read;
+}
+
+// The host's side of a submission: recorded, submitted, waited for; the submission lives from
+// its submit to the end of the first wait that saw its fence retire.
+std::pair<double, double> lifetime(const std::vector<Span>& host, std::uint64_t fence) {
+  std::optional<double> begin, end;
+  for (const Span& s : host) {
+    if (s.name == "submit" && s.fence == fence) begin = s.begin;
+    if (s.name == "wait" && s.fence >= fence && !end) end = s.end;
+  }
+  REQUIRE(begin);
+  REQUIRE(end);
+  return std::pair{*begin, *end};
+}
+
+}  // namespace
+
+TEST_CASE("ADRENO_TRACE writes a Chrome trace of two queues: host and GPU spans nest per submission, the signal orders them and a flow pairs it with its wait [virtual-kernel]") {
+  const Driver driver = EACH_DRIVER();
+  const std::string model = EACH_MODEL();
+  const auto path = trace_path(driver);
+  std::filesystem::remove(path);
+  run_two_queues(driver, model, path);
+  auto [track_names, spans, flows] = read_trace(path);
   // Two queues, a host and a GPU track each.
   REQUIRE(track_names.size() == 4);
   CHECK(track_names[1].ends_with(" host"));
@@ -133,18 +156,6 @@ TEST_CASE("ADRENO_TRACE writes a Chrome trace of two queues: host and GPU spans 
   const std::vector<Span>& host_b = spans[3];
   const std::vector<Span>& gpu_b = spans[4];
 
-  // The host's side of each submission: recorded, submitted, waited for; the submission lives
-  // from its submit to the end of the first wait that saw its fence retire.
-  auto lifetime = [](const std::vector<Span>& host, std::uint64_t fence) {
-    std::optional<double> begin, end;
-    for (const Span& s : host) {
-      if (s.name == "submit" && s.fence == fence) begin = s.begin;
-      if (s.name == "wait" && s.fence >= fence && !end) end = s.end;
-    }
-    REQUIRE(begin);
-    REQUIRE(end);
-    return std::pair{*begin, *end};
-  };
   for (const auto* host : {&host_a, &host_b}) {
     std::vector<std::string> names;
     for (const Span& s : *host) names.push_back(s.name);
@@ -204,4 +215,76 @@ TEST_CASE("Without ADRENO_TRACE no trace file is written and the submissions lac
   // CP_WAIT_FOR_IDLE (1 dword) and CP_REG_TO_MEM (1 + 3 dwords: control, destination low and
   // high; Mesa adreno_pm4.xml CP_REG_TO_MEM).
   CHECK(traced - untraced == 3 * 2 * (1 + 4));
+}
+
+TEST_CASE("A traced submission held on the host and handed on by another thread keeps its own GPU span while the queue records more [virtual-kernel]") {
+  // The queue's first recording goes to the kernel at submit, the second is held for `gate`,
+  // which another thread sets while the third is being recorded and submitted. Killed behaviour:
+  // the held recording left its spans and slabs in the queue's trace, so whichever submission
+  // reached the kernel next took them (the first took its own and the held one's span, the held
+  // one the third's, from the other thread, racing with the recording).
+  const Driver driver = EACH_DRIVER();
+  const std::string model = EACH_MODEL();
+  const auto path = trace_path(driver);
+  std::filesystem::remove(path);
+  ::setenv("ADRENO_TRACE", path.c_str(), 1);
+  adreno::testing::VirtualDevice test({.driver = driver, .model = model});
+  ::unsetenv("ADRENO_TRACE");
+  {
+    Device& device = test.device();
+    const Program add = load_add_scalar(device);
+    Buffer in = device.allocate({.size = 128}), out = device.allocate({.size = 128});
+    auto* values = reinterpret_cast<std::uint32_t*>(in.cpu_view().data());
+    for (std::uint32_t i = 0; i < 32; ++i) values[i] = 1000 * i;
+    // Dispatch n (1..3) runs one group of 64 >> n threads over the first 64 >> n values and adds
+    // n: its span's name says which it is, the output which one ran last over each value.
+    const auto dispatch = [&](Queue& queue, std::uint32_t n) {
+      Arguments a(add);
+      a.set_buffer(0, out);
+      a.set_buffer(1, in);
+      a.set_scalar(2, n);
+      queue.dispatch(add, a, Launch{{1, 1, 1}, {64u >> n, 1, 1}, std::nullopt});
+    };
+    Signal gate(device);
+    Queue queue(device);
+    dispatch(queue, 1);
+    queue.wait(gate, 1);  // set by nothing submitted: the work after it is held on the host
+    dispatch(queue, 2);
+    queue.submit();
+    std::thread setter([&] { gate.set(1); });  // before, during or after the third recording
+    dispatch(queue, 3);
+    queue.submit();
+    setter.join();
+    queue.finish();
+    const auto* result = reinterpret_cast<const std::uint32_t*>(out.cpu_view().data());
+    for (std::uint32_t i = 0; i < 32; ++i) CHECK(result[i] == 1000 * i + (i < 8 ? 3 : i < 16 ? 2 : 1));
+  }
+  CHECK(test.close().empty());
+
+  auto [track_names, spans, flows] = read_trace(path);
+  REQUIRE(track_names.size() == 2);
+  const std::vector<Span>& host = spans[1];
+  const std::vector<Span>& gpu = spans[2];
+  // Three submissions, each with one record and one submit span of its own fence.
+  std::vector<std::uint64_t> submitted;
+  for (const Span& s : host) {
+    if (s.name == "submit") submitted.push_back(s.fence);
+  }
+  REQUIRE(submitted.size() == 3);
+  CHECK(std::count_if(host.begin(), host.end(), [](const Span& s) { return s.name == "record"; }) == 3);
+  // Each dispatch's GPU span under its own submission, in order, inside its lifetime.
+  REQUIRE(gpu.size() == 3);
+  for (std::uint32_t n = 1; n <= 3; ++n) {
+    const Span& span = gpu[n - 1];
+    INFO("dispatch " << n);
+    CHECK(span.name == "add_scalar 1x1x1 groups of " + std::to_string(64u >> n) + "x1x1");
+    CHECK(span.fence == submitted[n - 1]);
+    const auto [begin, end] = lifetime(host, span.fence);
+    CHECK(begin <= span.begin);
+    CHECK(span.end <= end);
+    if (n > 1) {
+      CHECK(gpu[n - 2].fence < span.fence);
+      CHECK(gpu[n - 2].end <= span.begin);
+    }
+  }
 }

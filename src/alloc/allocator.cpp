@@ -116,6 +116,11 @@ std::unique_ptr<Allocation> Allocator::allocate_small(std::uint64_t size, std::u
     if (!offset) return nullptr;
     KernelObject* object = slab.object.get();
     CpuView cpu = object->cpu.empty() ? CpuView{} : object->cpu.subview(*offset, size);
+    // A range of a cached slab may have had an owner before, whose CPU stores can still sit dirty
+    // in the CPU's cache; written back later, they would land over what the GPU writes for the
+    // new owner. Clean the range first, as a recycled cached object is (allocate_object).
+    if (kind.type == MemoryType::cached && !cpu.empty())
+      sys_.maintain_dcache(sys::Syscalls::CacheMaintenance::clean, cpu.data(), cpu.size());
     return std::make_unique<Allocation>(
         Allocation{object, *offset, size, object->bo.gpu + *offset, cpu, {}, kind, &slab, *offset, rounded, nullptr, true});
   };

@@ -6,10 +6,12 @@
 #include <adreno/adreno.hpp>
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <random>
 #include <span>
 #include <vector>
 
+#include "virt/kernels/virtual_syscalls.h"
 #include "virtual_device.h"
 
 using namespace adreno;
@@ -102,6 +104,72 @@ TEST_CASE("what the GPU writes into cached memory is what the host reads after i
       for (std::size_t i = 0; i < values.size(); ++i) REQUIRE(words[i] == values[i]);
     }
   }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("cached memory handed to a new owner is cleaned first, so the previous owner's CPU stores cannot land over the GPU's writes",
+          "[virtual-kernel][memory]") {
+  // The previous owner's CPU stores may still be dirty lines in the CPU's cache when its memory
+  // is recycled; DC CVAC by the CPU is the only way to write them back at a harmless point
+  // (Turnip cleans a cached BO's mapping after GEM_NEW, tu_knl_drm_msm.cc). The virtual kernels
+  // cannot see CPU stores, so the test checks the cleans through the syscall seam: every byte of
+  // the new owner's memory that the previous owner held is cleaned before the new owner gets it.
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
+  struct Range {
+    const std::byte* begin;
+    const std::byte* end;
+  };
+  std::mutex mutex;
+  std::vector<Range> cleaned;
+  device.system->set_observer([&](const virt::VirtualSyscalls::Call& call) {
+    if (call.kind != virt::VirtualSyscalls::Call::Kind::cache_clean) return;
+    const auto* begin = static_cast<const std::byte*>(call.address);
+    std::lock_guard lock(mutex);
+    cleaned.push_back(Range{begin, begin + call.length});
+  });
+  {
+    Queue queue(*device);
+    std::mt19937 rng(90210);
+    // A small buffer carved from a shared object, and one with an object of its own.
+    for (const std::uint64_t size : {std::uint64_t{256}, std::uint64_t{64 * 1024}}) {
+      CAPTURE(size);
+      Range previous{};
+      {
+        Buffer first = device->allocate({.size = size, .memory = MemoryType::cached});
+        auto bytes = first.cpu_view().as<std::uint32_t>();
+        for (auto& word : bytes) word = static_cast<std::uint32_t>(rng());  // CPU stores, never flushed
+        previous = Range{first.cpu_view().data(), first.cpu_view().data() + size};
+      }
+      {
+        std::lock_guard lock(mutex);
+        cleaned.clear();
+      }
+      Buffer second = device->allocate({.size = size, .memory = MemoryType::cached});
+      const Range mine{second.cpu_view().data(), second.cpu_view().data() + size};
+      const Range reused{std::max(mine.begin, previous.begin), std::min(mine.end, previous.end)};
+      REQUIRE(reused.begin < reused.end);  // the allocator hands the freed memory on
+      {
+        std::lock_guard lock(mutex);
+        for (const std::byte* at = reused.begin; at < reused.end; ++at) {
+          const bool covered =
+              std::any_of(cleaned.begin(), cleaned.end(), [&](const Range& r) { return r.begin <= at && at < r.end; });
+          if (!covered) FAIL("byte " << (at - mine.begin) << " of the recycled memory was not cleaned");
+        }
+      }
+      // And the GPU's writes are what the host reads.
+      std::vector<std::uint32_t> values(size / 4);
+      for (auto& value : values) value = static_cast<std::uint32_t>(rng()) | 1;
+      for (std::size_t at = 0; at < values.size(); at += 1024) {
+        const std::size_t count = std::min<std::size_t>(1024, values.size() - at);
+        queue.write(second.view(at * 4, count * 4), std::span(values).subspan(at, count));
+      }
+      queue.finish();
+      second.invalidate_for_cpu();
+      const auto words = second.cpu_view().as<std::uint32_t>();
+      for (std::size_t i = 0; i < values.size(); ++i) REQUIRE(words[i] == values[i]);
+    }
+  }
+  device.system->set_observer({});
   device.close_and_check_ledger();
 }
 

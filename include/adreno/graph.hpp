@@ -130,7 +130,10 @@ class Graph {
   /// Changes the grid of `dispatch` (checked as Queue::dispatch checks a launch): the next replay
   /// rewrites its grid and launch packets and the driver params its program reads (work-group
   /// counts, local size, base group, subgroup size), so a program reading them sees the new grid.
-  /// A dispatch dropped as a duplicate shares the kept one's launch.
+  /// A dispatch dropped as a duplicate shares the kept one's launch. A dispatch whose program
+  /// state the command buffer writes once for it and the next dispatches of the same program
+  /// (back-to-back dispatches of one program carry it) keeps its wave size: changing it is
+  /// Error(unsupported).
   void set_launch(GraphDispatch dispatch, const Launch& launch);
 
   /// Records a call of the graph into `queue` (submitted with the queue's other work), after

@@ -129,14 +129,27 @@ class Graph::Impl {
   // An argument's bytes in the graph's GPU memory (a constant, or a 16-dword image or buffer
   // descriptor), and where its next value waits in next_values_. A storage buffer whose address
   // the program also reads has that address at `address_at`; its next value follows the descriptor's.
+  // A buffer address in the constants (is_address) waits in pending_addresses_ instead.
   struct PatchSite {
     std::byte* at = nullptr;
     std::byte* address_at = nullptr;
     std::uint32_t bytes = 0;  // 0: not patchable (a sampler)
-    std::uint32_t next = 0;  // in next_values_
+    std::uint32_t next = 0;  // in next_values_ (not an address)
     std::uint32_t binding = kNoSite;  // in bindings_, when the argument binds memory
     ProgramArgument::Kind kind = ProgramArgument::Kind::constant;
-    bool dirty = false;
+    bool dirty = false;  // listed in dirty_sites_ (not an address)
+    // Its entry in pending_addresses_ (an address), valid while that entry names this site: the
+    // list is cleared at each replay without visiting the sites.
+    std::uint32_t pending = kNoSite;
+    bool is_address() const { return kind == ProgramArgument::Kind::constant && binding != kNoSite; }
+  };
+  // A buffer address for the next replay, and where it goes. Replays write these with one pass
+  // over a flat array: hundreds of pointers change at once when a model's buffers move.
+  struct AddressPatch {
+    std::byte* at;
+    std::uint64_t value;
+    std::uint32_t site;
+    std::uint32_t binding;
   };
   struct SiteRange {
     std::uint32_t first;
@@ -171,12 +184,26 @@ class Graph::Impl {
   RecordedDispatch& kept_dispatch(GraphDispatch id, const char* operation);
   // The patch site of `argument` of dispatch `id`; throws naming what is wrong.
   PatchSite& site_of(GraphDispatch id, std::size_t argument, const char* operation);
+  // set_buffer for what is not a buffer address in the constants: a descriptor, or an error.
+  [[gnu::noinline]] void set_buffer_descriptor(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer,
+                                               GpuAddress address, std::uint64_t size);
   std::byte* next_value(const PatchSite& site) { return next_values_.data() + site.next; }
   void mark_dirty(PatchSite& site) {
     if (site.dirty) return;
     site.dirty = true;
     dirty_sites_.push_back(static_cast<std::uint32_t>(&site - sites_.data()));
   }
+  // `index`: the site's, in sites_.
+  void pend_address(PatchSite& site, std::uint32_t index, std::uint64_t value) {
+    if (site.pending < pending_addresses_.size() && pending_addresses_[site.pending].site == index) {
+      pending_addresses_[site.pending].value = value;
+      return;
+    }
+    site.pending = static_cast<std::uint32_t>(pending_addresses_.size());
+    pending_addresses_.push_back(AddressPatch{site.at, value, index, site.binding});
+  }
+  // Binds what set_buffer staged: the GPU finished every replay that bound the old memory.
+  void swap_in_staged(BufferBinding& binding);
   void check_bindings_held();
   void submit_recorded_replays();
   void wait_for_previous_replays();
@@ -198,6 +225,7 @@ class Graph::Impl {
   std::vector<std::byte> next_values_;         // of the sites
   std::vector<SiteRange> sites_of_dispatch_;  // by GraphDispatch (a dropped duplicate: the kept one's)
   std::vector<std::uint32_t> dirty_sites_;    // capacity: every site
+  std::vector<AddressPatch> pending_addresses_;  // capacity: every address site
   std::vector<std::uint32_t> dirty_syncs_;    // capacity: every sync
   std::vector<std::uint32_t> dirty_launches_;  // RecordedDispatch indices; capacity: every dispatch
   std::vector<std::uint32_t> signal_syncs_;
@@ -306,7 +334,6 @@ void Graph::Impl::build(const GraphOptions& options) {
   auto scratch = std::make_shared<MemoryBlock>(device_, device_->allocator().allocate(64, 64, BoFlags{}, false));
   auto commands = std::make_unique<CommandMemory>(device_);
   std::vector<PatchSite> sites;
-  std::uint32_t next_bytes = 0;
   std::vector<OwnReference> own{{data, false}, {scratch, true}};
   auto own_block = [&](const std::shared_ptr<MemoryBlock>& block, bool write) {
     for (OwnReference& existing : own)
@@ -388,8 +415,6 @@ void Graph::Impl::build(const GraphOptions& options) {
             break;
           case ProgramArgument::Kind::sampler: break;
         }
-        site.next = next_bytes;
-        next_bytes += site.bytes + (site.address_at != nullptr ? sizeof(std::uint64_t) : 0);
         sites.push_back(site);
       }
       ++result.dispatches;
@@ -413,6 +438,16 @@ void Graph::Impl::build(const GraphOptions& options) {
     }
     recorded.buffers.clear();
   }
+  std::uint32_t next_bytes = 0;
+  std::size_t address_sites = 0;
+  for (PatchSite& site : sites) {
+    if (site.is_address()) {
+      ++address_sites;
+      continue;
+    }
+    site.next = next_bytes;
+    next_bytes += site.bytes + (site.address_at != nullptr ? sizeof(std::uint64_t) : 0);
+  }
   // A dropped duplicate's bindings are the kept one's: its own references go with the recording.
   for (RecordedDispatch& recorded : dispatches_) recorded.buffers.clear();
   for (const std::uint32_t node : dispatch_nodes_) {
@@ -420,6 +455,7 @@ void Graph::Impl::build(const GraphOptions& options) {
     sites_of_dispatch_.push_back(SiteRange{kept.first_site, static_cast<std::uint32_t>(kept.program->info().arguments.size())});
   }
   dirty_sites_.reserve(sites.size());
+  pending_addresses_.reserve(address_sites);
   dirty_syncs_.reserve(syncs_.size());
   dirty_launches_.reserve(dispatches_.size());
   uses_.reserve(8);  // one per queue that replays the graph, typically one or two
@@ -465,18 +501,23 @@ Graph::Impl::PatchSite& Graph::Impl::site_of(GraphDispatch id, std::size_t argum
 void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer, GpuAddress address,
                              std::uint64_t size) {
   // This runs once per changed pointer per replay: the common case checks inline, the rest
-  // goes through site_of for its error.
+  // goes through site_of for its error (set_buffer_descriptor).
   const auto index = static_cast<std::size_t>(id);
   if (index < sites_of_dispatch_.size() && argument < sites_of_dispatch_[index].count) [[likely]] {
-    PatchSite& site = sites_[sites_of_dispatch_[index].first + argument];
-    if (site.kind == ProgramArgument::Kind::constant && site.binding != kNoSite) [[likely]] {
+    const std::uint32_t site_index = sites_of_dispatch_[index].first + static_cast<std::uint32_t>(argument);
+    PatchSite& site = sites_[site_index];
+    if (site.is_address()) [[likely]] {
       bindings_[site.binding].stage(buffer);
-      const std::uint64_t value = address.value();
-      std::memcpy(next_value(site), &value, sizeof(value));
-      mark_dirty(site);
+      pend_address(site, site_index, address.value());
       return;
     }
   }
+  set_buffer_descriptor(id, argument, buffer, address, size);
+}
+
+void Graph::Impl::set_buffer_descriptor(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer,
+                                        GpuAddress address, std::uint64_t size) {
+  const auto index = static_cast<std::size_t>(id);
   constexpr const char* kOperation = "set graph buffer argument";
   PatchSite& site = site_of(id, argument, kOperation);  // throws for a graph not built, a dispatch or argument that does not exist
   if (site.kind == ProgramArgument::Kind::storage_buffer || site.kind == ProgramArgument::Kind::uniform_buffer) {
@@ -514,6 +555,12 @@ void Graph::Impl::set_bytes(GraphDispatch id, std::size_t argument, std::span<co
   constexpr const char* kOperation = "set graph scalar argument";
   PatchSite& site = site_of(id, argument, kOperation);
   const ProgramArgument& arg = Arguments::Impl::scalar_argument(kept_dispatch(id, kOperation).program->info(), argument, bytes.size());
+  if (site.is_address()) {  // recorded with a buffer: the bytes replace its address
+    std::uint64_t value = 0;
+    std::memcpy(&value, bytes.data(), bytes.size());
+    pend_address(site, static_cast<std::uint32_t>(&site - sites_.data()), value);
+    return;
+  }
   std::memset(next_value(site), 0, arg.size_bytes);
   std::memcpy(next_value(site), bytes.data(), bytes.size());
   mark_dirty(site);
@@ -591,26 +638,28 @@ void Graph::Impl::wait_for_previous_replays() {
   }
 }
 
+void Graph::Impl::swap_in_staged(BufferBinding& binding) {
+  if (!binding.rebind) return;
+  std::swap(binding.block, binding.staged);
+  objects_stale_ = objects_stale_ || binding.staged_object != binding.object;
+  std::swap(binding.object, binding.staged_object);
+  binding.rebind = false;
+  // Memory released before this replay rebound it is not kept: nothing would drop it later.
+  if (drop_released_kept_ && !binding.staged->has_handles()) binding.staged.reset();
+}
+
 void Graph::Impl::apply_patches() {
+  for (const AddressPatch& patch : pending_addresses_) {
+    std::memcpy(patch.at, &patch.value, sizeof(patch.value));
+    swap_in_staged(bindings_[patch.binding]);
+  }
+  pending_addresses_.clear();
   for (const std::uint32_t index : dirty_sites_) {
     PatchSite& site = sites_[index];
-    if (site.bytes == sizeof(std::uint64_t)) {
-      std::memcpy(site.at, next_value(site), sizeof(std::uint64_t));  // buffer addresses: no call
-    } else {
-      std::memcpy(site.at, next_value(site), site.bytes);
-      if (site.address_at != nullptr) std::memcpy(site.address_at, next_value(site) + site.bytes, sizeof(std::uint64_t));
-    }
+    std::memcpy(site.at, next_value(site), site.bytes);
+    if (site.address_at != nullptr) std::memcpy(site.address_at, next_value(site) + site.bytes, sizeof(std::uint64_t));
     site.dirty = false;
-    if (site.binding == kNoSite) continue;
-    BufferBinding& binding = bindings_[site.binding];
-    if (!binding.rebind) continue;
-    // The GPU finished every replay that bound the old memory: from here on it only keeps it.
-    std::swap(binding.block, binding.staged);
-    objects_stale_ = objects_stale_ || binding.staged_object != binding.object;
-    std::swap(binding.object, binding.staged_object);
-    binding.rebind = false;
-    // Memory released before this replay rebound it is not kept: nothing would drop it later.
-    if (drop_released_kept_ && !binding.staged->has_handles()) binding.staged.reset();
+    if (site.binding != kNoSite) swap_in_staged(bindings_[site.binding]);
   }
   dirty_sites_.clear();
   drop_released_kept_ = false;
@@ -655,7 +704,7 @@ void Graph::Impl::replay(Queue::Impl& queue) {
   if (&queue.device() != device_.get()) invalid("replay graph", "the queue belongs to another device");
   check_bindings_held();  // before anything changes
 
-  if (!dirty_sites_.empty() || !dirty_syncs_.empty() || !dirty_launches_.empty()) {
+  if (!pending_addresses_.empty() || !dirty_sites_.empty() || !dirty_syncs_.empty() || !dirty_launches_.empty()) {
     wait_for_previous_replays();
     apply_patches();
   }

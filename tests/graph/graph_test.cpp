@@ -177,6 +177,39 @@ TEST_CASE("a patch made while the previous replay is recorded but unsubmitted wa
   device.close_and_check_ledger();
 }
 
+TEST_CASE("a buffer argument patched several times before a replay binds the last buffer, round after round",
+          "[virtual-gpu][graph]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
+  {
+    const Program add = load_add(*device);
+    std::vector<Buffer> buffers = make_buffers(*device, 7, 11);  // 0..2 recorded, 3..6 patched in
+    Graph graph(*device);
+    const GraphDispatch id = graph.dispatch(add, add_arguments(add, buffers, {0, 1, 2}), add_launch(kElements),
+                                            {Access::write, Access::read, Access::read});
+    graph.build();
+    Queue queue(*device);
+    // Round 1: the output moves twice; only the second buffer is written.
+    graph.set_buffer(id, 0, buffers[3]);
+    graph.set_buffer(id, 0, buffers[4]);
+    const auto before = contents(buffers);
+    graph.replay(queue);
+    queue.finish();
+    for (std::uint32_t i = 0; i < kElements; ++i) REQUIRE(read(buffers[4])[i] == before[1][i] + before[2][i]);
+    CHECK(read(buffers[3]) == before[3]);
+    CHECK(read(buffers[0]) == before[0]);
+    // Round 2: an input moves first, then the output twice: the patches of round 1 are gone.
+    graph.set_buffer(id, 1, buffers[5]);
+    graph.set_buffer(id, 0, buffers[3]);
+    graph.set_buffer(id, 0, buffers[6]);
+    graph.replay(queue);
+    queue.finish();
+    for (std::uint32_t i = 0; i < kElements; ++i) REQUIRE(read(buffers[6])[i] == before[5][i] + before[2][i]);
+    CHECK(read(buffers[3]) == before[3]);
+    for (std::uint32_t i = 0; i < kElements; ++i) REQUIRE(read(buffers[4])[i] == before[1][i] + before[2][i]);
+  }
+  device.close_and_check_ledger();
+}
+
 TEST_CASE("patched scalar arguments and signal values take effect at the next replay", "[virtual-gpu][graph]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {

@@ -15,7 +15,9 @@ std::uint64_t align_up(std::uint64_t value, std::uint64_t align) { return (value
 
 }  // namespace
 
-Allocator::Allocator(Kernel& kernel, sys::Syscalls& sys, RetirementOracle& oracle) : kernel_(kernel), sys_(sys), oracle_(oracle) {}
+Allocator::Allocator(Kernel& kernel, sys::Syscalls& sys, RetirementOracle& oracle) : kernel_(kernel), sys_(sys), oracle_(oracle) {
+  spare_records_.reserve(kSpareRecords);  // recycling a record then never allocates
+}
 
 Allocator::~Allocator() {
   for (auto& allocation : deferred_) {
@@ -104,31 +106,78 @@ std::unique_ptr<Allocation> Allocator::place(std::unique_ptr<KernelObject> objec
   const std::uint64_t offset = align_up(base.value(), align) - base.value();
   KernelObject* raw = object.get();
   CpuView cpu = raw->cpu.empty() ? CpuView{} : raw->cpu.subview(offset, size);
-  return std::make_unique<Allocation>(
-      Allocation{raw, offset, size, base + offset, cpu, {}, kind, nullptr, 0, 0, std::move(object), true});
+  auto allocation = new_record(raw, offset, size, cpu, kind);
+  allocation->owned = std::move(object);
+  return allocation;
+}
+
+std::unique_ptr<Allocation> Allocator::new_record(KernelObject* object, std::uint64_t offset, std::uint64_t size,
+                                                  CpuView cpu, MemoryKind kind) {
+  std::unique_ptr<Allocation> allocation;
+  if (spare_records_.empty()) {
+    allocation = std::make_unique<Allocation>();
+  } else {
+    allocation = std::move(spare_records_.back());
+    spare_records_.pop_back();
+  }
+  // Field by field: the use set keeps its capacity (it was cleared when the record was recycled).
+  allocation->object = object;
+  allocation->offset = offset;
+  allocation->size = size;
+  allocation->gpu = object->bo.gpu + offset;
+  allocation->cpu = cpu;
+  allocation->kind = kind;
+  allocation->slab = nullptr;
+  allocation->range_offset = 0;
+  allocation->range_size = 0;
+  allocation->cacheable = true;
+  return allocation;
 }
 
 std::unique_ptr<Allocation> Allocator::allocate_small(std::uint64_t size, std::uint64_t align, MemoryKind kind) {
   const std::uint64_t rounded = align_up(size, kSmallGranule);
+  const std::size_t size_index = rounded / kSmallGranule - 1;
   auto& list = slabs_[kind];
-  auto carve = [&](Slab& slab) -> std::unique_ptr<Allocation> {
-    auto offset = slab.ranges.allocate(rounded, align);
-    if (!offset) return nullptr;
+  auto hand_out = [&](Slab& slab, std::uint64_t offset) {
     KernelObject* object = slab.object.get();
-    CpuView cpu = object->cpu.empty() ? CpuView{} : object->cpu.subview(*offset, size);
+    CpuView cpu = object->cpu.empty() ? CpuView{} : object->cpu.subview(offset, size);
     // A range of a cached slab may have had an owner before, whose CPU stores can still sit dirty
     // in the CPU's cache; written back later, they would land over what the GPU writes for the
     // new owner. Clean the range first, as a recycled cached object is (allocate_object).
     if (kind.type == MemoryType::cached && !cpu.empty())
       sys_.maintain_dcache(sys::Syscalls::CacheMaintenance::clean, cpu.data(), cpu.size());
-    return std::make_unique<Allocation>(
-        Allocation{object, *offset, size, object->bo.gpu + *offset, cpu, {}, kind, &slab, *offset, rounded, nullptr, true});
+    auto allocation = new_record(object, offset, size, cpu, kind);
+    allocation->slab = &slab;
+    allocation->range_offset = offset;
+    allocation->range_size = rounded;
+    ++slab.live;
+    return allocation;
   };
   for (Slab& slab : list) {
-    if (auto allocation = carve(slab)) return allocation;
+    if (slab.spare.size() > size_index) {
+      auto& spare = slab.spare[size_index];
+      if (!spare.empty() && spare.back() % align == 0) {
+        const std::uint64_t offset = spare.back();
+        spare.pop_back();
+        return hand_out(slab, offset);
+      }
+    }
+    if (auto offset = slab.ranges.allocate(rounded, align)) return hand_out(slab, *offset);
   }
-  list.push_back(Slab{create_object(kSlabBytes, kind), RangeAllocator(0, kSlabBytes)});
-  return carve(list.back());
+  // No room as the slabs stand: their spare ranges merge back first, before a new slab is made.
+  for (Slab& slab : list) {
+    return_spare_ranges(slab);
+    if (auto offset = slab.ranges.allocate(rounded, align)) return hand_out(slab, *offset);
+  }
+  list.push_back(Slab{create_object(kSlabBytes, kind), RangeAllocator(0, kSlabBytes), {}, 0});
+  return hand_out(list.back(), *list.back().ranges.allocate(rounded, align));
+}
+
+void Allocator::return_spare_ranges(Slab& slab) {
+  for (std::size_t index = 0; index < slab.spare.size(); ++index) {
+    for (std::uint64_t offset : slab.spare[index]) slab.ranges.free(offset, (index + 1) * kSmallGranule);
+    slab.spare[index].clear();
+  }
 }
 
 std::unique_ptr<Allocation> Allocator::allocate_object(std::uint64_t size, std::uint64_t align, MemoryKind kind) {
@@ -182,7 +231,8 @@ void Allocator::collect_locked() {
       ++it;
     }
   }
-  trim_cache(clock_());
+  // Reading the clock costs more than the rest of a small allocation: only when something is cached.
+  if (stats_.cached_bytes > 0) trim_cache(clock_());
 }
 
 void Allocator::set_clock(Clock clock) {
@@ -191,11 +241,24 @@ void Allocator::set_clock(Clock clock) {
 }
 
 void Allocator::recycle(std::unique_ptr<Allocation> allocation) {
-  if (Slab* slab = allocation->slab) {
-    slab->ranges.free(allocation->range_offset, allocation->range_size);
-    if (!slab->ranges.empty()) return;
+  recycle_memory(*allocation);
+  // The record is kept for the next allocation, without the uses of this one.
+  if (spare_records_.size() == kSpareRecords) return;
+  allocation->uses.clear();
+  spare_records_.push_back(std::move(allocation));
+}
+
+void Allocator::recycle_memory(Allocation& allocation) {
+  if (Slab* slab = allocation.slab) {
+    if (--slab->live > 0) {
+      if (slab->spare.empty()) slab->spare.resize(kSmallMax / kSmallGranule);
+      slab->spare[allocation.range_size / kSmallGranule - 1].push_back(allocation.range_offset);
+      return;
+    }
+    slab->ranges.free(allocation.range_offset, allocation.range_size);
+    return_spare_ranges(*slab);
     // Keep one empty slab per kind for the next small allocation; give back the others.
-    auto& list = slabs_[allocation->kind];
+    auto& list = slabs_[allocation.kind];
     const auto empty_slabs = std::count_if(list.begin(), list.end(), [](const Slab& s) { return s.ranges.empty(); });
     if (empty_slabs > 1) {
       auto it = std::find_if(list.begin(), list.end(), [&](const Slab& s) { return &s == slab; });
@@ -204,13 +267,13 @@ void Allocator::recycle(std::unique_ptr<Allocation> allocation) {
     }
     return;
   }
-  std::unique_ptr<KernelObject> object = std::move(allocation->owned);
+  std::unique_ptr<KernelObject> object = std::move(allocation.owned);
   const std::uint64_t size = object->bo.size;
-  if (!allocation->cacheable || size > kCachedMax || size != size_class(size)) {
+  if (!allocation.cacheable || size > kCachedMax || size != size_class(size)) {
     destroy_object(std::move(object));
     return;
   }
-  cache_[{allocation->kind, size}].push_back(Cached{std::move(object), clock_()});
+  cache_[{allocation.kind, size}].push_back(Cached{std::move(object), clock_()});
   stats_.cached_bytes += size;
 }
 

@@ -66,6 +66,11 @@ struct Allocation {
 struct Slab {
   std::unique_ptr<KernelObject> object;
   RangeAllocator ranges;
+  // Ranges given back while others of the slab are still in use, by size (index: granules - 1),
+  // most recent last: the next allocation of that size takes one without a walk of `ranges`.
+  // They go back into `ranges` when the slab empties or when no slab has room for a carve.
+  std::vector<std::vector<std::uint64_t>> spare;
+  std::uint64_t live = 0;  // ranges handed out and not yet recycled
 };
 
 struct AllocatorStats {
@@ -85,6 +90,7 @@ class Allocator {
   static constexpr std::uint64_t kCachedMax = 16 * 1024 * 1024;
   static constexpr std::uint64_t kCacheMaxBytes = 256 * 1024 * 1024;
   static constexpr std::chrono::milliseconds kCacheExpiry{1000};
+  static constexpr std::size_t kSpareRecords = 256;  // Allocation records kept for reuse
 
   /// `sys` is the seam the kernel talks through: CPU cache maintenance of mappings goes there too.
   Allocator(Kernel& kernel, sys::Syscalls& sys, RetirementOracle& oracle);
@@ -124,8 +130,14 @@ class Allocator {
   // An allocation covering `size` bytes of `object` from the first `align`-aligned address.
   std::unique_ptr<Allocation> place(std::unique_ptr<KernelObject> object, std::uint64_t size, std::uint64_t align,
                                     MemoryKind kind);
+  // A record for an allocation of `size` bytes at `offset` of `object`: a spare one when there is.
+  std::unique_ptr<Allocation> new_record(KernelObject* object, std::uint64_t offset, std::uint64_t size, CpuView cpu,
+                                         MemoryKind kind);
+  void return_spare_ranges(Slab& slab);
   void collect_locked();
   void recycle(std::unique_ptr<Allocation> allocation);
+  // Gives the allocation's memory back to its slab, the cache or the kernel.
+  void recycle_memory(Allocation& allocation);
   void trim_cache(std::chrono::steady_clock::time_point now);
 
   Kernel& kernel_;
@@ -136,6 +148,7 @@ class Allocator {
   std::map<MemoryKind, std::list<Slab>> slabs_;
   std::map<std::pair<MemoryKind, std::uint64_t>, std::deque<Cached>> cache_;  // (kind, size class) → idle
   std::vector<std::unique_ptr<Allocation>> deferred_;
+  std::vector<std::unique_ptr<Allocation>> spare_records_;  // recycled records, uses cleared
   AllocatorStats stats_;
 };
 

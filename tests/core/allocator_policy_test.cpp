@@ -101,3 +101,42 @@ TEST_CASE("cache maintenance accepts windows inside the buffer and refuses other
   }
   device.close_and_check_ledger();
 }
+
+// Freed small ranges are kept by size for reuse while their slab has other owners; a carve that
+// finds no room gets them merged back before it asks the kernel for another slab, and an emptied
+// slab gets them all back (so it can go to the kernel as before).
+TEST_CASE("freed small ranges kept for reuse merge back before a new slab is made", "[virtual-kernel][memory]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
+  {
+    Allocator& allocator = device->impl().allocator();
+    // A kind of memory nothing else in the device uses, so its first slab starts empty.
+    const BoFlags flags{MemoryType::write_combined, true};
+    const AllocatorStats start = stats(device);
+    // A whole slab of 64-byte ranges.
+    std::vector<std::unique_ptr<Allocation>> small;
+    for (std::uint64_t i = 0; i < Allocator::kSlabBytes / 64; ++i) small.push_back(allocator.allocate(64, 0, flags, false));
+    CHECK(stats(device).kernel_allocs == start.kernel_allocs + 1);
+    // All but the last go back: kept as 64-byte spares, the slab still in use.
+    std::unique_ptr<Allocation> last = std::move(small.back());
+    small.pop_back();
+    for (auto& allocation : small) allocator.release(std::move(allocation));
+    // The most recently freed 64-byte range is the next one handed out.
+    const std::uint64_t last_freed = Allocator::kSlabBytes - 128;
+    auto again = allocator.allocate(64, 0, flags, false);
+    CHECK(again->offset == last_freed);
+    // 16 KiB fits only once the spares merged: still one slab.
+    auto large = allocator.allocate(Allocator::kSmallMax, 0, flags, false);
+    CHECK(stats(device).kernel_allocs == start.kernel_allocs + 1);
+    CHECK(large->object == last->object);
+    allocator.release(std::move(large));
+    allocator.release(std::move(again));
+    allocator.release(std::move(last));
+    // Empty again, the slab has every range back: it holds a whole slab of 16 KiB ranges.
+    std::vector<std::unique_ptr<Allocation>> largest;
+    for (std::uint64_t i = 0; i < Allocator::kSlabBytes / Allocator::kSmallMax; ++i)
+      largest.push_back(allocator.allocate(Allocator::kSmallMax, 0, flags, false));
+    CHECK(stats(device).kernel_allocs == start.kernel_allocs + 1);
+    for (auto& allocation : largest) allocator.release(std::move(allocation));
+  }
+  device.close_and_check_ledger();
+}

@@ -10,6 +10,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "../testing/kit_support.h"
+
 #include <cerrno>
 #include <cstring>
 #include <random>
@@ -19,18 +21,11 @@
 using namespace adreno;
 using namespace std::chrono_literals;
 
-/// Both virtual kernels on the a630 (the default model) and the a740.
-#define EACH_BACKEND_AND_GENERATION()                                              \
-  testing::VirtualDeviceOptions {                                                  \
-    .driver = GENERATE(testing::Driver::kgsl, testing::Driver::msm),               \
-    .model = GENERATE(as<std::string>{}, "", "a740")                                \
-  }
-
 TEST_CASE("work after a wait for a host-set signal reaches the kernel only once the host set it",
           "[virtual-kernel][queue][host-held]") {
   // Killed behaviour: the wait as a CP poll inside one submission (the work after it is in the
   // kernel, and the ring polls, before the host sets the signal).
-  testing::VirtualDevice kit(EACH_BACKEND_AND_GENERATION());
+  testing::VirtualDevice kit({.driver = EACH_DRIVER(), .model = EACH_MODEL()});
   {
     Device& device = kit.device();
     Queue queue(device);
@@ -79,7 +74,7 @@ TEST_CASE("a wait for a value that a later submission of another queue on the sa
   // and the producer behind it until the hang detector (100 ms here) reset the consumer, whose
   // wait_fence would throw device_lost. Held on the host, the consumer goes to the kernel when
   // the producer's submission is made, waiting for it there.
-  testing::VirtualDevice kit(EACH_BACKEND_AND_GENERATION());
+  testing::VirtualDevice kit({.driver = EACH_DRIVER(), .model = EACH_MODEL()});
   {
     Device& device = kit.device();
     Queue consumer(device), producer(device);
@@ -107,7 +102,7 @@ TEST_CASE("a wait for a value that a later submission of another queue on the sa
 
 TEST_CASE("a queue finishing on one thread returns once another thread set the signal its work waits for",
           "[virtual-kernel][queue][host-held]") {
-  testing::VirtualDevice kit(EACH_BACKEND_AND_GENERATION());
+  testing::VirtualDevice kit({.driver = EACH_DRIVER(), .model = EACH_MODEL()});
   {
     Device& device = kit.device();
     Queue queue(device);
@@ -125,7 +120,7 @@ TEST_CASE("a queue finishing on one thread returns once another thread set the s
 
 TEST_CASE("held work whose signal is never set is dropped with its queue and leaves nothing behind",
           "[virtual-kernel][queue][host-held]") {
-  testing::VirtualDevice kit(EACH_BACKEND_AND_GENERATION());
+  testing::VirtualDevice kit({.driver = EACH_DRIVER(), .model = EACH_MODEL()});
   {
     Device& device = kit.device();
     Signal gate(device), done(device);
@@ -146,7 +141,7 @@ TEST_CASE("held work whose signal is never set is dropped with its queue and lea
 
 TEST_CASE("held work the kernel refuses when the host sets its signal fails the queue's next call",
           "[virtual-kernel][queue][host-held]") {
-  testing::VirtualDevice kit(EACH_BACKEND_AND_GENERATION());
+  testing::VirtualDevice kit({.driver = EACH_DRIVER(), .model = EACH_MODEL()});
   {
     Device& device = kit.device();
     Queue queue(device);
@@ -174,7 +169,7 @@ TEST_CASE("held work the kernel refuses when the host sets its signal fails the 
 
 TEST_CASE("a graph replay waiting for a host-set signal is held on the host until it is set",
           "[virtual-kernel][graph][host-held]") {
-  testing::VirtualDevice kit(EACH_BACKEND_AND_GENERATION());
+  testing::VirtualDevice kit({.driver = EACH_DRIVER(), .model = EACH_MODEL()});
   {
     Device& device = kit.device();
     Queue queue(device);
@@ -204,7 +199,7 @@ TEST_CASE("waits for held work the kernel refused, or that was dropped behind it
   // Killed behaviour: once the refusal was reported (by the queue's next call), wait_fence on the
   // refused ticket, and on the ticket of the held work dropped behind it, returned true — work
   // that never reached the kernel reported as done, as a ticket retired and forgotten would be.
-  testing::VirtualDevice kit(EACH_BACKEND_AND_GENERATION());
+  testing::VirtualDevice kit({.driver = EACH_DRIVER(), .model = EACH_MODEL()});
   {
     Device& device = kit.device();
     Queue queue(device);

@@ -185,8 +185,8 @@ TEST_CASE("GPU timestamps are 64-bit and increase across the carry into the high
   // is at least 0xffffffff and the second, later, at least 2^32: a stamp that kept only the low
   // dword (a 32-bit CP_REG_TO_MEM, or a 4-byte write) reads as a small number.
   // Each driver, on the a630 and on the a740 (whose command processor runs the a7xx stream).
-  testing::VirtualDevice test({.driver = GENERATE(testing::Driver::kgsl, testing::Driver::msm),
-                               .model = GENERATE(as<std::string>{}, "a630", "a740"),
+  testing::VirtualDevice test({.driver = EACH_DRIVER(),
+                               .model = EACH_MODEL(),
                                .always_on_counter_start = 0xffffffffull});
   {
     Device& device = test.device();
@@ -211,8 +211,7 @@ TEST_CASE("GPU timestamps are 64-bit and increase across the carry into the high
 }
 
 TEST_CASE("a hung queue reports device_lost and the device's other queues keep working", "[virtual-kernel][queue]") {
-  testing::VirtualDevice kit({.driver = GENERATE(testing::Driver::kgsl, testing::Driver::msm),
-                              .model = GENERATE(as<std::string>{}, "a630", "a740")});
+  testing::VirtualDevice kit({.driver = EACH_DRIVER(), .model = EACH_MODEL()});
   {
     Device& device = kit.device();
     Queue hung(device), healthy(device);

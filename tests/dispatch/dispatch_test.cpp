@@ -199,9 +199,14 @@ TEST_CASE("the wave size comes from the program and a launch can override it", "
   device.close_and_check_ledger();
 }
 
+// Kills, on a7xx: a barrier whose clean is CACHE_FLUSH_TS (a6xx's FD_CACHE_CLEAN; every a7xx
+// clean in Turnip, freedreno, KGSL and msm is CACHE_CLEAN) or whose invalidate is a6xx's 0x31
+// (CACHE_CLEAN on a7xx, so nothing would be invalidated).
 TEST_CASE("independent dispatches get no wait or cache flush between them, and a barrier puts Turnip's sequence there",
           "[virtual-kernel][dispatch]") {
-  VirtualDevice device("virtual-msm");
+  const std::string model = GENERATE(as<std::string>{}, "a630", "a740");
+  const pm4::Gen gen = model == "a740" ? pm4::kA7xx : pm4::kA6xx;
+  VirtualDevice device("virtual-msm:" + model);
   {
     Program program = Program::from_ir3(*device, placeholder_code(), three_buffer_metadata());
     Buffer buffer = device->allocate({.size = 4096});
@@ -209,8 +214,9 @@ TEST_CASE("independent dispatches get no wait or cache flush between them, and a
     arguments.set_buffer("a", buffer).set_buffer("b", buffer).set_buffer("c", buffer).set_scalar(3, 1u);
     Queue queue(*device);
     const Launch launch{{4, 1, 1}, {32, 1, 1}, std::nullopt};
-    // The waits and events between the two CP_EXEC_CS, in order (events by their event type).
-    const auto between_dispatches = [](const RecordedStream& rec) {
+    // The waits and events between the two CP_EXEC_CS, in order (events by their event type, as
+    // the generation names it: CP_EVENT_WRITE and CP_EVENT_WRITE7 share the opcode).
+    const auto between_dispatches = [gen](const RecordedStream& rec) {
       std::vector<std::string> seen;
       bool inside = false;
       for (const RecordedPacket& p : rec.packets) {
@@ -218,7 +224,7 @@ TEST_CASE("independent dispatches get no wait or cache flush between them, and a
           if (inside) return seen;
           inside = true;
         } else if (inside && p.opcode == Opcode::CP_EVENT_WRITE) {
-          seen.push_back(std::string(pm4::enums::kEventType.find(p.payload.at(0) & 0xff)->name));
+          seen.push_back(std::string(pm4::enums::kEventType.find(p.payload.at(0) & 0xff, gen)->name));
         } else if (inside && (p.opcode == Opcode::CP_WAIT_FOR_IDLE || p.opcode == Opcode::CP_WAIT_MEM_WRITES ||
                               p.opcode == Opcode::CP_WAIT_FOR_ME || p.opcode == Opcode::CP_WAIT_REG_MEM)) {
           seen.push_back(std::string(pm4::enums::kOpcode.find(static_cast<std::uint32_t>(p.opcode))->name));
@@ -238,10 +244,14 @@ TEST_CASE("independent dispatches get no wait or cache flush between them, and a
     queue.barrier();
     queue.dispatch(program, arguments, launch);
     rec = record_of(queue);
-    // Clean UCHE (CACHE_FLUSH_TS is FD_CACHE_CLEAN on a6xx: freedreno_gpu_event.h), invalidate
-    // it, wait for the CP's writes, then for idle: the order of tu6_emit_flushes.
-    CHECK(between_dispatches(rec) ==
-          std::vector<std::string>{"CACHE_FLUSH_TS", "CACHE_INVALIDATE", "CP_WAIT_MEM_WRITES", "CP_WAIT_FOR_IDLE"});
+    // Clean UCHE, invalidate it, wait for the CP's writes, then for idle: the order of Turnip's
+    // tu6_emit_flushes, with the events freedreno_gpu_event.h maps FD_CACHE_CLEAN and
+    // FD_CACHE_INVALIDATE to on each generation.
+    const std::vector<std::string> turnip =
+        gen == pm4::kA7xx
+            ? std::vector<std::string>{"CACHE_CLEAN", "CACHE_INVALIDATE7", "CP_WAIT_MEM_WRITES", "CP_WAIT_FOR_IDLE"}
+            : std::vector<std::string>{"CACHE_FLUSH_TS", "CACHE_INVALIDATE", "CP_WAIT_MEM_WRITES", "CP_WAIT_FOR_IDLE"};
+    CHECK(between_dispatches(rec) == turnip);
     queue.finish(std::chrono::seconds(10));
   }
   device.close_and_check_ledger();

@@ -363,11 +363,14 @@ std::size_t bind_declared_buffers(Device& device, const Program& program, const 
 
 // Kills: @ubo and @earlypreamble were refused, ldc/ldc.k, shps/getone/shpe and stc were not
 // interpreted, so ubo.asm and early_preamble.asm could not run.
-// Runs on the a630, the a650 and the a740 (the supported parts with an early preamble are the
-// a650 and the a740): on the a630 the examples that declare @earlypreamble must be refused as
-// unsupported, not run.
+// Runs on the a630, the a650 and every supported a7xx part, the a730, a740 and a750 (the
+// supported parts with an early preamble are the a650 and the a7xx parts): on the a630 the
+// examples that declare @earlypreamble must be refused as unsupported, not run; on the a7xx parts
+// stg_ldg_offset.asm must be refused as a6xx-only syntax. Kills: an a7xx part missing from the
+// run, so an example that computes wrong on the a730 or a750 alone went unnoticed.
 TEST_CASE("Mesa's computerator examples run on the virtual GPU and compute what they mean", "[virtual-gpu][e2e]") {
-  const std::string model = GENERATE(as<std::string>{}, "a630", "a650", "a740");
+  const std::string model = GENERATE(as<std::string>{}, "a630", "a650", "a730", "a740", "a750");
+  const bool a7xx = model.starts_with("a7");
   VirtualDevice device(EACH_VIRTUAL_BACKEND() + ":" + model);
   {
     for (const MesaExample& example : mesa_examples()) {
@@ -384,10 +387,10 @@ TEST_CASE("Mesa's computerator examples run on the virtual GPU and compute what 
         }
         continue;
       }
-      if (example.a6xx_only && model == "a740") {
+      if (example.a6xx_only && a7xx) {
         try {
           (void)Program::from_ir3_assembly(*device, source, example.legalize);
-          FAIL("a6xx's shifted-index address was accepted on the a740");
+          FAIL("a6xx's shifted-index address was accepted on the " << model);
         } catch (const Error& error) {
           CHECK(error.code() == Errc::malformed);
           CHECK_THAT(error.what(), Catch::Contains("an a7xx ldg.a/stg.a address is base+index+offset, without a shift"));

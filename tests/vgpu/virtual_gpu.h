@@ -52,10 +52,15 @@ class VirtualGpu {
                                    kPrivate = 3 << 20 | 1 << 19, kData = 4 << 20;
 
   explicit VirtualGpu(std::uint64_t va_start = 0x100000000ull, std::chrono::milliseconds hang_timeout = std::chrono::seconds(20))
-      : memory_(std::make_shared<virt::GpuMemory>(va_start, 1ull << 34)),
+      : VirtualGpu(pm4::kA6xx, virt::ExecutionModel::from_environment(), va_start, hang_timeout) {}
+  /// A GPU of generation `gen` (its registers and instruction set) running streams as `model` says.
+  VirtualGpu(pm4::Gen gen, virt::ExecutionModel model, std::uint64_t va_start = 0x100000000ull,
+             std::chrono::milliseconds hang_timeout = std::chrono::seconds(20))
+      : gen_(gen),
+        memory_(std::make_shared<virt::GpuMemory>(va_start, 1ull << 34)),
         backing_(virt::Backing::create(kSize)),
         va_(*memory_->map(backing_, 0, kSize, true)),
-        cp_(*memory_, hang_timeout, stop_) {}
+        cp_(*memory_, hang_timeout, stop_, 0, std::move(model), gen == pm4::kA7xx ? ir3::Generation::a7xx : ir3::Generation::a6xx) {}
 
   std::shared_ptr<virt::GpuMemory> memory() const { return memory_; }
   std::uint64_t va(std::uint64_t offset) const { return va_ + offset; }
@@ -72,8 +77,10 @@ class VirtualGpu {
     return out;
   }
 
-  /// Writes the dispatch's PM4 (code at kCode, constants at kConstants) and returns the IB.
-  virt::IbSpan record(std::span<const std::uint64_t> code, const Launch& launch) {
+  /// Writes the dispatch's PM4 (code at kCode, constants at kConstants), then what `after`
+  /// records, and returns the IB.
+  template <typename After>
+  virt::IbSpan record(std::span<const std::uint64_t> code, const Launch& launch, After&& after) {
     std::memcpy(host(kCode), code.data(), code.size_bytes());
     std::vector<std::uint32_t> constants = launch.constants;
     constants.resize((constants.size() + 3) / 4 * 4);
@@ -82,10 +89,11 @@ class VirtualGpu {
     Chunks chunks(*this);
     pm4::CommandStream cs(chunks);
     using pm4::write_register;
+    const a6xx::ComputeRegisters& compute = a6xx::compute_registers(gen_);
     const std::uint32_t instr_size = launch.instr_size ? launch.instr_size : static_cast<std::uint32_t>((code.size() + 15) / 16);
     const auto constlen = std::max(launch.constlen, static_cast<std::uint32_t>((constants.size() / 4 + 3) / 4 * 4));
-    write_register(cs, a6xx::SP_UPDATE_CNTL, {{"CS_STATE", 1}, {"CS_UAV", 1}});
-    write_register(cs, a6xx::SP_UPDATE_CNTL, 0);
+    write_register(cs, *compute.update_cntl, {{"CS_STATE", 1}, {"CS_UAV", 1}});
+    write_register(cs, *compute.update_cntl, 0);
     write_register(cs, a6xx::SP_CS_CNTL_0,
                    {{"THREADSIZE", pm4::raw(launch.thread_size)},
                     {"HALFREGFOOTPRINT", launch.half_footprint},
@@ -99,7 +107,7 @@ class VirtualGpu {
     if (nuav != 0) {
       std::memcpy(host(kDescriptors), launch.uavs.data(), launch.uavs.size() * 4);
       pm4::load_state6_frag(cs, {pm4::StateType::ST6_UAV, pm4::StateBlock::SB6_CS_SHADER, 0, nuav}, GpuAddress(va(kDescriptors)));
-      write_register(cs, a6xx::SP_CS_UAV_BASE, va(kDescriptors));
+      write_register(cs, *compute.uav_base, va(kDescriptors));
     }
     if (ntex != 0) {
       std::memcpy(host(kDescriptors + 0x8000), launch.textures.data(), launch.textures.size() * 4);
@@ -113,23 +121,24 @@ class VirtualGpu {
                                  static_cast<std::uint32_t>(launch.ubos.size() / 2)},
                             GpuAddress(va(kDescriptors + 0xc000)));
     }
-    write_register(cs, a6xx::SP_CS_CONST_CONFIG, {{"CONSTLEN", constlen}, {"ENABLED", 1}});
+    write_register(cs, *compute.const_config, {{"CONSTLEN", constlen}, {"ENABLED", 1}});
     write_register(cs, a6xx::SP_CS_INSTR_SIZE, instr_size);
     write_register(cs, a6xx::SP_CS_BASE, va(kCode));
-    write_register(cs, a6xx::SP_CS_NDRANGE_0,
+    write_register(cs, *compute.ndrange[0],
                    {{"KERNELDIM", 3},
                     {"LOCALSIZEX", launch.local_size[0] - 1},
                     {"LOCALSIZEY", launch.local_size[1] - 1},
                     {"LOCALSIZEZ", launch.local_size[2] - 1}});
-    write_register(cs, a6xx::SP_CS_NDRANGE_1, launch.local_size[0] * launch.groups[0]);
-    write_register(cs, a6xx::SP_CS_NDRANGE_3, launch.local_size[1] * launch.groups[1]);
-    write_register(cs, a6xx::SP_CS_NDRANGE_5, launch.local_size[2] * launch.groups[2]);
-    write_register(cs, a6xx::SP_CS_CONST_CONFIG_0,
+    write_register(cs, *compute.ndrange[1], launch.local_size[0] * launch.groups[0]);
+    write_register(cs, *compute.ndrange[3], launch.local_size[1] * launch.groups[1]);
+    write_register(cs, *compute.ndrange[5], launch.local_size[2] * launch.groups[2]);
+    write_register(cs, *compute.work_item_ids,
                    {{"WGIDCONSTID", launch.work_group_id_regid},
                     {"WGSIZECONSTID", launch.work_group_size_regid},
                     {"WGOFFSETCONSTID", launch.work_group_offset_regid},
                     {"LOCALIDREGID", launch.local_id_regid}});
-    write_register(cs, a6xx::SP_CS_WGE_CNTL, {{"LINEARLOCALIDREGID", launch.linear_local_id_regid}, {"THREADSIZE", pm4::raw(launch.thread_size)}});
+    write_register(cs, *compute.wave_control, {{"LINEARLOCALIDREGID", launch.linear_local_id_regid}, {"THREADSIZE", pm4::raw(launch.thread_size)}});
+    if (gen_ == pm4::kA7xx) write_register(cs, a6xx::SP_CS_WIE_CNTL_1_A7XX, {{"THREADSIZE", pm4::raw(launch.thread_size)}});
     write_register(cs, a6xx::SP_CS_PROGRAM_COUNTER_OFFSET, launch.entry_offset);
     write_register(cs, a6xx::SP_CS_PVT_MEM_PARAM, {{"MEMSIZEPERITEM", launch.private_bytes}});
     write_register(cs, a6xx::SP_CS_PVT_MEM_BASE, launch.private_bytes ? va(kPrivate) : 0);
@@ -145,14 +154,23 @@ class VirtualGpu {
     } else {
       pm4::exec_cs(cs, launch.groups[0], launch.groups[1], launch.groups[2]);
     }
+    after(cs);
     auto ibs = cs.finish();
     return virt::IbSpan{ibs[0].gpu.value(), ibs[0].dwords};
   }
+  virt::IbSpan record(std::span<const std::uint64_t> code, const Launch& launch) {
+    return record(code, launch, [](pm4::CommandStream&) {});
+  }
 
-  /// Records and runs one dispatch on the command processor; a GpuFault propagates.
-  void run(std::span<const std::uint64_t> code, const Launch& launch) {
-    const virt::IbSpan ib = record(code, launch);
+  /// Records and runs one dispatch on the command processor, followed by what `after` records;
+  /// a GpuFault propagates.
+  template <typename After>
+  void run(std::span<const std::uint64_t> code, const Launch& launch, After&& after) {
+    const virt::IbSpan ib = record(code, launch, after);
     cp_.execute(std::span(&ib, 1));
+  }
+  void run(std::span<const std::uint64_t> code, const Launch& launch) {
+    run(code, launch, [](pm4::CommandStream&) {});
   }
 
  private:
@@ -169,6 +187,7 @@ class VirtualGpu {
     bool used = false;
   };
 
+  pm4::Gen gen_;
   std::shared_ptr<virt::GpuMemory> memory_;
   std::shared_ptr<virt::Backing> backing_;
   std::uint64_t va_;

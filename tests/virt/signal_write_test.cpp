@@ -174,3 +174,69 @@ TEST_CASE("a CP refuses the other generation's registers and event packets, in e
              }),
              Catch::Contains("CP_EVENT_WRITE") && Catch::Contains("0x33"));
 }
+
+namespace {
+
+/// The type-7 packets `build` records, as (opcode, payload), parsed with the header rules alone.
+template <typename Build>
+std::vector<std::vector<std::uint32_t>> packets_of(Build&& build) {
+  HostChunk recorded;
+  pm4::CommandStream cs(recorded);
+  build(cs);
+  const auto dwords = cs.finish().front().dwords;
+  std::vector<std::vector<std::uint32_t>> packets;
+  for (std::uint32_t at = 0; at < dwords;) {
+    const auto header = pm4::decode_header(recorded.dwords[at]);
+    REQUIRE(header);
+    REQUIRE(header->type == pm4::Header::Type::type7);
+    std::vector<std::uint32_t> packet{header->reg_or_opcode};
+    packet.insert(packet.end(), recorded.dwords.begin() + at + 1, recorded.dwords.begin() + at + 1 + header->count);
+    packets.push_back(std::move(packet));
+    at += 1 + header->count;
+  }
+  return packets;
+}
+
+// adreno_pm4.xml opcodes: CP_WAIT_FOR_IDLE 0x26, CP_WAIT_MEM_WRITES 0x12, CP_EVENT_WRITE (a6xx) and
+// CP_EVENT_WRITE7 (a7xx) 0x46.
+constexpr std::uint32_t kWaitForIdle = 0x26, kWaitMemWrites = 0x12, kEventWrite = 0x46;
+
+}  // namespace
+
+// The event dwords are the kernels' own: msm's a6xx_submit and KGSL's a6xx ringbuffer write the
+// fence with CP_EVENT_WRITE CACHE_FLUSH_TS (4; adreno_pm4types.h); msm's a7xx_submit and KGSL's
+// gen7_ringbuffer_addcmds with CACHE_CLEAN (0x31) | BIT(27), WRITE_ENABLED, to RAM from the
+// 32-bit payload (both zero fields). Kills: an a7xx signal written by CACHE_FLUSH_TS, which no
+// a7xx reference relies on to make shader results visible.
+TEST_CASE("a signal's value is written by the clean event each kernel writes its fence with, low dword first", "[pure][pm4]") {
+  const std::uint64_t address = 0x1'2345'6780;
+  const std::uint64_t value = 0x0000'0007'8000'0001;
+  SECTION("a6xx: CACHE_FLUSH_TS") {
+    CHECK(packets_of([&](pm4::CommandStream& cs) { emit_signal(cs, pm4::kA6xx, GpuAddress(address), value); }) ==
+          std::vector<std::vector<std::uint32_t>>{{kWaitForIdle},
+                                                  {kEventWrite, 0x4, 0x23456780, 0x1, 0x80000001},
+                                                  {kEventWrite, 0x4, 0x23456784, 0x1, 0x7}});
+  }
+  SECTION("a7xx: CACHE_CLEAN with WRITE_ENABLED") {
+    CHECK(packets_of([&](pm4::CommandStream& cs) { emit_signal(cs, pm4::kA7xx, GpuAddress(address), value); }) ==
+          std::vector<std::vector<std::uint32_t>>{{kWaitForIdle},
+                                                  {kEventWrite, 0x08000031, 0x23456780, 0x1, 0x80000001},
+                                                  {kEventWrite, 0x08000031, 0x23456784, 0x1, 0x7}});
+  }
+}
+
+// Turnip's tu6_emit_flushes for CACHE_CLEAN | CACHE_INVALIDATE | WAIT_MEM_WRITES | WAIT_FOR_IDLE,
+// through tu_emit_raw_event_write with freedreno_gpu_event.h's tables: on a6xx CACHE_FLUSH_TS
+// with a seqno write (needs_seqno), then CACHE_INVALIDATE (0x31); on a7xx CACHE_CLEAN (0x31)
+// without one, then CACHE_INVALIDATE7 (0x33), each CP_EVENT_WRITE7 to RAM from the 32-bit payload.
+// Kills: an a7xx barrier cleaning with CACHE_FLUSH_TS, or invalidating with a6xx's 0x31 (a clean
+// on a7xx).
+TEST_CASE("a barrier is Turnip's clean, invalidate, wait for memory writes and wait for idle on each generation",
+          "[pure][pm4]") {
+  const std::uint64_t scratch = 0x1'0000'4000;
+  CHECK(packets_of([&](pm4::CommandStream& cs) { emit_barrier(cs, pm4::kA6xx, GpuAddress(scratch)); }) ==
+        std::vector<std::vector<std::uint32_t>>{
+            {kEventWrite, 0x4, 0x4000, 0x1, 0}, {kEventWrite, 0x31}, {kWaitMemWrites}, {kWaitForIdle}});
+  CHECK(packets_of([&](pm4::CommandStream& cs) { emit_barrier(cs, pm4::kA7xx, GpuAddress(scratch)); }) ==
+        std::vector<std::vector<std::uint32_t>>{{kEventWrite, 0x31}, {kEventWrite, 0x33}, {kWaitMemWrites}, {kWaitForIdle}});
+}

@@ -133,8 +133,10 @@ void CommandProcessor::execute(std::span<const IbSpan> ibs, const AddressRanges*
   forget_program_state();
   try {
     for (const IbSpan& ib : ibs) run_ib(ib.address, ib.dwords, 1);
-    // The drivers retire a submission with a CACHE_FLUSH_TS of their own (the fence): the work
-    // is done and UCHE clean. Lines stay valid, possibly stale, for the next submission.
+    // The drivers retire a submission with a UCHE clean of their own that writes the fence:
+    // CACHE_FLUSH_TS on a6xx (KGSL adreno_a6xx_ringbuffer.c, msm a6xx_submit), CACHE_CLEAN with
+    // WRITE_ENABLED on a7xx (KGSL adreno_gen7_ringbuffer.c, msm a7xx_submit): the work is done
+    // and UCHE clean. Lines stay valid, possibly stale, for the next submission.
     drain();
     uche_.clean();
   } catch (...) {
@@ -156,15 +158,35 @@ void CommandProcessor::drain() {
   std::shuffle(order.begin(), order.end(), order_rng_);
   if (order.size() > 1 && std::is_sorted(order.begin(), order.end())) std::reverse(order.begin(), order.end());
   for (std::size_t i : order) fiber_instructions_ += run_dispatch(dispatches[i]);
-  for (const PendingEvent& event : events) flush_and_write(event.timestamp, event.target, event.value);
+  for (const PendingEvent& event : events) complete_event(event);
 }
 
-void CommandProcessor::flush_and_write(bool timestamp, std::uint64_t target, std::uint32_t value) {
-  uche_.clean();
-  if (timestamp) {
-    memory_.write64(target, model_.always_on->read());
+void CommandProcessor::complete_event(const PendingEvent& event) {
+  switch (event.cache) {
+    case CacheAction::none:
+      break;
+    case CacheAction::clean:
+      uche_.clean();
+      break;
+    case CacheAction::invalidate:
+      uche_.invalidate();
+      break;
+  }
+  if (!event.writes) return;
+  if (event.timestamp) {
+    memory_.write64(event.target, model_.always_on->read());
   } else {
-    memory_.write32(target, value);
+    memory_.write32(event.target, event.value);
+  }
+}
+
+void CommandProcessor::issue_event(const PendingEvent& event) {
+  // Checked now, so that a bad target is reported at this packet rather than at the drain.
+  if (event.writes) memory_.translate(event.target, event.timestamp ? 8 : 4, true);
+  if (model_.reorder) {
+    pending_events_.push_back(event);
+  } else {
+    complete_event(event);
   }
 }
 
@@ -254,28 +276,20 @@ void CommandProcessor::op_event_write(const Packet& packet) {
   const auto event = static_cast<EventType>(field::kEvent.extract(packet.payload[0]));
   switch (event) {
     case EventType::CACHE_INVALIDATE:
-      uche_.invalidate();
+      issue_event({CacheAction::invalidate, false, false, 0, 0});
       return;
     case EventType::DEBUG_LABEL:
       return;  // rolls the register context (Mesa's instrlen workaround); one context is modelled
     case EventType::CACHE_FLUSH_TS:
+      // a6xx's UCHE clean (FD_CACHE_CLEAN in freedreno_gpu_event.h's a6xx table) and the
+      // drivers' a6xx fence (KGSL adreno_a6xx_ringbuffer.c, msm a6xx_submit).
       require_payload(packet, 4, "CP_EVENT_WRITE(CACHE_FLUSH_TS)");
-      flush_event(field::kEventTimestamp.extract(packet.payload[0]) != 0, address_at(packet.payload, 1),
-                  packet.payload[3]);
+      issue_event({CacheAction::clean, true, field::kEventTimestamp.extract(packet.payload[0]) != 0,
+                   address_at(packet.payload, 1), packet.payload[3]});
       return;
     default:
       throw GpuFault(FaultKind::cp_error, packet.address,
                      "CP_EVENT_WRITE event " + hex(static_cast<unsigned>(event)) + " is not modelled");
-  }
-}
-
-void CommandProcessor::flush_event(bool timestamp, std::uint64_t target, std::uint32_t value) {
-  // Checked now, so that a bad target is reported at this packet rather than at the drain.
-  memory_.translate(target, timestamp ? 8 : 4, true);
-  if (model_.reorder) {
-    pending_events_.push_back(PendingEvent{timestamp, target, value});
-  } else {
-    flush_and_write(timestamp, target, value);
   }
 }
 
@@ -287,37 +301,52 @@ void CommandProcessor::op_event_write7(const Packet& packet) {
   const auto event = static_cast<EventType>(field::kEvent7.extract(d0));
   const bool writes = field::kEvent7WriteEnabled.extract(d0) != 0;
   auto cp_error = [&](const std::string& what) { throw GpuFault(FaultKind::cp_error, packet.address, "CP_EVENT_WRITE7: " + what); };
-  if (writes && event != EventType::CACHE_FLUSH_TS && event != EventType::RB_DONE_TS)
-    cp_error("a memory write with event " + hex(static_cast<unsigned>(event)) + " is not modelled");
+  // What each event does to UCHE: a7xx renamed the events (freedreno_gpu_event.h: CLEAN writes
+  // dirty lines back, INVALIDATE drops lines, FLUSH does both; FD_CACHE_CLEAN is CACHE_CLEAN and
+  // FD_CACHE_INVALIDATE is CACHE_INVALIDATE7 in its a7xx table). Uche::invalidate writes dirty
+  // lines back before dropping them, which is CACHE_FLUSH7 too. CACHE_FLUSH_TS is documented to
+  // flush UCHE on every generation (adreno_pm4.xml). RB_DONE_TS waits for RB access and its
+  // flushes only (adreno_pm4.xml), not for UCHE: computerator's a7xx cache_flush follows it with
+  // CACHE_FLUSH7.
+  CacheAction cache = CacheAction::none;
   switch (event) {
-    case EventType::CACHE_INVALIDATE7:
-      uche_.invalidate();
-      return;
-    case EventType::CACHE_CLEAN:
-      uche_.clean();
-      return;
-    case EventType::CACHE_FLUSH7:
-      uche_.clean();
-      uche_.invalidate();
-      return;
     case EventType::DEBUG_LABEL:
-      return;  // rolls the register context (Mesa's instrlen workaround); one context is modelled
+      // Rolls the register context (Mesa's instrlen workaround); one context is modelled. With a
+      // write it is refused below.
+      if (!writes) return;
+      break;
+    case EventType::CACHE_INVALIDATE7:
+    case EventType::CACHE_FLUSH7:
+      cache = CacheAction::invalidate;
+      break;
+    case EventType::CACHE_CLEAN:
     case EventType::CACHE_FLUSH_TS:
-    case EventType::RB_DONE_TS: {
-      if (!writes) cp_error("a timestamp event without WRITE_ENABLED is not modelled");
-      if (static_cast<pm4::EventWriteDst>(field::kEvent7WriteDst.extract(d0)) != pm4::EventWriteDst::EV_DST_RAM)
-        cp_error("only EV_DST_RAM writes are modelled");
-      const auto source = static_cast<pm4::EventWriteSrc>(field::kEvent7WriteSrc.extract(d0));
-      if (source != pm4::EventWriteSrc::EV_WRITE_USER_32B && source != pm4::EventWriteSrc::EV_WRITE_ALWAYSON)
-        cp_error("write source " + hex(static_cast<unsigned>(source)) + " is not modelled");
-      const bool timestamp = source == pm4::EventWriteSrc::EV_WRITE_ALWAYSON;
-      require_payload(packet, timestamp ? 3 : 4, "CP_EVENT_WRITE7 with a write");
-      flush_event(timestamp, address_at(packet.payload, 1), timestamp ? 0 : packet.payload[3]);
-      return;
-    }
+      cache = CacheAction::clean;
+      break;
+    case EventType::RB_DONE_TS:
+      break;
     default:
       cp_error("event " + hex(static_cast<unsigned>(event)) + " is not modelled");
   }
+  // The events that write: the timestamp events, which need WRITE_ENABLED ("RB_DONE_TS requires
+  // WRITE_ENABLED", adreno_pm4.xml), and CACHE_CLEAN, with which both drivers write their a7xx
+  // fence (KGSL adreno_gen7_ringbuffer.c gen7_ringbuffer_addcmds, msm a6xx_gpu.c a7xx_submit).
+  const bool timestamp_event = event == EventType::CACHE_FLUSH_TS || event == EventType::RB_DONE_TS;
+  if (writes && !timestamp_event && event != EventType::CACHE_CLEAN)
+    cp_error("a memory write with event " + hex(static_cast<unsigned>(event)) + " is not modelled");
+  if (!writes) {
+    if (timestamp_event) cp_error("a timestamp event without WRITE_ENABLED is not modelled");
+    issue_event({cache, false, false, 0, 0});
+    return;
+  }
+  if (static_cast<pm4::EventWriteDst>(field::kEvent7WriteDst.extract(d0)) != pm4::EventWriteDst::EV_DST_RAM)
+    cp_error("only EV_DST_RAM writes are modelled");
+  const auto source = static_cast<pm4::EventWriteSrc>(field::kEvent7WriteSrc.extract(d0));
+  if (source != pm4::EventWriteSrc::EV_WRITE_USER_32B && source != pm4::EventWriteSrc::EV_WRITE_ALWAYSON)
+    cp_error("write source " + hex(static_cast<unsigned>(source)) + " is not modelled");
+  const bool timestamp = source == pm4::EventWriteSrc::EV_WRITE_ALWAYSON;
+  require_payload(packet, timestamp ? 3 : 4, "CP_EVENT_WRITE7 with a write");
+  issue_event({cache, true, timestamp, address_at(packet.payload, 1), timestamp ? 0 : packet.payload[3]});
 }
 
 void CommandProcessor::wait_until(const Packet& packet, std::uint64_t address, const std::function<bool()>& satisfied) {

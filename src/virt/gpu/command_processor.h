@@ -8,10 +8,13 @@
 // packets see earlier work done, as on hardware: CP_WAIT_FOR_IDLE (tu_cs_emit_wfi, which
 // Turnip's compute barriers emit: tu_cmd_buffer.cc tu6_emit_flushes), a memory wait
 // (CP_WAIT_REG_MEM, CP_WAIT_MEM_GTE: work issued before it may be what it waits for), and the
-// end of the submission. A CACHE_FLUSH_TS event completes after every dispatch issued before it
-// (its timestamp follows their results: adreno_pm4.xml vgt_event_type, Mesa's fences), but does
-// not hold back dispatches issued after it. CP_WAIT_MEM_WRITES waits for the CP's own writes,
-// which land at once here. Shader memory goes through the UCHE model (uche.h).
+// end of the submission. A cache event (CACHE_FLUSH_TS, CACHE_INVALIDATE; on a7xx CACHE_CLEAN,
+// CACHE_INVALIDATE7, CACHE_FLUSH7) acts on UCHE after every dispatch issued before it, and its
+// write, if it has one, lands after that (adreno_pm4.xml vgt_event_type; Turnip's and freedreno's
+// barrier for a CP read of shader results is the event and then CP_WAIT_FOR_IDLE: tu6_emit_flushes,
+// fd6_memory_barrier PIPE_BARRIER_INDIRECT_BUFFER), but it does not hold back dispatches issued
+// after it. CP_WAIT_MEM_WRITES waits for the CP's own writes, which land at once here. Shader
+// memory goes through the UCHE model (uche.h), which says which event does what.
 //
 // Generations: the CP runs one generation's stream (the model's). The compute registers it reads
 // come from the register database's table for that generation (pm4 ComputeRegisters); a type-4
@@ -86,10 +89,20 @@ class CommandProcessor {
   /// Completes the dispatches and events issued and not yet done: the dispatches in the model's
   /// order, then the events in issue order.
   void drain();
-  /// A CACHE_FLUSH_TS: cleans UCHE, then writes the timestamp or value.
-  void flush_and_write(bool timestamp, std::uint64_t target, std::uint32_t value);
-  /// Queues (or, without reordering, performs) a flush event's memory write.
-  void flush_event(bool timestamp, std::uint64_t target, std::uint32_t value);
+  /// What a cache event does to UCHE when it completes.
+  enum class CacheAction : std::uint8_t { none, clean, invalidate };
+  /// An event issued to the GPU: its cache action, then its memory write, if any.
+  struct PendingEvent {
+    CacheAction cache;
+    bool writes;
+    bool timestamp;  // the 64-bit GPU timestamp instead of `value`
+    std::uint64_t target;
+    std::uint32_t value;
+  };
+  /// Completes `event`: the cache action, then the write.
+  void complete_event(const PendingEvent& event);
+  /// Queues (or, without reordering, completes) an event; a write's target is checked now.
+  void issue_event(const PendingEvent& event);
 
   void op_nop(const Packet&);
   void op_wait_for_idle(const Packet&);
@@ -129,11 +142,6 @@ class CommandProcessor {
   std::mt19937_64 order_rng_;
   Uche uche_;
   // Issued to the GPU, not yet complete.
-  struct PendingEvent {
-    bool timestamp;  // the 64-bit GPU timestamp instead of `value`
-    std::uint64_t target;
-    std::uint32_t value;
-  };
   std::vector<ComputeDispatch> pending_dispatches_;
   std::vector<PendingEvent> pending_events_;
   std::chrono::milliseconds hang_timeout_;

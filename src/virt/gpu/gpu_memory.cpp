@@ -36,7 +36,7 @@ std::byte* fault_scratch(std::size_t size, bool write) {
 }
 
 // A dword or qword at its natural alignment moves in one bus transaction, which the CPU observes
-// whole: the timeline values the CP writes (CACHE_FLUSH_TS, one dword of a signal each) and the
+// whole: the timeline values the CP writes (clean events, one dword of a signal each) and the
 // host-set signals it polls (CP_WAIT_REG_MEM, CP_WAIT_MEM_GTE). Such accesses are
 // release stores and acquire loads, which pair with the host's std::atomic_ref accesses to the
 // same value (src/core/signal.cpp) and order what the GPU wrote before; anything else is a copy.

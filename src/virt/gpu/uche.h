@@ -6,14 +6,20 @@
 // because shaders would otherwise read them stale (tu_cmd_buffer.cc
 // tu_emit_compute_driver_params: CP_WAIT_MEM_WRITES, CACHE_INVALIDATE, WFI).
 //
-// Events, a6xx (Mesa common/freedreno_gpu_event.h, the a6xx table): FD_CACHE_CLEAN is
-// CACHE_FLUSH_TS — it writes dirty lines back (the timestamp lands after); FD_CACHE_INVALIDATE is
-// CACHE_INVALIDATE. Invalidating with dirty lines keeps their data on UCHE (Turnip's
-// tu6_emit_flushes notes this works for UCHE, unlike CCU), so invalidate() writes them back
-// before dropping. The drivers end every submission with CACHE_FLUSH_TS for the fence (msm
-// a6xx_gpu.c a6xx_submit, KGSL adreno_ringbuffer), so the host sees results once a fence
-// retired; nothing invalidates at the start of a submission (KGSL only on a context switch, MSM
-// only on a page-table switch), which is why the library does.
+// Events (Mesa common/freedreno_gpu_event.h): on a6xx FD_CACHE_CLEAN is CACHE_FLUSH_TS — it
+// writes dirty lines back (the timestamp lands after) — and FD_CACHE_INVALIDATE is
+// CACHE_INVALIDATE (0x31). a7xx renamed them: FD_CACHE_CLEAN is CACHE_CLEAN (0x31 there),
+// FD_CACHE_INVALIDATE is CACHE_INVALIDATE7, and CACHE_FLUSH7 does both. Each acts after the work
+// issued before it (command_processor.h). Invalidating with dirty lines keeps their data on UCHE
+// (Turnip's tu6_emit_flushes notes this works for UCHE, unlike CCU), so invalidate() writes them
+// back before dropping. The drivers end every submission with a clean that writes the fence
+// (a6xx: CACHE_FLUSH_TS, msm a6xx_submit and KGSL adreno_a6xx_ringbuffer.c; a7xx: CACHE_CLEAN
+// with WRITE_ENABLED, msm a7xx_submit and KGSL adreno_gen7_ringbuffer.c), so the host sees
+// results once a fence retired. Nothing invalidates at the start of a submission: KGSL's
+// context switch (a6xx_rb_context_switch, gen7_rb_context_switch) and msm's page-table switch
+// (a6xx_set_pagetable, shared by a7xx_submit) write event 0x31, which invalidates UCHE on a6xx
+// but only cleans it on a7xx, and neither runs between one context's submissions; which is why
+// the library invalidates at the start of each.
 //
 // Lines are keyed by host address, so aliases of the same memory share lines; a line is only
 // ever written back while the submission that dirtied it keeps its memory alive.
@@ -58,9 +64,10 @@ class Uche {
   static bool in_one_line(const std::byte* host, std::size_t size) noexcept;
   static bool in_one_block(const std::byte* host, std::size_t size) noexcept;
 
-  /// Writes dirty bytes back to memory (CACHE_FLUSH_TS); lines stay valid.
+  /// Writes dirty bytes back to memory (a6xx CACHE_FLUSH_TS, a7xx CACHE_CLEAN); lines stay valid.
   void clean();
-  /// Drops every line, writing dirty bytes back first (CACHE_INVALIDATE).
+  /// Drops every line, writing dirty bytes back first (a6xx CACHE_INVALIDATE, a7xx
+  /// CACHE_INVALIDATE7 and CACHE_FLUSH7).
   void invalidate();
   /// Drops every line and its dirty bytes (a faulted submission's results are lost).
   void discard();

@@ -14,6 +14,9 @@
 #include "core/arguments_impl.h"
 #include "program_fixtures.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -270,5 +273,51 @@ TEST_CASE("a device refuses to export another device's buffer", "[virtual-kernel
     CHECK(kit.calls(testing::Operation::export_dmabuf).empty());
     check_still_computes(device, 31);
   }
+  close_without_leaks(kit);
+}
+
+// Kills: an import taken for the memory it shares — the same pages have another GPU address and
+// another handle in each device that imported them, so only this device's import is usable here.
+TEST_CASE("an imported dma-buf belongs to the device that imported it, though both share its pages",
+          "[virtual-kernel][memory][other-device]") {
+  const testing::Driver driver = EACH_DRIVER();
+  testing::VirtualDevice kit({.driver = driver});
+  // A memfd stands in for a dma-buf from an exporter outside both devices.
+  const int fd = ::memfd_create("other-device-dmabuf", MFD_CLOEXEC);
+  REQUIRE(fd >= 0);
+  REQUIRE(::ftruncate(fd, 8192) == 0);
+  {
+    Device& device = kit.device();
+    Device other = open_other(driver);
+    Buffer foreign = other.import_dmabuf(fd);
+    Buffer here = device.import_dmabuf(fd);
+    std::mt19937 rng(41);
+    std::vector<std::uint32_t> values(64);
+    for (auto& v : values) v = rng();
+
+    Queue queue(device);
+    require_other_device([&] { queue.write(foreign.view(4096, 256), values); }, "write values", "destination");
+    MulAdd mul_add(device, 42);
+    Arguments arguments = mul_add.arguments();
+    require_other_device([&] { arguments.set_buffer(0, foreign); }, "set buffer argument", "argument 0 ('buf0')");
+    CHECK(queue.submit() == 0);
+
+    queue.write(here.view(4096, 256), values);
+    queue.finish(60s);
+    // The pages are shared: the write shows through both imports and the caller's fd.
+    const auto seen_here = here.cpu_view().as<std::uint32_t>();
+    const auto seen_there = foreign.cpu_view().as<std::uint32_t>();
+    std::vector<std::uint32_t> through_fd(2048);
+    REQUIRE(::pread(fd, through_fd.data(), 8192, 0) == 8192);
+    for (std::size_t i = 0; i < 2048; ++i) {
+      const std::uint32_t expected = i >= 1024 && i < 1024 + values.size() ? values[i - 1024] : 0u;
+      INFO("word " << i);
+      REQUIRE(seen_here[i] == expected);
+      REQUIRE(seen_there[i] == expected);
+      REQUIRE(through_fd[i] == expected);
+    }
+    check_still_computes(device, 43);
+  }
+  ::close(fd);
   close_without_leaks(kit);
 }

@@ -14,6 +14,9 @@
  *    Successful calls leave the last error as it was.
  *  - Handles may be used from several threads; one object (a queue, a graph, an arguments set)
  *    is used by one thread at a time, as in C++.
+ *  - Buffers and signals belong to the device that made them: passing one to an object of another
+ *    device (arguments of its program, its queue) is ADRENO_INVALID_ARGUMENT naming the argument,
+ *    and nothing changes — another device's GPU addresses mean nothing in this one's.
  *  - Timeouts are in nanoseconds; ADRENO_WAIT_FOREVER waits without limit.
  *  - Not covered: the test kit (adreno/testing.hpp: fault plans, the ledger of kernel objects,
  *    the call log) is C++ only. From C, a virtual device opens like any other

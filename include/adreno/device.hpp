@@ -51,8 +51,9 @@ class Device {
   Buffer import_dmabuf(int fd, std::uint64_t offset = 0, std::uint64_t size = 0);
 
   /// Exports a buffer as a new dma-buf fd owned by the caller. The buffer must own its kernel
-  /// object (allocated with BufferDesc::exportable, or imported). KGSL can export only memory
-  /// that came from a dma-heap and refuses with Errc::unsupported.
+  /// object (allocated with BufferDesc::exportable, or imported) and belong to this device
+  /// (Errc::invalid_argument otherwise). KGSL can export only memory that came from a dma-heap and
+  /// refuses with Errc::unsupported.
   int export_dmabuf(const Buffer& buffer);
 
   /// Makes `size` bytes of this process' memory at `ptr` usable by the GPU, without copying

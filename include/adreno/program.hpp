@@ -198,9 +198,10 @@ class Program {
 };
 
 /// Values for one program's arguments. Each argument is set by its index (kernel order) or by
-/// name; setters check that the argument has that kind and that the value fits, and throw
-/// Error(invalid_argument) naming the argument otherwise. The object keeps every bound buffer
-/// alive; a dispatch of it lists those buffers for the kernel.
+/// name; setters check that the argument has that kind, that the value fits and that its memory
+/// belongs to the program's device, and throw Error(invalid_argument) naming the argument
+/// otherwise, the argument keeping what it had. The object keeps every bound buffer alive; a
+/// dispatch of it lists those buffers for the kernel.
 class Arguments {
  public:
   explicit Arguments(const Program& program);

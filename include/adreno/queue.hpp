@@ -84,7 +84,8 @@ class Queue {
   /// drops work still held on the host (logged), then destroys the kernel context.
   ~Queue();
 
-  // Recording. Nothing reaches the GPU before submit().
+  // Recording. Nothing reaches the GPU before submit(). A buffer view, signal or program of
+  // another device is Error(invalid_argument) naming the parameter, and nothing is recorded.
 
   /// Writes `value` to `signal` after all work recorded before it, with caches flushed.
   void signal(const Signal& signal, std::uint64_t value);

@@ -3,6 +3,7 @@
 
 #include "core/arguments_impl.h"
 #include "core/descriptors.h"
+#include "core/same_device.h"
 #include "pm4/a6xx_descriptors.h"
 
 #include <algorithm>
@@ -29,6 +30,14 @@ const char* kind_name(ProgramArgument::Kind kind) {
     case ProgramArgument::Kind::uniform_buffer: return "a uniform buffer";
   }
   return "?";
+}
+
+// Memory is checked against the program's device where it is bound (same_device.h): a dispatch
+// then needs to check only that the program is the queue's device's (validate_dispatch).
+void require_program_device(const Program::Impl& program, const BufferView& memory, const char* operation,
+                            std::size_t index, const ProgramArgument& argument) {
+  if (memory.buffer() && belongs_to(memory.buffer()->block(), program.device())) [[likely]] return;
+  throw_unusable_view(program.device(), memory, operation, describe(index, argument));
 }
 
 }  // namespace
@@ -124,6 +133,7 @@ const ProgramArgument& Arguments::Impl::uniform_buffer_descriptor(std::span<std:
 
 void Arguments::Impl::set_buffer(std::size_t index, const BufferView& buffer) {
   const ProgramArgument& arg = buffer_argument(program_->info(), index);
+  require_program_device(*program_, buffer, "set buffer argument", index, arg);
   const GpuAddress address = buffer.gpu_address();
   if (arg.kind == ProgramArgument::Kind::storage_buffer) {
     storage_buffer_descriptor(std::span<std::uint32_t, 16>(storage_images_.data() + std::size_t{arg.slot} * d::kTextureDwords, 16),
@@ -160,6 +170,7 @@ const ProgramArgument& Arguments::Impl::image_descriptor(std::span<std::uint32_t
 void Arguments::Impl::set_image(std::size_t index, const ImageDesc& image, bool storage) {
   std::uint32_t descriptor[d::kTextureDwords];
   const ProgramArgument& arg = image_descriptor(descriptor, program_->info(), index, image, storage);
+  require_program_device(*program_, image.memory, storage ? "set storage image argument" : "set texture argument", index, arg);
   std::vector<std::uint32_t>& table = storage ? storage_images_ : textures_;
   std::copy(descriptor, descriptor + d::kTextureDwords, table.begin() + std::size_t{arg.slot} * d::kTextureDwords);
   bind(index, Binding{image.memory.buffer()->block_shared(), storage, true});

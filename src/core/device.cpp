@@ -5,6 +5,7 @@
 #include "core/device_impl.h"
 #include "core/device_spec.h"
 #include "core/gpu_part.h"
+#include "core/same_device.h"
 #include "core/trace.h"
 #include "kernel/log.h"
 #include "kgsl/kgsl_kernel.h"
@@ -192,6 +193,8 @@ Buffer Device::import_dmabuf(int fd, std::uint64_t offset, std::uint64_t size) {
 int Device::export_dmabuf(const Buffer& buffer) {
   if (!buffer) throw Error(Errc::invalid_argument, "export dma-buf", "the buffer is empty");
   const MemoryBlock& block = buffer.impl()->block();
+  // Its kernel object's id or handle names nothing, or another object, in this device's file.
+  require_same_device(*impl_, block, "export dma-buf", "the buffer");
   if (block.allocation().cacheable) {
     throw Error(Errc::invalid_argument, "export dma-buf",
                 "the buffer shares or recycles its kernel object; allocate it with BufferDesc::exportable");

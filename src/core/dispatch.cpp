@@ -33,6 +33,7 @@
 
 #include "core/dispatch_encoder.h"
 #include "core/queue_impl.h"
+#include "core/same_device.h"
 #include "pm4/a6xx_descriptors.h"
 #include "pm4/a6xx_registers.h"
 #include "pm4/packets.h"
@@ -596,6 +597,7 @@ void Queue::dispatch_indirect(const Program& program, const Arguments& arguments
   const Arguments::Impl& args = arguments.impl();
   const Launch launch = indirect_launch(shape);
   validate_dispatch(impl_->device(), prog, args, launch);
+  require_same_device(impl_->device(), groups, "dispatch indirect", "groups");
   validate_indirect(prog.info(), groups, "dispatch indirect");
 
   const StagedDispatch staged = stage_dispatch(*impl_, prog, args, launch);

@@ -4,6 +4,7 @@
 #include "kernel/log.h"
 #include "core/chip_setup.h"
 #include "core/queue_impl.h"
+#include "core/same_device.h"
 #include "core/sync_commands.h"
 #include "pm4/packets.h"
 #include "pm4/rd.h"
@@ -552,6 +553,7 @@ Queue::~Queue() = default;
 void Queue::signal(const Signal& signal, std::uint64_t value) {
   impl_->check_not_lost();
   const auto& memory = signal.impl()->memory();
+  require_same_device(impl_->device(), *memory, "queue signal", "signal");
   const GpuAddress address = signal.impl()->gpu_address();
   emit_signal(impl_->stream(), impl_->generation(), address, value);
   impl_->reference(memory, true);
@@ -560,11 +562,15 @@ void Queue::signal(const Signal& signal, std::uint64_t value) {
 
 void Queue::wait(const Signal& signal, std::uint64_t value) {
   impl_->check_not_lost();
+  // Another device's signal is written by another device's queues: its writers' fences are
+  // contexts of another file, its memory in another GPU address space.
+  require_same_device(impl_->device(), *signal.impl()->memory(), "queue wait", "signal");
   impl_->wait_for(signal.impl(), value);
 }
 
 void Queue::write_timestamp(const BufferView& destination) {
   impl_->check_not_lost();
+  require_same_device(impl_->device(), destination, "write timestamp", "destination");
   if (destination.size() < 8) throw Error(Errc::invalid_argument, "write timestamp", "destination is smaller than 8 bytes");
   emit_timestamp(impl_->stream(), destination.gpu_address());
   impl_->reference(block_of(destination), true);
@@ -572,6 +578,7 @@ void Queue::write_timestamp(const BufferView& destination) {
 
 void Queue::write(const BufferView& destination, std::span<const std::uint32_t> values) {
   impl_->check_not_lost();
+  require_same_device(impl_->device(), destination, "write values", "destination");
   if (values.size() * 4 > destination.size()) {
     throw Error(Errc::invalid_argument, "write values",
                 std::to_string(values.size()) + " dwords do not fit in " + std::to_string(destination.size()) + " bytes");

@@ -681,6 +681,56 @@ static void dispatch_misuse(void) {
   OK(adreno_device_release(device));
 }
 
+/* Memory of another device — a second open of the ADRENO_DEVICE kernel, whose GPU addresses mean
+ * nothing in the first one's address space — is ADRENO_INVALID_ARGUMENT naming the argument, and
+ * the first device goes on: its arguments keep their binding, its queue recorded nothing. */
+static void other_device_memory(void) {
+  adreno_device device = open_device(), other = open_device();
+  adreno_program program = vector_add_program(device);
+  adreno_buffer c = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
+  adreno_buffer a = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
+  adreno_buffer b = allocate(device, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
+  adreno_buffer foreign = allocate(other, kCount * 4, ADRENO_MEMORY_WRITE_COMBINED, 0);
+  adreno_signal foreign_signal;
+  OK(adreno_signal_create(other, 0, &foreign_signal));
+  fill_random(a, kCount);
+  fill_random(b, kCount);
+  memset(words_of(c), 0, kCount * 4);
+  memset(words_of(foreign), 0, kCount * 4);
+  adreno_arguments arguments = vector_add_arguments(program, c, a, b);
+  adreno_queue queue;
+  OK(adreno_queue_create(device, ADRENO_PRIORITY_DEFAULT, &queue));
+
+  FAILS(adreno_arguments_set_buffer(arguments, 0, foreign), ADRENO_INVALID_ARGUMENT,
+        "argument 0 ('buf0') belongs to another device");
+  const uint32_t values[4] = {1, 2, 3, 4};
+  FAILS(adreno_queue_write(queue, foreign, values, 4), ADRENO_INVALID_ARGUMENT, "destination belongs to another device");
+  FAILS(adreno_queue_write_timestamp(queue, foreign), ADRENO_INVALID_ARGUMENT, "destination belongs to another device");
+  FAILS(adreno_queue_signal(queue, foreign_signal, 1), ADRENO_INVALID_ARGUMENT, "signal belongs to another device");
+  FAILS(adreno_queue_wait(queue, foreign_signal, 1), ADRENO_INVALID_ARGUMENT, "signal belongs to another device");
+  FAILS(adreno_queue_dispatch_indirect(queue, program, arguments, foreign, &kVectorAddIndirect), ADRENO_INVALID_ARGUMENT,
+        "groups belongs to another device");
+  uint64_t fence = 5;
+  OK(adreno_queue_submit(queue, &fence));
+  EXPECT(fence == 0); /* nothing was recorded */
+
+  OK(adreno_queue_dispatch(queue, program, arguments, &kVectorAddLaunch));
+  OK(adreno_queue_finish(queue, ADRENO_WAIT_FOREVER));
+  EXPECT(wrong_sums(c, a, b, kCount) == 0);
+  size_t touched = 0;
+  for (size_t i = 0; i < kCount; ++i) touched += words_of(foreign)[i] != 0;
+  EXPECT(touched == 0);
+
+  OK(adreno_queue_release(queue));
+  OK(adreno_arguments_release(arguments));
+  adreno_buffer handles[] = {foreign, a, b, c};
+  for (size_t i = 0; i < sizeof handles / sizeof handles[0]; ++i) OK(adreno_buffer_release(handles[i]));
+  OK(adreno_signal_release(foreign_signal));
+  OK(adreno_program_release(program));
+  OK(adreno_device_release(other));
+  OK(adreno_device_release(device));
+}
+
 /* scalar.code.bin (c[0] = a[0] + b[0]) with the metadata Mesa reported for it
  * (../shared/fixtures/ir3-a630/scalar.json: instrlen 1, constlen 4 vec4, max_reg 1, THREAD64,
  * c at c0.xy, a at c0.zw, b at c1.xy), except that b's address is declared as scalars — so
@@ -1681,6 +1731,7 @@ static const struct test_case cases[] = {
   TEST_ENTRY(dmabuf_and_host_memory, "dma-bufs export and import, host memory imports, as each kernel allows [virtual-kernel]"),
   TEST_ENTRY(vector_add, "vector add from assembly over random inputs is right in every element [virtual-kernel]"),
   TEST_ENTRY(dispatch_misuse, "unset arguments, bad launches, wrong handles and writes that do not fit are refused [virtual-kernel]"),
+  TEST_ENTRY(other_device_memory, "buffers and signals of another device are refused naming the argument, and the device goes on [virtual-kernel]"),
   TEST_ENTRY(ir3_programs_and_scalars, "ir3 programs load from fixture, JSON and metadata, scalars of each width reach the kernel; an a740 refuses the a630 fixture [virtual-kernel]"),
   TEST_ENTRY(qualcomm_binary_and_images, "a Qualcomm binary takes samplers, textures and storage images, truncations are malformed [virtual-kernel]"),
   TEST_ENTRY(queues_and_signals, "queues wait for signals, write, timestamp, signal, and time out [virtual-kernel]"),

@@ -489,6 +489,33 @@ def test_errors_carry_status_message_and_closed_objects_are_refused(device, vect
     arguments.close()
 
 
+def test_memory_of_another_device_is_refused_and_the_device_goes_on(device, vector_add_source):
+    """A second open of the same virtual kernel is another device: its buffers and signals are
+    InvalidArgument naming the argument, nothing is bound or recorded, and vector add on the first
+    device is then right in every element."""
+    rng = random.Random(2718)
+    with adreno.Device.open() as other, other.allocate(COUNT * 4) as foreign, other.signal() as foreign_signal, \
+            device.program_from_assembly(vector_add_source) as program, program.arguments() as arguments, \
+            device.queue() as queue:
+        c, a, b = (device.allocate(COUNT * 4) for _ in range(3))
+        random_fill(a, rng)
+        random_fill(b, rng)
+        arguments.set_buffer(0, c).set_buffer(1, a).set_buffer(2, b)
+        with pytest.raises(adreno.InvalidArgument, match="argument 0 \\('buf0'\\) belongs to another device") as error:
+            arguments.set_buffer(0, foreign)
+        assert error.value.operation == "set buffer argument"
+        with pytest.raises(adreno.InvalidArgument, match="destination belongs to another device"):
+            queue.write(foreign, [1, 2, 3])
+        with pytest.raises(adreno.InvalidArgument, match="signal belongs to another device"):
+            queue.wait(foreign_signal, 1)
+        assert queue.submit() == 0  # nothing was recorded
+        queue.dispatch(program, arguments, COUNT // 64, 64)
+        queue.finish()
+        assert wrong_sums(c, a, b) == 0
+        for buffer in (a, b, c):
+            buffer.close()
+
+
 def test_objects_close_in_any_order(vector_add_source, monkeypatch, capfd):
     rng = random.Random(3)
     for spec in ("virtual-kgsl", "virtual-msm", "virtual-kgsl:a740", "virtual-msm:a740"):

@@ -76,8 +76,8 @@ TEST_CASE("a small buffer's Device::allocate and free in steady state make no he
 // Threads allocate buffers of seeded random sizes, fill each with a pattern of their own, and hand
 // half of them to the next thread, which checks and frees them; one thread also writes some of its
 // buffers through a queue and drops them before the GPU ran the write (the queue holds the memory
-// block past its buffer record). The last buffers and the queue go on another thread after the
-// Device handle is gone. Under AddressSanitizer a record freed twice or into a pool already
+// block past its buffer record). The queue and then the last buffers go on another thread after
+// the Device handle is gone, the device itself with the last of them. Under AddressSanitizer a record freed twice or into a pool already
 // deleted is reported, under ThreadSanitizer a pool touched without its lock; the ledger catches
 // memory never given back, LeakSanitizer a pool never deleted.
 TEST_CASE("buffers made and freed on several threads, the last ones after the Device handle is gone, leave nothing behind",
@@ -138,11 +138,13 @@ TEST_CASE("buffers made and freed on several threads, the last ones after the De
   device.device.reset();  // the survivors and the queue keep what they need of the device
   std::thread([&] {
     queue->finish();
+    queue.reset();
+    // The last survivor's memory block holds the last reference to the device: the device closes
+    // while this buffer's records are still out.
     for (const Filled& filled : survivors) {
       if (!holds(filled.buffer, filled.pattern)) ++wrong;
     }
     survivors.clear();
-    queue.reset();
   }).join();
   CHECK(wrong == 0);
   const auto leaks = device.system->leaks();

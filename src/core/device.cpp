@@ -155,13 +155,33 @@ Device Device::open(std::string_view text) {
 }  // namespace adreno
 
 namespace adreno {
+namespace {
+
+// A buffer's two records come from the device's node pool, not the heap (issue 19).
+std::shared_ptr<MemoryBlock> new_block(const std::shared_ptr<Device::Impl>& device, std::unique_ptr<Allocation>&& allocation,
+                                       CpuView external_cpu = {}) {
+  try {
+    return std::allocate_shared<MemoryBlock>(NodeAllocator<MemoryBlock>(device->buffer_records()), device,
+                                             std::move(allocation), external_cpu);
+  } catch (...) {
+    // No node: the allocation did not reach a block, whose destructor would give it back.
+    if (allocation) device->allocator().release(std::move(allocation));
+    throw;
+  }
+}
+
+Buffer new_buffer(Device::Impl& device, std::shared_ptr<MemoryBlock> block, std::uint64_t offset, std::uint64_t size) {
+  return Buffer(std::allocate_shared<Buffer::Impl>(NodeAllocator<Buffer::Impl>(device.buffer_records()), std::move(block),
+                                                   offset, size));
+}
+
+}  // namespace
 
 Buffer Device::allocate(const BufferDesc& desc) {
   auto allocation = impl_->allocator().allocate(desc.size, desc.alignment, BoFlags{desc.memory, desc.gpu_read_only},
                                                 desc.host_visible, desc.exportable);
   const std::uint64_t size = allocation->size;
-  auto block = std::make_shared<MemoryBlock>(impl_, std::move(allocation));
-  return Buffer(std::make_shared<Buffer::Impl>(std::move(block), 0, size));
+  return new_buffer(*impl_, new_block(impl_, std::move(allocation)), 0, size);
 }
 
 Buffer Device::import_dmabuf(int fd, std::uint64_t offset, std::uint64_t size) {
@@ -178,7 +198,7 @@ Buffer Device::import_dmabuf(int fd, std::uint64_t offset, std::uint64_t size) {
       impl_->kernel().free(bo);
       throw;
     }
-    return std::make_shared<MemoryBlock>(impl_, std::move(allocation));
+    return new_block(impl_, std::move(allocation));
   });
   const std::uint64_t whole = block->allocation().size;
   if (size == 0) size = whole - std::min(offset, whole);
@@ -187,7 +207,7 @@ Buffer Device::import_dmabuf(int fd, std::uint64_t offset, std::uint64_t size) {
                 "window [" + std::to_string(offset) + ", +" + std::to_string(size) + ") exceeds the dma-buf's " +
                     std::to_string(whole) + " bytes");
   }
-  return Buffer(std::make_shared<Buffer::Impl>(std::move(block), offset, size));
+  return new_buffer(*impl_, std::move(block), offset, size);
 }
 
 int Device::export_dmabuf(const Buffer& buffer) {
@@ -217,8 +237,8 @@ Buffer Device::import_host_memory(void* ptr, std::uint64_t size) {
     impl_->kernel().free(bo);
     throw;
   }
-  auto block = std::make_shared<MemoryBlock>(impl_, std::move(allocation), CpuView(reinterpret_cast<void*>(first), span));
-  return Buffer(std::make_shared<Buffer::Impl>(std::move(block), address - first, size));
+  auto block = new_block(impl_, std::move(allocation), CpuView(reinterpret_cast<void*>(first), span));
+  return new_buffer(*impl_, std::move(block), address - first, size);
 }
 
 }  // namespace adreno

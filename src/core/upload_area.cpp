@@ -24,6 +24,17 @@ std::size_t UploadArea::next_block(Queue::Impl& queue) {
 }
 
 UploadArea::Space UploadArea::allocate(Queue::Impl& queue, std::uint64_t bytes) {
+  // (cursor_ never passes kBlockBytes, a multiple of kAlignment: nothing here overflows.)
+  const std::uint64_t start = (cursor_ + kAlignment - 1) / kAlignment * kAlignment;
+  if (bytes <= kBlockBytes - start && !blocks_.empty() && blocks_[current_].written_in_ticket == queue.recording_ticket())
+      [[likely]] {
+    cursor_ = start + bytes;
+    return Space{CpuView(current_cpu_ + start, bytes), current_gpu_ + start};
+  }
+  return allocate_listed(queue, bytes);
+}
+
+UploadArea::Space UploadArea::allocate_listed(Queue::Impl& queue, std::uint64_t bytes) {
   if (bytes > kBlockBytes)
     throw Error(Errc::invalid_argument, "upload dispatch data",
                 fmt::format("{} bytes of constants and descriptors exceed the {}-byte upload block", bytes, kBlockBytes));
@@ -40,6 +51,8 @@ UploadArea::Space UploadArea::allocate(Queue::Impl& queue, std::uint64_t bytes) 
     block.written_in_ticket = queue.recording_ticket();
   }
   const Allocation& memory = block.memory->allocation();
+  current_cpu_ = memory.cpu.data();
+  current_gpu_ = memory.gpu;
   Space space{memory.cpu.subview(cursor_, bytes), memory.gpu + cursor_};
   cursor_ += bytes;
   return space;

@@ -46,11 +46,16 @@ class UploadArea {
   };
   bool idle(const Block& block, const Queue::Impl& queue) const;
   std::size_t next_block(Queue::Impl& queue);
+  /// allocate() when the current block is full or not listed in the open recording yet.
+  Space allocate_listed(Queue::Impl& queue, std::uint64_t bytes);
 
   std::shared_ptr<Device::Impl> device_;
   std::vector<Block> blocks_;
   std::size_t current_ = 0;
   std::uint64_t cursor_ = kBlockBytes;  // full: the first allocation picks a block
+  // The current block's views, kept here: every dispatch allocates from them.
+  std::byte* current_cpu_ = nullptr;
+  GpuAddress current_gpu_;
 };
 
 }  // namespace adreno

@@ -124,21 +124,25 @@ void validate_launch(const ProgramInfo& info, const Launch& launch) {
   // Every dispatch passes here: the common launch is told apart by one branch over conditions
   // that together imply every check of check_launch (no base group, each local size at most
   // kMaxInvocations so that their product cannot overflow), and anything else gets the checks one
-  // by one, which throw naming the field or find the launch good after all.
-  bool plain = true;
+  // by one, which throw naming the field or find the launch good after all. The conditions are
+  // bits or'ed into `odd`, without a branch each: in 64 bits the 32-bit sizes minus 1 wrap only
+  // from 0, and a local size of at most 1024 (2^10) times a 32-bit count stays below 2^64.
+  static_assert(program_limits::kMaxInvocations == 1u << 10);
+  std::uint64_t odd = 0;
   std::uint64_t invocations = 1;
   for (unsigned axis = 0; axis < 3; ++axis) {
     const std::uint64_t local = launch.local_size[axis];
     const std::uint64_t groups = launch.groups[axis];
     const std::uint32_t fixed = info.fixed_local_size[axis];
-    plain &= local - 1 < program_limits::kMaxInvocations;  // 1 ≤ local ≤ kMaxInvocations
-    plain &= fixed == 0 || local == fixed;
-    plain &= groups != 0 && local * groups <= 0xffffffffu;
-    plain &= launch.base_group[axis] == 0;
+    odd |= (local - 1) >> 10;                                         // not 1 ≤ local ≤ 1024
+    odd |= static_cast<std::uint64_t>((fixed != 0) & (local != fixed));  // not the compiled size
+    odd |= (groups - 1) >> 32;                                        // no groups
+    odd |= (local * groups) >> 32;                                    // global size past 32 bits
+    odd |= launch.base_group[axis];                                   // a base group: checked apart
     invocations *= local;
   }
-  plain &= invocations <= program_limits::kMaxInvocations;
-  if (!plain) [[unlikely]] check_launch(info, launch);
+  odd |= static_cast<std::uint64_t>(invocations > program_limits::kMaxInvocations);
+  if (odd != 0) [[unlikely]] check_launch(info, launch);
 }
 
 namespace {
@@ -182,8 +186,7 @@ DispatchDataLayout dispatch_data_layout(const ProgramInfo& info) {
   return layout;
 }
 
-void write_driver_params(std::byte* constants, const ProgramInfo& info, const Launch& launch) {
-  if (info.driver_params.empty()) return;
+void write_driver_param_values(std::byte* constants, const ProgramInfo& info, const Launch& launch) {
   // The values of struct ir3_driver_params_cs (Mesa ir3_shader.h) as gallium's
   // ir3_build_driver_params_cs fills them for OpenCL-style launches, where the local size is the
   // launch's (Turnip writes 0 there: Vulkan compiles the local size in). work_dim is the kernel
@@ -537,14 +540,16 @@ GpuAddress stage_dispatch(Queue::Impl& queue, const Program::Impl& prog, const A
 }
 
 // The timeline's name for a dispatch: the program and its grid (groups × local size).
-std::string span_name(const ProgramInfo& info, const Launch& launch) {
+[[gnu::cold, gnu::noinline]] std::string span_name(const ProgramInfo& info, const Launch& launch) {
   return fmt::format("{} {}x{}x{} groups of {}x{}x{}", info.name, launch.groups[0], launch.groups[1], launch.groups[2],
                      launch.local_size[0], launch.local_size[1], launch.local_size[2]);
 }
 
 }  // namespace
 
-void Queue::dispatch(const Program& program, const Arguments& arguments, const Launch& launch) {
+// Flattened: the checks, the staging and the packets in one frame, without the calls between
+// them (the cold paths stay out of line).
+[[gnu::flatten]] void Queue::dispatch(const Program& program, const Arguments& arguments, const Launch& launch) {
   impl_->check_not_lost();
   const Program::Impl& prog = *program.impl();
   const Arguments::Impl& args = arguments.impl();

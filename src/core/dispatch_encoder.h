@@ -30,7 +30,10 @@ DispatchDataLayout dispatch_data_layout(const ProgramInfo& info);
 
 /// Writes the driver params `info` reads (ProgramInfo::driver_params) for `launch` into the
 /// constant file image at `constants`. Graphs call it again when a replay changes the grid.
-void write_driver_params(std::byte* constants, const ProgramInfo& info, const Launch& launch);
+void write_driver_param_values(std::byte* constants, const ProgramInfo& info, const Launch& launch);
+inline void write_driver_params(std::byte* constants, const ProgramInfo& info, const Launch& launch) {
+  if (!info.driver_params.empty()) write_driver_param_values(constants, info, launch);  // most programs read none
+}
 
 /// Writes the constant file image (with the launch's driver params) and descriptor tables to `data`
 /// (the program's data_layout().bytes).

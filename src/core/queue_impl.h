@@ -142,7 +142,7 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   Kernel::ContextId context_;
   CommandMemory commands_;
   std::optional<pm4::CommandStream> stream_;
-  void open_stream();
+  [[gnu::noinline]] void open_stream();
   CarriedProgramState carried_;  // within stream_ only
   /// Ends the recording's stream: the next one is another submission, which starts from unknown
   /// program state (CarriedProgramState).
@@ -283,5 +283,16 @@ class Signal::Impl {
   std::vector<Writer> writers_;
   std::vector<std::weak_ptr<Queue::Impl>> holders_;
 };
+
+UploadArea::Space UploadArea::allocate(Queue::Impl& queue, std::uint64_t bytes) {
+  // (cursor_ never passes kBlockBytes, a multiple of kAlignment: nothing here overflows.)
+  const std::uint64_t start = (cursor_ + kAlignment - 1) / kAlignment * kAlignment;
+  if (bytes <= kBlockBytes - start && !blocks_.empty() && blocks_[current_].written_in_ticket == queue.recording_ticket())
+      [[likely]] {
+    cursor_ = start + bytes;
+    return Space{CpuView(current_cpu_ + start, bytes), current_gpu_ + start};
+  }
+  return allocate_listed(queue, bytes);
+}
 
 }  // namespace adreno

@@ -23,17 +23,6 @@ std::size_t UploadArea::next_block(Queue::Impl& queue) {
   return blocks_.size() - 1;
 }
 
-UploadArea::Space UploadArea::allocate(Queue::Impl& queue, std::uint64_t bytes) {
-  // (cursor_ never passes kBlockBytes, a multiple of kAlignment: nothing here overflows.)
-  const std::uint64_t start = (cursor_ + kAlignment - 1) / kAlignment * kAlignment;
-  if (bytes <= kBlockBytes - start && !blocks_.empty() && blocks_[current_].written_in_ticket == queue.recording_ticket())
-      [[likely]] {
-    cursor_ = start + bytes;
-    return Space{CpuView(current_cpu_ + start, bytes), current_gpu_ + start};
-  }
-  return allocate_listed(queue, bytes);
-}
-
 UploadArea::Space UploadArea::allocate_listed(Queue::Impl& queue, std::uint64_t bytes) {
   if (bytes > kBlockBytes)
     throw Error(Errc::invalid_argument, "upload dispatch data",

@@ -15,6 +15,8 @@ ROWS = [
     ("small buffer allocate + free, virtual-kgsl", "small_alloc_free/0", "time", "ns", None, 100, "le"),
     ("small buffer allocate + free, virtual-msm", "small_alloc_free/1", "time", "ns", None, 100, "le"),
     ("encode one dispatch", "encode_dispatch/iterations:200/manual_time", "per_dispatch", "ns", NS_PER_SECOND, 50, "le"),
+    ("encode one dispatch, Arguments taking turns among 8",
+     "encode_dispatch_new_arguments/iterations:200/manual_time", "per_dispatch", "ns", NS_PER_SECOND, 50, "le"),
     ("record + submit 100 dispatches, ADRENO_TRACE off", "traced_submit/trace:0/iterations:100/manual_time",
      "per_dispatch", "ns", NS_PER_SECOND, None, None),
     ("record + submit 100 dispatches, ADRENO_TRACE on", "traced_submit/trace:1/iterations:100/manual_time",

@@ -44,23 +44,26 @@ void require_program_device(const Program::Impl& program, const BufferView& memo
 
 Arguments::Impl::Impl(std::shared_ptr<const Program::Impl> program)
     : program_(std::move(program)),
-      constants_(std::size_t{program_->info().constlen_vec4} * 4, 0u),
-      textures_(std::size_t{program_->info().textures} * d::kTextureDwords, 0u),
-      storage_images_(std::size_t{program_->info().storage_images} * d::kTextureDwords, 0u),
-      samplers_(std::size_t{program_->info().samplers} * d::kSamplerDwords, 0u),
-      uniform_buffers_(std::size_t{program_->info().uniform_buffers} * d::kUboDwords, 0u),
+      image_(program_->data_layout().bytes / 4, 0u),
       bindings_(program_->info().arguments.size()),
       unset_count_(bindings_.size()) {
+  const ProgramInfo& info = program_->info();
+  const DispatchDataLayout& layout = program_->data_layout();
+  const auto part = [&](std::uint64_t at, std::size_t dwords) { return std::span<std::uint32_t>(image_).subspan(at / 4, dwords); };
+  constants_ = part(0, std::size_t{info.constlen_vec4} * 4);
+  textures_ = part(layout.textures_at, std::size_t{info.textures} * d::kTextureDwords);
+  storage_images_ = part(layout.images_at, std::size_t{info.storage_images} * d::kTextureDwords);
+  samplers_ = part(layout.samplers_at, std::size_t{info.samplers} * d::kSamplerDwords);
+  uniform_buffers_ = part(layout.uniform_buffers_at, std::size_t{info.uniform_buffers} * d::kUboDwords);
   // Immediates were checked against constlen when the program was loaded.
   for (const ProgramImmediate& immediate : program_->info().immediates)
     std::memcpy(reinterpret_cast<std::byte*>(constants_.data()) + immediate.const_byte, &immediate.value, immediate.size_bytes);
 }
 
-std::optional<std::size_t> Arguments::Impl::first_unset() const noexcept {
-  if (unset_count_ == 0) return std::nullopt;
-  for (std::size_t i = 0; i < bindings_.size(); ++i)
-    if (!bindings_[i].set) return i;
-  return std::nullopt;
+std::size_t Arguments::Impl::first_unset() const noexcept {
+  std::size_t i = 0;
+  while (i < bindings_.size() && bindings_[i].set) ++i;
+  return i;
 }
 
 std::size_t Arguments::Impl::index_of(std::string_view name) const {
@@ -171,7 +174,7 @@ void Arguments::Impl::set_image(std::size_t index, const ImageDesc& image, bool 
   std::uint32_t descriptor[d::kTextureDwords];
   const ProgramArgument& arg = image_descriptor(descriptor, program_->info(), index, image, storage);
   require_program_device(*program_, image.memory, storage ? "set storage image argument" : "set texture argument", index, arg);
-  std::vector<std::uint32_t>& table = storage ? storage_images_ : textures_;
+  const std::span<std::uint32_t> table = storage ? storage_images_ : textures_;
   std::copy(descriptor, descriptor + d::kTextureDwords, table.begin() + std::size_t{arg.slot} * d::kTextureDwords);
   bind(index, Binding{image.memory.buffer()->block_shared(), storage, true});
 }

@@ -1,6 +1,7 @@
-// What an Arguments object holds: a CPU-side image of the program's constant file (immediates
-// preloaded) and of its descriptor tables, filled as arguments are set, plus the memory each
-// bound argument refers to. Queue::dispatch copies the images into GPU memory at record time.
+// What an Arguments object holds: a CPU-side image of one dispatch's data — the program's constant
+// file (immediates preloaded) and its descriptor tables, laid out as the program's
+// DispatchDataLayout says — filled as arguments are set, plus the memory each bound argument
+// refers to. Queue::dispatch copies the image into GPU memory at record time, in one piece.
 #pragma once
 
 #include <adreno/program.hpp>
@@ -9,7 +10,6 @@
 #include "core/program_impl.h"
 
 #include <memory>
-#include <optional>
 #include <vector>
 
 namespace adreno {
@@ -17,6 +17,8 @@ namespace adreno {
 class Arguments::Impl {
  public:
   explicit Impl(std::shared_ptr<const Program::Impl> program);
+  Impl(const Impl&) = delete;  // the tables are views into the image
+  Impl& operator=(const Impl&) = delete;
 
   struct Binding {
     std::shared_ptr<MemoryBlock> memory;  // null for scalars and samplers
@@ -25,15 +27,19 @@ class Arguments::Impl {
   };
 
   const Program::Impl& program() const noexcept { return *program_; }
+  /// The whole image (the program's data_layout().bytes), the tables below included.
+  std::span<const std::uint32_t> image() const noexcept { return image_; }
   std::span<const std::uint32_t> constants() const noexcept { return constants_; }
   std::span<const std::uint32_t> textures() const noexcept { return textures_; }
   std::span<const std::uint32_t> storage_images() const noexcept { return storage_images_; }
   std::span<const std::uint32_t> samplers() const noexcept { return samplers_; }
   std::span<const std::uint32_t> uniform_buffers() const noexcept { return uniform_buffers_; }
   const std::vector<Binding>& bindings() const noexcept { return bindings_; }
-  /// The first argument not set yet, if any. Every dispatch asks: once all are set, it costs a
-  /// compare, whatever the number of arguments.
-  std::optional<std::size_t> first_unset() const noexcept;
+  /// Whether every argument is set. Every dispatch asks: a compare, whatever the number of
+  /// arguments (inline: returned from a call, the answer went through memory).
+  bool all_set() const noexcept { return unset_count_ == 0; }
+  /// The first argument not set yet; only when !all_set().
+  std::size_t first_unset() const noexcept;
 
   void set_buffer(std::size_t index, const BufferView& buffer);
   void set_bytes(std::size_t index, std::span<const std::byte> bytes);
@@ -65,11 +71,13 @@ class Arguments::Impl {
   void bind(std::size_t index, Binding binding);
 
   std::shared_ptr<const Program::Impl> program_;
-  std::vector<std::uint32_t> constants_;
-  std::vector<std::uint32_t> textures_;
-  std::vector<std::uint32_t> storage_images_;
-  std::vector<std::uint32_t> samplers_;
-  std::vector<std::uint32_t> uniform_buffers_;
+  std::vector<std::uint32_t> image_;
+  // Parts of image_.
+  std::span<std::uint32_t> constants_;
+  std::span<std::uint32_t> textures_;
+  std::span<std::uint32_t> storage_images_;
+  std::span<std::uint32_t> samplers_;
+  std::span<std::uint32_t> uniform_buffers_;
   std::vector<Binding> bindings_;
   std::size_t unset_count_;  // bindings whose `set` is false
 };

@@ -46,11 +46,20 @@ class MemoryBlock {
     if (!graph_bound_.load(std::memory_order_relaxed)) graph_bound_.store(true, std::memory_order_relaxed);
   }
 
+  /// The listing stamp of the queue recording that listed this memory last (Queue::Impl::reference:
+  /// the recording's device-wide unique number shifted left by one, plus 1 when listed writable).
+  /// Only the recording's own queue stores its stamp here, so a load that finds it proves that
+  /// recording lists this memory (at least) that way; anything else, another queue's stamp
+  /// included, sends the queue to its own list. Relaxed: the value is the whole message.
+  std::uint64_t listing_stamp() const noexcept { return listing_stamp_.load(std::memory_order_relaxed); }
+  void set_listing_stamp(std::uint64_t stamp) noexcept { listing_stamp_.store(stamp, std::memory_order_relaxed); }
+
  private:
   // First: binding a buffer in a graph touches these and the reference count, which make_shared
   // puts right before them, so they share its cache line.
   std::atomic<std::uint32_t> handles_{0};
   std::atomic<bool> graph_bound_{false};  // never cleared: a release it makes one visit too many at worst
+  std::atomic<std::uint64_t> listing_stamp_{0};  // no recording's (their stamps start at 2)
   std::shared_ptr<Device::Impl> device_;
   std::unique_ptr<Allocation> allocation_;
   const KernelObject* object_;

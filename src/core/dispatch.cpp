@@ -89,10 +89,11 @@ template <typename... Args>
   }
 }
 
-}  // namespace
-
-void validate_launch(const ProgramInfo& info, const Launch& launch) {
+// The checks of validate_launch one by one, each with its message; returns when the launch
+// passes them all (one with a base group does when the program reads it).
+[[gnu::cold, gnu::noinline]] void check_launch(const ProgramInfo& info, const Launch& launch) {
   std::uint64_t invocations = 1;
+  bool too_many = false;  // invocations overflowed: three 32-bit sizes may hold up to 2^96
   for (unsigned axis = 0; axis < 3; ++axis) {
     const char name = "xyz"[axis];
     const std::uint32_t local = launch.local_size[axis];
@@ -100,7 +101,7 @@ void validate_launch(const ProgramInfo& info, const Launch& launch) {
     if (info.fixed_local_size[axis] != 0 && local != info.fixed_local_size[axis])
       invalid("local_size.{} is {}; program '{}' was compiled for {}", name, local, info.name,
               info.fixed_local_size[axis]);
-    invocations *= local;
+    too_many |= __builtin_mul_overflow(invocations, std::uint64_t{local}, &invocations);
     if (launch.groups[axis] == 0) invalid("groups.{} is 0", name);
     if (std::uint64_t{launch.base_group[axis]} + launch.groups[axis] > 0xffffffffu)
       invalid("base_group.{} = {} + groups.{} = {} exceeds a 32-bit work-group id", name, launch.base_group[axis], name,
@@ -112,9 +113,37 @@ void validate_launch(const ProgramInfo& info, const Launch& launch) {
   }
   if ((launch.base_group[0] | launch.base_group[1] | launch.base_group[2]) != 0) [[unlikely]]
     check_base_group_read(info, launch);
-  if (invocations > program_limits::kMaxInvocations)
-    invalid("local_size {}×{}×{} = {} invocations exceeds {}", launch.local_size[0], launch.local_size[1],
-            launch.local_size[2], invocations, program_limits::kMaxInvocations);
+  if (too_many || invocations > program_limits::kMaxInvocations)
+    invalid("local_size {}×{}×{} = {:.0f} invocations exceeds {}", launch.local_size[0], launch.local_size[1],
+            launch.local_size[2], static_cast<double>(launch.local_size[0]) * launch.local_size[1] * launch.local_size[2],
+            program_limits::kMaxInvocations);
+}
+
+}  // namespace
+
+void validate_launch(const ProgramInfo& info, const Launch& launch) {
+  // Every dispatch passes here: the common launch is told apart by one branch over conditions
+  // that together imply every check of check_launch (no base group, each local size at most
+  // kMaxInvocations so that their product cannot overflow), and anything else gets the checks one
+  // by one, which throw naming the field or find the launch good after all. The conditions are
+  // bits or'ed into `odd`, without a branch each: in 64 bits the 32-bit sizes minus 1 wrap only
+  // from 0, and a local size of at most 1024 (2^10) times a 32-bit count stays below 2^64.
+  static_assert(program_limits::kMaxInvocations == 1u << 10);
+  std::uint64_t odd = 0;
+  std::uint64_t invocations = 1;
+  for (unsigned axis = 0; axis < 3; ++axis) {
+    const std::uint64_t local = launch.local_size[axis];
+    const std::uint64_t groups = launch.groups[axis];
+    const std::uint32_t fixed = info.fixed_local_size[axis];
+    odd |= (local - 1) >> 10;                                         // not 1 ≤ local ≤ 1024
+    odd |= static_cast<std::uint64_t>((fixed != 0) & (local != fixed));  // not the compiled size
+    odd |= (groups - 1) >> 32;                                        // no groups
+    odd |= (local * groups) >> 32;                                    // global size past 32 bits
+    odd |= launch.base_group[axis];                                   // a base group: checked apart
+    invocations *= local;
+  }
+  odd |= static_cast<std::uint64_t>(invocations > program_limits::kMaxInvocations);
+  if (odd != 0) [[unlikely]] check_launch(info, launch);
 }
 
 namespace {
@@ -143,23 +172,22 @@ void validate_dispatch(const Device::Impl& device, const Program::Impl& program,
     invalid("the arguments belong to program '{}', not '{}'", arguments.program().info().name, info.name);
   if (&program.device() != &device) invalid("program '{}' was loaded on another device", info.name);
   validate_launch(info, launch);
-  if (const auto unset = arguments.first_unset()) argument_not_set(info, *unset);
+  if (!arguments.all_set()) [[unlikely]] argument_not_set(info, arguments.first_unset());
 }
 
-DispatchDataLayout dispatch_data_layout(const ProgramInfo& info, const Arguments::Impl& arguments) {
+DispatchDataLayout dispatch_data_layout(const ProgramInfo& info) {
   DispatchDataLayout layout;
   layout.constlen = constlen_units(info);
   layout.textures_at = align64(std::uint64_t{layout.constlen} * 16);
-  layout.images_at = layout.textures_at + align64(arguments.textures().size_bytes());
-  layout.samplers_at = layout.images_at + align64(arguments.storage_images().size_bytes());
-  layout.border_at = layout.samplers_at + align64(arguments.samplers().size_bytes());
+  layout.images_at = layout.textures_at + align64(std::uint64_t{info.textures} * d::kTextureDwords * 4);
+  layout.samplers_at = layout.images_at + align64(std::uint64_t{info.storage_images} * d::kTextureDwords * 4);
+  layout.border_at = layout.samplers_at + align64(std::uint64_t{info.samplers} * d::kSamplerDwords * 4);
   layout.uniform_buffers_at = layout.border_at + (info.samplers != 0 ? d::kBorderColorBytes : 0);
-  layout.bytes = layout.uniform_buffers_at + arguments.uniform_buffers().size_bytes();
+  layout.bytes = layout.uniform_buffers_at + std::uint64_t{info.uniform_buffers} * d::kUboDwords * 4;
   return layout;
 }
 
-void write_driver_params(std::byte* constants, const ProgramInfo& info, const Launch& launch) {
-  if (info.driver_params.empty()) return;
+void write_driver_param_values(std::byte* constants, const ProgramInfo& info, const Launch& launch) {
   // The values of struct ir3_driver_params_cs (Mesa ir3_shader.h) as gallium's
   // ir3_build_driver_params_cs fills them for OpenCL-style launches, where the local size is the
   // launch's (Turnip writes 0 there: Vulkan compiles the local size in). work_dim is the kernel
@@ -180,21 +208,12 @@ void write_driver_params(std::byte* constants, const ProgramInfo& info, const La
     std::memcpy(constants + std::uint64_t{range.const_dword} * 4, values + dword_of(range.first), range.count * 4);
 }
 
-void write_dispatch_data(CpuView data, const DispatchDataLayout& layout, const Program::Impl& program,
-                         const Arguments::Impl& arguments, const Launch& launch) {
-  const ProgramInfo& info = program.info();
-  std::byte* const at = data.data();
-  std::memset(at, 0, layout.bytes);
-  // memcpy from an empty table's null pointer is undefined, even for 0 bytes.
-  const auto copy = [&](std::uint64_t offset, std::span<const std::uint32_t> words) {
-    if (!words.empty()) std::memcpy(at + offset, words.data(), words.size_bytes());
-  };
-  copy(0, arguments.constants());
-  write_driver_params(at, info, launch);
-  copy(layout.textures_at, arguments.textures());
-  copy(layout.images_at, arguments.storage_images());
-  copy(layout.samplers_at, arguments.samplers());
-  copy(layout.uniform_buffers_at, arguments.uniform_buffers());
+void write_dispatch_data(CpuView data, const Program::Impl& program, const Arguments::Impl& arguments, const Launch& launch) {
+  // The arguments hold the whole image, gaps and padding zero: each byte is written once, and
+  // only the driver params on top (upload memory is write-combined: no read, no second write).
+  const std::span<const std::uint32_t> image = arguments.image();
+  if (!image.empty()) std::memcpy(data.data(), image.data(), image.size_bytes());  // never from null
+  write_driver_params(data.data(), program.info(), launch);
 }
 
 namespace {
@@ -504,49 +523,44 @@ void rewrite_dispatch(const EmittedDispatch& emitted, const Program::Impl& prog,
 
 namespace {
 
-// A dispatch's constants and descriptors in GPU memory, and where they are.
-struct StagedDispatch {
-  DispatchDataLayout layout;
-  GpuAddress data;
-};
-
 // Copies the constants and descriptors through the upload area's CPU view, and references every
 // buffer object the stream reaches, for the kernel's BO table and use tracking. The code and
 // private memory of a program whose state the recording carries were referenced by the dispatch
 // that set it: the queue forgets the carried program when it drops its references, at submit.
-StagedDispatch stage_dispatch(Queue::Impl& queue, const Program::Impl& prog, const Arguments::Impl& args,
-                              const Launch& launch) {
-  const DispatchDataLayout layout = dispatch_data_layout(prog.info(), args);
-  const UploadArea::Space space = queue.uploads().allocate(queue, layout.bytes);
-  write_dispatch_data(space.cpu, layout, prog, args, launch);
+// Returns where the data is (laid out as prog.data_layout() says).
+GpuAddress stage_dispatch(Queue::Impl& queue, const Program::Impl& prog, const Arguments::Impl& args, const Launch& launch) {
+  const UploadArea::Space space = queue.uploads().allocate(queue, prog.data_layout().bytes);
+  write_dispatch_data(space.cpu, prog, args, launch);
   if (!queue.carried_program_state().carries(prog, runs_wave128(prog.info(), launch))) {
     queue.reference(prog.code(), false);
     if (prog.private_memory()) queue.reference(prog.private_memory(), true);
   }
   for (const Arguments::Impl::Binding& binding : args.bindings())
     if (binding.memory) queue.reference(binding.memory, binding.gpu_writes);
-  return {layout, space.gpu};
+  return space.gpu;
 }
 
 // The timeline's name for a dispatch: the program and its grid (groups × local size).
-std::string span_name(const ProgramInfo& info, const Launch& launch) {
+[[gnu::cold, gnu::noinline]] std::string span_name(const ProgramInfo& info, const Launch& launch) {
   return fmt::format("{} {}x{}x{} groups of {}x{}x{}", info.name, launch.groups[0], launch.groups[1], launch.groups[2],
                      launch.local_size[0], launch.local_size[1], launch.local_size[2]);
 }
 
 }  // namespace
 
-void Queue::dispatch(const Program& program, const Arguments& arguments, const Launch& launch) {
+// Flattened: the checks, the staging and the packets in one frame, without the calls between
+// them (the cold paths stay out of line).
+[[gnu::flatten]] void Queue::dispatch(const Program& program, const Arguments& arguments, const Launch& launch) {
   impl_->check_not_lost();
   const Program::Impl& prog = *program.impl();
   const Arguments::Impl& args = arguments.impl();
   validate_dispatch(impl_->device(), prog, args, launch);
 
-  const StagedDispatch staged = stage_dispatch(*impl_, prog, args, launch);
+  const GpuAddress data = stage_dispatch(*impl_, prog, args, launch);
   pm4::CommandStream& cs = impl_->stream();
   const bool traced = impl_->trace() != nullptr;
   if (traced) [[unlikely]] impl_->begin_gpu_span(cs);
-  emit_dispatch(cs, program.impl(), staged.layout, staged.data, launch, impl_->carried_program_state());
+  emit_dispatch(cs, program.impl(), prog.data_layout(), data, launch, impl_->carried_program_state());
   if (traced) [[unlikely]] impl_->end_gpu_span(cs, span_name(prog.info(), launch));
 }
 
@@ -600,15 +614,15 @@ void Queue::dispatch_indirect(const Program& program, const Arguments& arguments
   require_same_device(impl_->device(), groups, "dispatch indirect", "groups");
   validate_indirect(prog.info(), groups, "dispatch indirect");
 
-  const StagedDispatch staged = stage_dispatch(*impl_, prog, args, launch);
+  const GpuAddress data = stage_dispatch(*impl_, prog, args, launch);
   impl_->reference(groups.buffer()->block_shared(), false);
 
   pm4::CommandStream& cs = impl_->stream();
   const bool traced = impl_->trace() != nullptr;
   if (traced) [[unlikely]] impl_->begin_gpu_span(cs);
-  const IndirectCounts indirect = emit_indirect_count_params(cs, prog.info(), groups.gpu_address(), staged.data,
+  const IndirectCounts indirect = emit_indirect_count_params(cs, prog.info(), groups.gpu_address(), data,
                                                              impl_->scratch() + kIndirectParamsOffset);
-  emit_dispatch(cs, program.impl(), staged.layout, staged.data, launch, impl_->carried_program_state(), &indirect);
+  emit_dispatch(cs, program.impl(), prog.data_layout(), data, launch, impl_->carried_program_state(), &indirect);
   if (traced) [[unlikely]]
     impl_->end_gpu_span(cs, fmt::format("{} indirect groups of {}x{}x{}", prog.info().name, launch.local_size[0],
                                         launch.local_size[1], launch.local_size[2]));

@@ -16,18 +16,6 @@
 
 namespace adreno {
 
-/// Where one dispatch's constants and descriptors lie, relative to the start of its data:
-/// [constants | textures | IBOs | samplers | border colour | UBOs], each part 64-byte aligned.
-struct DispatchDataLayout {
-  std::uint32_t constlen = 0;  ///< CONSTLEN in vec4, a multiple of 4
-  std::uint64_t textures_at = 0;
-  std::uint64_t images_at = 0;
-  std::uint64_t samplers_at = 0;
-  std::uint64_t border_at = 0;
-  std::uint64_t uniform_buffers_at = 0;  ///< the UBO descriptors (2 dwords per slot)
-  std::uint64_t bytes = 0;
-};
-
 /// Throws Error(invalid_argument, "dispatch") naming the field when the launch is out of range
 /// for `info`.
 void validate_launch(const ProgramInfo& info, const Launch& launch);
@@ -37,16 +25,19 @@ void validate_launch(const ProgramInfo& info, const Launch& launch);
 void validate_dispatch(const Device::Impl& device, const Program::Impl& program, const Arguments::Impl& arguments,
                        const Launch& launch);
 
-DispatchDataLayout dispatch_data_layout(const ProgramInfo& info, const Arguments::Impl& arguments);
+/// The layout of a dispatch's data for `info` (Program::Impl::data_layout keeps it).
+DispatchDataLayout dispatch_data_layout(const ProgramInfo& info);
 
 /// Writes the driver params `info` reads (ProgramInfo::driver_params) for `launch` into the
 /// constant file image at `constants`. Graphs call it again when a replay changes the grid.
-void write_driver_params(std::byte* constants, const ProgramInfo& info, const Launch& launch);
+void write_driver_param_values(std::byte* constants, const ProgramInfo& info, const Launch& launch);
+inline void write_driver_params(std::byte* constants, const ProgramInfo& info, const Launch& launch) {
+  if (!info.driver_params.empty()) write_driver_param_values(constants, info, launch);  // most programs read none
+}
 
 /// Writes the constant file image (with the launch's driver params) and descriptor tables to `data`
-/// (layout.bytes bytes).
-void write_dispatch_data(CpuView data, const DispatchDataLayout& layout, const Program::Impl& program,
-                         const Arguments::Impl& arguments, const Launch& launch);
+/// (the program's data_layout().bytes).
+void write_dispatch_data(CpuView data, const Program::Impl& program, const Arguments::Impl& arguments, const Launch& launch);
 
 /// Records the packets that depend only on `program` (ProgramPackets), once, at load.
 ProgramPackets record_program_packets(const Program::Impl& program);

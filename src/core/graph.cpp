@@ -252,9 +252,9 @@ GraphDispatch Graph::Impl::dispatch(const Program& program, const Arguments& arg
   RecordedDispatch recorded;
   recorded.program = program.impl();
   recorded.launch = launch;
-  recorded.layout = dispatch_data_layout(prog.info(), args);
+  recorded.layout = prog.data_layout();
   recorded.data.resize(recorded.layout.bytes);
-  write_dispatch_data(CpuView(recorded.data.data(), recorded.data.size()), recorded.layout, prog, args, launch);
+  write_dispatch_data(CpuView(recorded.data.data(), recorded.data.size()), prog, args, launch);
   const auto& info_arguments = prog.info().arguments;
   for (std::size_t i = 0; i < args.bindings().size(); ++i) {
     const Arguments::Impl::Binding& binding = args.bindings()[i];

@@ -114,6 +114,7 @@ Program::Impl::Impl(Device& device, ProgramInfo info)
     private_memory_ = allocate_block(*device_, device_, std::uint64_t{private_bytes_per_sp_} * part_->num_sp_cores, false);
   }
   packets_ = record_program_packets(*this);
+  data_layout_ = dispatch_data_layout(info_);
 }
 
 Program::Program(std::shared_ptr<const Impl> impl) noexcept : impl_(std::move(impl)) {}

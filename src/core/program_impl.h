@@ -21,6 +21,19 @@ struct ProgramPackets {
   std::vector<std::uint32_t> code;      ///< entry point, code base, private memory, shader load
 };
 
+/// Where one dispatch's constants and descriptors lie, relative to the start of its data:
+/// [constants | textures | IBOs | samplers | border colour | UBOs], each part 64-byte aligned.
+/// It depends only on the program: its Arguments hold their image laid out this way.
+struct DispatchDataLayout {
+  std::uint32_t constlen = 0;  ///< CONSTLEN in vec4, a multiple of 4
+  std::uint64_t textures_at = 0;
+  std::uint64_t images_at = 0;
+  std::uint64_t samplers_at = 0;
+  std::uint64_t border_at = 0;
+  std::uint64_t uniform_buffers_at = 0;  ///< the UBO descriptors (2 dwords per slot)
+  std::uint64_t bytes = 0;
+};
+
 class Program::Impl {
  public:
   Impl(Device& device, ProgramInfo info);
@@ -36,6 +49,7 @@ class Program::Impl {
   /// Bytes per fiber rounded to the 512-byte unit of SP_CS_PVT_MEM_PARAM.
   std::uint32_t private_bytes_per_fiber() const noexcept { return private_bytes_per_fiber_; }
   const ProgramPackets& packets() const noexcept { return packets_; }
+  const DispatchDataLayout& data_layout() const noexcept { return data_layout_; }
 
  private:
   std::shared_ptr<Device::Impl> device_;
@@ -46,6 +60,7 @@ class Program::Impl {
   std::uint32_t private_bytes_per_fiber_ = 0;
   std::uint32_t private_bytes_per_sp_ = 0;
   ProgramPackets packets_;
+  DispatchDataLayout data_layout_;
 };
 
 }  // namespace adreno

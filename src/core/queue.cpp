@@ -78,6 +78,7 @@ Queue::Impl::Impl(std::shared_ptr<Device::Impl> device, unsigned priority)
     throw;
   }
   device_->contexts().add(context_);
+  restart_references();
   references_.reserve(64);
   listed_.reserve(64);
 }
@@ -121,24 +122,29 @@ pm4::IbRange Queue::Impl::prologue() const noexcept {
   return pm4::IbRange{scratch_->allocation().gpu + kPrologueOffset, prologue_dwords_, 0};
 }
 
-pm4::CommandStream& Queue::Impl::stream() {
-  if (!stream_) {
-    if (trace_) [[unlikely]] trace_->recording_started();
-    stream_.emplace(commands_, pm4::CommandStream::Growth::separate_ibs);
-  }
-  return *stream_;
+void Queue::Impl::open_stream() {
+  if (trace_) [[unlikely]] trace_->recording_started();
+  stream_.emplace(commands_, pm4::CommandStream::Growth::separate_ibs);
 }
 
-void Queue::Impl::reference(const std::shared_ptr<MemoryBlock>& block, bool write) {
-  // The reference count is taken only for a block not listed yet: dispatches reference their
-  // program's and arguments' blocks again and again within one recording.
-  add_once_made(
+void Queue::Impl::list_reference(const std::shared_ptr<MemoryBlock>& block, bool write) {
+  // The reference count is taken only for a block not listed yet.
+  const std::uint32_t position = add_once_made(
       reference_index_, references_, reinterpret_cast<std::uintptr_t>(block.get()), [&] { return Reference{block, write}; },
       [&](Reference& existing) { existing.write = existing.write || write; });
+  block->set_listing_stamp(listing_stamp_ | (references_[position].write ? 1 : 0));
 }
 
-void Queue::Impl::check_not_lost() const {
-  if (has_held_error_.load(std::memory_order_acquire)) [[unlikely]] {
+void Queue::Impl::restart_references() noexcept {
+  references_.clear();
+  reference_index_.clear();
+  // Unique among all recordings of the process, so among the device's; 2^63 of them never run out.
+  static std::atomic<std::uint64_t> recordings{0};
+  listing_stamp_ = (recordings.fetch_add(1, std::memory_order_relaxed) + 1) << 1;
+}
+
+void Queue::Impl::throw_held_error_or_loss() const {
+  if (has_held_error_.load(std::memory_order_acquire)) {
     std::optional<Error> error;
     {
       std::lock_guard lock(lost_mutex_);
@@ -208,8 +214,7 @@ std::uint64_t Queue::Impl::submit() {
     const std::uint64_t fence = hand_to_kernel(Work{ibs, commands_.blocks(), references_, listed_, after_});
     submitted_ticket_.store(recording_ticket_++, std::memory_order_release);
     after_.clear();
-    references_.clear();
-    reference_index_.clear();
+    restart_references();
     listed_.clear();
     commands_.release(context_, fence);
     close_stream();
@@ -327,7 +332,7 @@ void Queue::Impl::hold_on_host(const std::shared_ptr<Signal::Impl>& signal, std:
               std::move(signals_), std::move(after_), std::move(gates_)};
     if (trace_) [[unlikely]] held.trace = trace_->close_recording();  // the spans go with their work
     references_ = {};
-    reference_index_.clear();
+    restart_references();
     listed_ = {};
     signals_ = {};
     after_ = {};

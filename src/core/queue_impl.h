@@ -35,11 +35,28 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   Kernel::ContextId context() const noexcept { return context_; }
 
   /// The stream to record into (opened on first use after each submit).
-  pm4::CommandStream& stream();
+  pm4::CommandStream& stream() {
+    if (!stream_) [[unlikely]] open_stream();
+    return *stream_;
+  }
   /// The program whose state the recording set last (dispatch_encoder.h); forgotten at submit.
   CarriedProgramState& carried_program_state() noexcept { return carried_; }
   /// Lists `block` for the kernel and for use tracking at the next submit.
-  void reference(const std::shared_ptr<MemoryBlock>& block, bool write);
+  ///
+  /// Dispatches reference the same blocks again and again within one recording. The list with its
+  /// index (references_) is the truth; the block's listing stamp says without a lookup that this
+  /// very recording listed it already, and writable if the stamp's low bit is set
+  /// (MemoryBlock::listing_stamp). A stamp is unique to one recording of one queue on the device,
+  /// so a stale one from an earlier recording, or one another queue stored since (the blocks are
+  /// shared between queues, which may record on other threads), never matches: those take the
+  /// list's own lookup, which is always right. A stamp per Arguments (a version per binding
+  /// change) would skip the lookups only while the same Arguments are dispatched again; the block
+  /// stamp serves every Arguments bound to the block, and graphs and uploads as well.
+  void reference(const std::shared_ptr<MemoryBlock>& block, bool write) {
+    // Listed writable, or listed at all when this use only reads.
+    if ((block->listing_stamp() | (write ? 0 : 1)) == (listing_stamp_ | 1)) return;
+    list_reference(block, write);
+  }
   /// Lists kernel objects for the next submit only: for memory whose holder (a graph) keeps it
   /// alive until the GPU is done with it, so the queue neither holds nor tracks it.
   struct ListedObject {
@@ -76,8 +93,12 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   /// never reached the kernel (Queue::finish).
   void finish(std::chrono::nanoseconds timeout);
   /// Throws device_lost when an earlier wait found the context reset, and the error of held work
-  /// that failed to reach the kernel since the last call (once).
-  void check_not_lost() const;
+  /// that failed to reach the kernel since the last call (once). Every recording call asks: two
+  /// loads inline, the rest out of line.
+  void check_not_lost() const {
+    if (has_held_error_.load(std::memory_order_acquire) || is_lost_.load(std::memory_order_acquire)) [[unlikely]]
+      throw_held_error_or_loss();
+  }
 
   /// The command memory of the work being recorded (tools and tests decode it from here).
   const CommandMemory& commands() const noexcept { return commands_; }
@@ -121,6 +142,7 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   Kernel::ContextId context_;
   CommandMemory commands_;
   std::optional<pm4::CommandStream> stream_;
+  [[gnu::noinline]] void open_stream();
   CarriedProgramState carried_;  // within stream_ only
   /// Ends the recording's stream: the next one is another submission, which starts from unknown
   /// program state (CarriedProgramState).
@@ -130,6 +152,12 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   }
   std::vector<Reference> references_;
   FlatIndex reference_index_;  // block → its entry in references_
+  std::uint64_t listing_stamp_ = 0;  // the open recording's (reference()), low bit clear
+  /// reference() for a block whose stamp does not say it is listed as needed: finds or adds its
+  /// entry, and stamps it.
+  void list_reference(const std::shared_ptr<MemoryBlock>& block, bool write);
+  /// Starts the open recording's list of references afresh, under a new stamp.
+  void restart_references() noexcept;
   std::vector<ListedObject> listed_;
   FlatIndex object_index_;     // kernel object → its entry in bo_uses_, while submit builds it
   /// How a wait is held: the value is there; the kernel holds the next submission (recorded in
@@ -211,6 +239,8 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   mutable std::optional<Error> held_error_;  // held work that failed to reach the kernel
   std::atomic<bool> is_lost_{false};  // lets every recording call check without the mutex
   mutable std::atomic<bool> has_held_error_{false};
+  /// check_not_lost() once either flag is up.
+  [[gnu::cold, gnu::noinline]] void throw_held_error_or_loss() const;
   UploadArea uploads_{device_};
   std::unique_ptr<QueueTrace> trace_;  // null unless the device traces
 };
@@ -253,5 +283,16 @@ class Signal::Impl {
   std::vector<Writer> writers_;
   std::vector<std::weak_ptr<Queue::Impl>> holders_;
 };
+
+UploadArea::Space UploadArea::allocate(Queue::Impl& queue, std::uint64_t bytes) {
+  // (cursor_ never passes kBlockBytes, a multiple of kAlignment: nothing here overflows.)
+  const std::uint64_t start = (cursor_ + kAlignment - 1) / kAlignment * kAlignment;
+  if (bytes <= kBlockBytes - start && !blocks_.empty() && blocks_[current_].written_in_ticket == queue.recording_ticket())
+      [[likely]] {
+    cursor_ = start + bytes;
+    return Space{CpuView(current_cpu_ + start, bytes), current_gpu_ + start};
+  }
+  return allocate_listed(queue, bytes);
+}
 
 }  // namespace adreno

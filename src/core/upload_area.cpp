@@ -23,7 +23,7 @@ std::size_t UploadArea::next_block(Queue::Impl& queue) {
   return blocks_.size() - 1;
 }
 
-UploadArea::Space UploadArea::allocate(Queue::Impl& queue, std::uint64_t bytes) {
+UploadArea::Space UploadArea::allocate_listed(Queue::Impl& queue, std::uint64_t bytes) {
   if (bytes > kBlockBytes)
     throw Error(Errc::invalid_argument, "upload dispatch data",
                 fmt::format("{} bytes of constants and descriptors exceed the {}-byte upload block", bytes, kBlockBytes));
@@ -40,6 +40,8 @@ UploadArea::Space UploadArea::allocate(Queue::Impl& queue, std::uint64_t bytes) 
     block.written_in_ticket = queue.recording_ticket();
   }
   const Allocation& memory = block.memory->allocation();
+  current_cpu_ = memory.cpu.data();
+  current_gpu_ = memory.gpu;
   Space space{memory.cpu.subview(cursor_, bytes), memory.gpu + cursor_};
   cursor_ += bytes;
   return space;

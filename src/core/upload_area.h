@@ -29,8 +29,9 @@ class UploadArea {
   explicit UploadArea(std::shared_ptr<Device::Impl> device) : device_(std::move(device)) {}
 
   /// `bytes` (at most kBlockBytes) of GPU-readable memory, kAlignment-aligned, for the work being
-  /// recorded on `queue`. Throws Error(invalid_argument) for larger requests.
-  Space allocate(Queue::Impl& queue, std::uint64_t bytes);
+  /// recorded on `queue`. Throws Error(invalid_argument) for larger requests. Inline, in
+  /// queue_impl.h (it asks the queue for its recording ticket): each dispatch calls it.
+  inline Space allocate(Queue::Impl& queue, std::uint64_t bytes);
 
   /// Blocks the area owns (tools and tests read uploaded data back through them).
   std::size_t block_count() const noexcept { return blocks_.size(); }
@@ -46,11 +47,16 @@ class UploadArea {
   };
   bool idle(const Block& block, const Queue::Impl& queue) const;
   std::size_t next_block(Queue::Impl& queue);
+  /// allocate() when the current block is full or not listed in the open recording yet.
+  [[gnu::noinline]] Space allocate_listed(Queue::Impl& queue, std::uint64_t bytes);
 
   std::shared_ptr<Device::Impl> device_;
   std::vector<Block> blocks_;
   std::size_t current_ = 0;
   std::uint64_t cursor_ = kBlockBytes;  // full: the first allocation picks a block
+  // The current block's views, kept here: every dispatch allocates from them.
+  std::byte* current_cpu_ = nullptr;
+  GpuAddress current_gpu_;
 };
 
 }  // namespace adreno

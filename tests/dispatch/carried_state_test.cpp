@@ -255,9 +255,9 @@ TEST_CASE("the virtual GPU refuses a submission that leaves its program state to
     const Arguments arguments = arguments_for(mul_add, second);
     const Launch launch = groups_of_64(2);
     Queue::Impl& impl = queue.impl();
-    const DispatchDataLayout layout = dispatch_data_layout(mul_add.impl()->info(), arguments.impl());
+    const DispatchDataLayout& layout = mul_add.impl()->data_layout();
     const UploadArea::Space space = impl.uploads().allocate(impl, layout.bytes);
-    write_dispatch_data(space.cpu, layout, *mul_add.impl(), arguments.impl(), launch);
+    write_dispatch_data(space.cpu, *mul_add.impl(), arguments.impl(), launch);
     impl.reference(mul_add.impl()->code(), false);
     for (const Buffer* buffer : {&second.out, &second.in_a, &second.in_b}) impl.reference(buffer->impl()->block_shared(), true);
     CarriedProgramState stale;

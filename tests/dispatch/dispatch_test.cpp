@@ -347,6 +347,9 @@ TEST_CASE("launches with bad shapes or missing arguments are refused naming the 
     require_error([&] { launch({{1, 1, 1}, {64, 0, 1}, {}}); }, Errc::invalid_argument, "local_size.y is 0");
     require_error([&] { launch({{1, 1, 1}, {32, 1, 1}, {}}); }, Errc::invalid_argument, "local_size.x is 32");
     require_error([&] { launch({{1, 1, 1}, {64, 4, 8}, {}}); }, Errc::invalid_argument, "2048 invocations");
+    // 64 × 2^31 × 2^31 = 2^68 invocations, 0 in 64 bits.
+    require_error([&] { launch({{1, 1, 1}, {64, 0x80000000u, 0x80000000u}, {}}); }, Errc::invalid_argument,
+                  "= 295147905179352825856 invocations exceeds 1024");
     require_error([&] { launch({{1, 0, 1}, {64, 1, 1}, {}}); }, Errc::invalid_argument, "groups.y is 0");
     require_error([&] { launch({{0x4000000, 1, 1}, {64, 1, 1}, {}}); }, Errc::invalid_argument, "groups.x");
     require_error([&] { queue.dispatch(other, arguments, {{1, 1, 1}, {64, 1, 1}, {}}); }, Errc::invalid_argument,

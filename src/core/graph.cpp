@@ -204,6 +204,12 @@ class Graph::Impl {
   }
   // Binds what set_buffer staged: the GPU finished every replay that bound the old memory.
   void swap_in_staged(BufferBinding& binding);
+  // Refuses a buffer of another device (its GPU address is in another address space).
+  void check_device(const Buffer::Impl& buffer, GraphDispatch id, std::size_t argument, const char* operation) const {
+    if (&buffer.block().device() != device_.get()) [[unlikely]]
+      foreign_buffer(id, argument, operation);
+  }
+  [[noreturn, gnu::noinline, gnu::cold]] static void foreign_buffer(GraphDispatch id, std::size_t argument, const char* operation);
   void check_bindings_held();
   void submit_recorded_replays();
   void wait_for_previous_replays();
@@ -481,6 +487,11 @@ Graph::Impl::~Impl() {
   }
 }
 
+void Graph::Impl::foreign_buffer(GraphDispatch id, std::size_t argument, const char* operation) {
+  invalid(operation, fmt::format("argument {} of dispatch {}: the buffer belongs to another device", argument,
+                                 static_cast<std::uint32_t>(id)));
+}
+
 Graph::Impl::RecordedDispatch& Graph::Impl::kept_dispatch(GraphDispatch id, const char* operation) {
   const Built& graph = built();
   const auto index = static_cast<std::size_t>(id);
@@ -507,6 +518,7 @@ void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const Buffe
     const std::uint32_t site_index = sites_of_dispatch_[index].first + static_cast<std::uint32_t>(argument);
     PatchSite& site = sites_[site_index];
     if (site.is_address()) [[likely]] {
+      check_device(buffer, id, argument, "set graph buffer argument");
       bindings_[site.binding].stage(buffer);
       pend_address(site, site_index, address.value());
       return;
@@ -521,6 +533,7 @@ void Graph::Impl::set_buffer_descriptor(GraphDispatch id, std::size_t argument, 
   constexpr const char* kOperation = "set graph buffer argument";
   PatchSite& site = site_of(id, argument, kOperation);  // throws for a graph not built, a dispatch or argument that does not exist
   if (site.kind == ProgramArgument::Kind::storage_buffer || site.kind == ProgramArgument::Kind::uniform_buffer) {
+    check_device(buffer, id, argument, kOperation);
     std::uint32_t descriptor[pm4::a6xx_descriptors::kTextureDwords];
     const ProgramInfo& info = kept_dispatch(id, kOperation).program->info();
     if (site.kind == ProgramArgument::Kind::storage_buffer) {
@@ -542,10 +555,12 @@ void Graph::Impl::set_buffer_descriptor(GraphDispatch id, std::size_t argument, 
 }
 
 void Graph::Impl::set_image(GraphDispatch id, std::size_t argument, const ImageDesc& image, bool storage) {
-  PatchSite& site = site_of(id, argument, storage ? "set graph storage image argument" : "set graph texture argument");
+  const char* operation = storage ? "set graph storage image argument" : "set graph texture argument";
+  PatchSite& site = site_of(id, argument, operation);
   std::uint32_t descriptor[pm4::a6xx_descriptors::kTextureDwords];
   Arguments::Impl::image_descriptor(descriptor, kept_dispatch(id, "set graph image argument").program->info(), argument,
                                     image, storage);  // throws unless that kind of image argument
+  check_device(*image.memory.buffer(), id, argument, operation);
   bindings_[site.binding].stage(*image.memory.buffer());
   std::memcpy(next_value(site), descriptor, sizeof(descriptor));
   mark_dirty(site);

@@ -13,7 +13,10 @@
 
 namespace adreno {
 
-class MemoryBlock {
+// Shared from this: a graph borrows the memory it binds (Graph::Impl) and takes a reference of
+// its own only on rare paths (the application released the memory; the graph goes while a
+// replay is still recorded).
+class MemoryBlock : public std::enable_shared_from_this<MemoryBlock> {
  public:
   /// `external_cpu` is the CPU view of imported host memory (the allocation has none).
   MemoryBlock(std::shared_ptr<Device::Impl> device, std::unique_ptr<Allocation> allocation, CpuView external_cpu = {});
@@ -37,7 +40,7 @@ class MemoryBlock {
   /// Buffer (the GPU may still run a replay) but refuse to replay with memory nobody holds.
   void add_handle() noexcept { handles_.fetch_add(1, std::memory_order_relaxed); }
   /// The last one tells the device, when a graph ever bound this memory
-  /// (Device::Impl::graph_buffers_released).
+  /// (Device::Impl::note_graph_buffer_released): graphs that still bind it take a reference.
   void drop_handle() noexcept;
   bool has_handles() const noexcept { return handles_.load(std::memory_order_acquire) != 0; }
   /// A graph binds this memory. A plain store, not a read-modify-write: it runs once per changed

@@ -19,6 +19,7 @@
 #include <cerrno>
 #include <cstring>
 #include <random>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -494,6 +495,60 @@ TEST_CASE("memory a graph binds is not reused while a replay may still run, afte
       queue.finish();
       for (std::uint32_t i = 0; i < kElements; ++i) REQUIRE(read(buffers[0])[i] == before[1][i] + before[2][i]);
     }
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("memory bound or staged with set_buffer, then released, is not reused while the graph may use it",
+          "[virtual-gpu][graph]") {
+  // The graph holds no reference while the application's Buffers do: releasing the last one must
+  // hand the graph one (Graph::Impl::hold_if_bound), or the allocator hands the memory out again.
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
+  {
+    const Program add = load_add(*device);
+    constexpr std::uint64_t kBytes = 64 * 1024;  // the allocator's object cache hands back the latest freed first
+    std::vector<Buffer> buffers;  // 0..2 recorded; 3 and 4 bound with set_buffer; 5 staged
+    for (std::uint32_t i = 0; i < 6; ++i) {
+      buffers.push_back(device->allocate({.size = kBytes}));
+      fill(buffers.back(), 80 + i);
+    }
+    const auto before = contents(buffers);
+    Signal go(*device);
+    Queue queue(*device);
+    Graph graph(*device);
+    graph.wait(go, 1);  // holds the replay on the GPU until the host says so
+    const GraphDispatch id = graph.dispatch(add, add_arguments(add, buffers, {0, 1, 2}), add_launch(kElements));
+    graph.build();
+    graph.set_buffer(id, 1, buffers[3]);
+    graph.set_buffer(id, 2, buffers[4]);
+    graph.replay(queue);
+    queue.submit();
+    graph.set_buffer(id, 2, buffers[5]);  // for the next replay
+    const GpuAddress bound = buffers[3].gpu_address(), staged = buffers[5].gpu_address();
+    buffers[3] = Buffer();
+    buffers[5] = Buffer();
+    std::vector<Buffer> fresh;
+    for (int i = 0; i < 4; ++i) {
+      fresh.push_back(device->allocate({.size = kBytes}));
+      CHECK(fresh.back().gpu_address() != bound);
+      CHECK(fresh.back().gpu_address() != staged);
+      std::memset(fresh.back().cpu_view().data(), 0x5a, kBytes);
+    }
+    go.set(1);
+    queue.finish();
+    for (std::uint32_t i = 0; i < kElements; ++i) REQUIRE(read(buffers[0])[i] == before[3][i] + before[4][i]);
+    // Still bound and staged: refused; rebound, the memory goes back to the allocator.
+    require_error([&] { graph.replay(queue); }, Errc::invalid_argument, "argument 1 ('a'): its buffer was freed");
+    graph.set_buffer(id, 1, buffers[1]);
+    require_error([&] { graph.replay(queue); }, Errc::invalid_argument, "argument 2 ('b'): its buffer was freed");
+    graph.set_buffer(id, 2, buffers[2]);
+    graph.replay(queue);
+    queue.finish();
+    for (std::uint32_t i = 0; i < kElements; ++i) REQUIRE(read(buffers[0])[i] == before[1][i] + before[2][i]);
+    Buffer next = device->allocate({.size = kBytes});
+    Buffer after = device->allocate({.size = kBytes});
+    CHECK(std::set<std::uint64_t>{next.gpu_address().value(), after.gpu_address().value()} ==
+          std::set<std::uint64_t>{bound.value(), staged.value()});
   }
   device.close_and_check_ledger();
 }

@@ -113,9 +113,8 @@ class Graph::Impl final : public Device::Impl::GraphBindings {
     bool rebind = false;
     // Binds `buffer` from the next replay on.
     void stage(const Buffer::Impl& buffer) {
-      MemoryBlock& memory = buffer.block();
-      memory.note_graph_binding();  // before the application can release it
-      std::atomic_ref(staged).store(&memory, std::memory_order_relaxed);
+      buffer.note_graph_binding();  // before the application can release it
+      std::atomic_ref(staged).store(&buffer.block(), std::memory_order_relaxed);
       staged_object = &buffer.object();
       rebind = true;
     }
@@ -234,7 +233,7 @@ class Graph::Impl final : public Device::Impl::GraphBindings {
   void swap_in_staged(BufferBinding& binding);
   // Refuses a buffer of another device (its GPU address is in another address space).
   void check_device(const Buffer::Impl& buffer, GraphDispatch id, std::size_t argument, const char* operation) const {
-    if (&buffer.block().device() != device_.get()) [[unlikely]]
+    if (&buffer.device() != device_.get()) [[unlikely]]
       foreign_buffer(id, argument, operation);
   }
   [[noreturn, gnu::noinline, gnu::cold]] static void foreign_buffer(GraphDispatch id, std::size_t argument, const char* operation);

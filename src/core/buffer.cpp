@@ -39,7 +39,7 @@ void MemoryBlock::uses(std::vector<GpuUse>& out) const {
 
 void MemoryBlock::drop_handle() noexcept {
   if (handles_.fetch_sub(1, std::memory_order_acq_rel) == 1 && graph_bound_.load(std::memory_order_relaxed))
-    device_->note_graph_buffer_released();
+    device_->note_graph_buffer_released(*this);
 }
 
 Buffer::Buffer() noexcept = default;

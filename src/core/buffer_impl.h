@@ -13,7 +13,10 @@
 
 namespace adreno {
 
-class MemoryBlock {
+// Shared from this: a graph borrows the memory it binds (Graph::Impl) and takes a reference of
+// its own only on rare paths (the application released the memory; the graph goes while a
+// replay is still recorded).
+class MemoryBlock : public std::enable_shared_from_this<MemoryBlock> {
  public:
   /// `external_cpu` is the CPU view of imported host memory (the allocation has none).
   MemoryBlock(std::shared_ptr<Device::Impl> device, std::unique_ptr<Allocation> allocation, CpuView external_cpu = {});
@@ -37,11 +40,11 @@ class MemoryBlock {
   /// Buffer (the GPU may still run a replay) but refuse to replay with memory nobody holds.
   void add_handle() noexcept { handles_.fetch_add(1, std::memory_order_relaxed); }
   /// The last one tells the device, when a graph ever bound this memory
-  /// (Device::Impl::graph_buffers_released).
+  /// (Device::Impl::note_graph_buffer_released): graphs that still bind it take a reference.
   void drop_handle() noexcept;
   bool has_handles() const noexcept { return handles_.load(std::memory_order_acquire) != 0; }
-  /// A graph binds this memory. A plain store, not a read-modify-write: it runs once per changed
-  /// pointer per replay.
+  /// A graph binds this memory: recorded with it, or a Buffer on it that a graph bound went
+  /// (Buffer::Impl::note_graph_binding).
   void note_graph_binding() noexcept {
     if (!graph_bound_.load(std::memory_order_relaxed)) graph_bound_.store(true, std::memory_order_relaxed);
   }
@@ -55,8 +58,8 @@ class MemoryBlock {
   void set_listing_stamp(std::uint64_t stamp) noexcept { listing_stamp_.store(stamp, std::memory_order_relaxed); }
 
  private:
-  // First: binding a buffer in a graph touches these and the reference count, which make_shared
-  // puts right before them, so they share its cache line.
+  // First: releasing a buffer touches these and the reference count, which make_shared puts
+  // right before them, so they share its cache line.
   std::atomic<std::uint32_t> handles_{0};
   std::atomic<bool> graph_bound_{false};  // never cleared: a release it makes one visit too many at worst
   std::atomic<std::uint64_t> listing_stamp_{0};  // no recording's (their stamps start at 2)
@@ -70,10 +73,15 @@ class MemoryBlock {
 class Buffer::Impl {
  public:
   Impl(std::shared_ptr<MemoryBlock> block, std::uint64_t offset, std::uint64_t size)
-      : block_(std::move(block)), offset_(offset), size_(size), gpu_(block_->allocation().gpu + offset_), object_(&block_->object()) {
+      : block_(std::move(block)), offset_(offset), size_(size), gpu_(block_->allocation().gpu + offset_), object_(&block_->object()),
+        device_(&block_->device()) {
     block_->add_handle();
   }
-  ~Impl() { block_->drop_handle(); }
+  ~Impl() {
+    // Marked before the handle goes: whichever Buffer drops the block's last handle sees it.
+    if (graph_bound_.load(std::memory_order_relaxed)) block_->note_graph_binding();
+    block_->drop_handle();
+  }
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
 
@@ -84,6 +92,12 @@ class Buffer::Impl {
   // Kept here: binding a buffer (hundreds per graph replay) should not walk to the block.
   GpuAddress gpu_address() const noexcept { return gpu_; }
   const KernelObject& object() const noexcept { return *object_; }
+  Device::Impl& device() const noexcept { return *device_; }
+  /// A graph binds this buffer: its memory counts as graph-bound (MemoryBlock::note_graph_binding)
+  /// once this Buffer goes. Kept here, like the device, so that set_buffer does not walk to the block.
+  void note_graph_binding() const noexcept {
+    if (!graph_bound_.load(std::memory_order_relaxed)) graph_bound_.store(true, std::memory_order_relaxed);
+  }
   /// CPU view of the buffer; empty when it is not host-visible.
   CpuView cpu() const noexcept { return block_->cpu().empty() ? CpuView{} : block_->cpu().subview(offset_, size_); }
 
@@ -93,6 +107,8 @@ class Buffer::Impl {
   std::uint64_t size_;
   GpuAddress gpu_;
   const KernelObject* object_;
+  Device::Impl* device_;
+  mutable std::atomic<bool> graph_bound_{false};
 };
 
 }  // namespace adreno

@@ -100,6 +100,23 @@ Device::Impl::~Impl() {
   }
 }
 
+void Device::Impl::add_graph(GraphBindings& graph) {
+  std::lock_guard lock(graphs_mutex_);
+  graphs_.push_back(&graph);
+}
+
+void Device::Impl::remove_graph(GraphBindings& graph) noexcept {
+  std::lock_guard lock(graphs_mutex_);
+  std::erase(graphs_, &graph);
+}
+
+void Device::Impl::note_graph_buffer_released(MemoryBlock& block) noexcept {
+  // Under the lock: a graph being destroyed waits until this release reached it (remove_graph).
+  std::lock_guard lock(graphs_mutex_);
+  graph_buffers_released_.fetch_add(1, std::memory_order_acq_rel);
+  for (GraphBindings* graph : graphs_) graph->hold_if_bound(block);
+}
+
 Device Device::Impl::open_virtual(std::unique_ptr<virt::VirtualSyscalls> system, KernelKind kind) {
   std::unique_ptr<Kernel> kernel = kind == KernelKind::kgsl ? open_kgsl_kernel(*system, virt::kVirtualKgslNode, true)
                                                             : open_msm_kernel(*system, virt::kVirtualMsmNode, true);

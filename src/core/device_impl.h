@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 namespace adreno {
 
@@ -55,7 +56,23 @@ class Device::Impl {
   /// same count at its previous replay knows every buffer it binds is still held, without
   /// visiting them; buffers no graph bound (per-frame temporaries) do not count.
   std::uint64_t graph_buffers_released() const noexcept { return graph_buffers_released_.load(std::memory_order_acquire); }
-  void note_graph_buffer_released() noexcept { graph_buffers_released_.fetch_add(1, std::memory_order_acq_rel); }
+
+  /// A built graph: it borrows the memory it binds from the application's Buffers, without a
+  /// reference of its own (Graph::Impl says why that is safe), and takes one when the last Buffer
+  /// of memory it still binds goes.
+  class GraphBindings {
+   public:
+    /// Takes a reference to `block` if the graph binds it, or staged it for its next replay.
+    virtual void hold_if_bound(MemoryBlock& block) noexcept = 0;
+
+   protected:
+    ~GraphBindings() = default;
+  };
+  void add_graph(GraphBindings& graph);
+  void remove_graph(GraphBindings& graph) noexcept;
+  /// The last Buffer of `block`, which some graph bound, is going (it still holds `block`): every
+  /// graph of the device takes a reference if it still binds it, before the Buffer lets go.
+  void note_graph_buffer_released(MemoryBlock& block) noexcept;
 
   /// The block already imported from the dma-buf `fd` refers to, or one made by `import`.
   template <typename Import>
@@ -79,6 +96,8 @@ class Device::Impl {
   std::unique_ptr<Allocator> allocator_;
   std::unique_ptr<Tracer> tracer_;
   std::atomic<std::uint64_t> graph_buffers_released_{0};
+  std::mutex graphs_mutex_;  // a release visits the graphs while they are built and destroyed
+  std::vector<GraphBindings*> graphs_;
   std::mutex imports_mutex_;
   std::map<std::pair<dev_t, ino_t>, std::weak_ptr<MemoryBlock>> imports_;
 };

@@ -6,11 +6,34 @@
 // lives in GPU memory (constant file images, descriptors, signal and wait packets) and its next
 // value — and a replay writes only the sites marked dirty since the previous one.
 //
-// What a replay costs must grow with the values changed, not with the graph. So the graph owns
-// references to the memory it binds (swapped only when a binding changes, after the GPU finished
-// the replays that used the old one) and hands the queue just the list of kernel objects, rebuilt
-// only when one changed; whether some bound buffer was released is learnt from the device's
-// count of released buffers that some graph bound, so bindings are visited only when one went.
+// What a replay costs must grow with the values changed, not with the graph. So the graph
+// borrows the memory it binds (see "Bound memory" below), hands the queue just the list of kernel
+// objects, rebuilt only when one changed, and learns whether some bound buffer was released from
+// the device's count of released buffers that some graph bound: bindings are visited only when
+// one went.
+//
+// Bound memory. A reference count per changed pointer would cost two atomic read-modify-writes
+// (hundreds per replay when a model's buffers move), so a binding names its block with a plain
+// pointer and the application's Buffers keep the block alive. The graph holds a reference of its
+// own only where that is not enough, and that makes every block a binding names alive:
+// - Recording takes the references the Arguments hold; each stays (`held`) until its binding
+//   moves to another block.
+// - Before the last Buffer of a block some graph bound lets go, the device asks each built graph
+//   of the device (Device::Impl::note_graph_buffer_released → hold_if_bound), and one that binds
+//   the block now or staged it for its next replay takes a reference (`held`, `staged_held`).
+//   Only buffers of the graph's own device can be bound (set_buffer and set_image refuse
+//   others), so the device that hears of the release is the graph's.
+// - A replay moves a binding to its staged block only after the GPU finished every replay that
+//   used the old one (wait_for_previous_replays), and only then drops the old one's reference:
+//   memory a replay may still read or write is neither freed nor reused.
+// - When the graph goes, its bound blocks inherit the uses of its submitted replays (the
+//   allocator reuses memory only once they retired) and the queues of recorded, unsubmitted
+//   ones take references until they submit; it leaves the device's list last, so a release
+//   meanwhile still finds it.
+// A release runs on any thread: hold_if_bound reads `block` and writes the references under
+// mutex_, which a replay takes to change them; set_buffer writes `staged` with relaxed atomic
+// stores (plain stores on the hardware), ordered before the release of that Buffer by whatever
+// orders the application's own use of it before its release.
 #include <adreno/error.hpp>
 #include <adreno/graph.hpp>
 
@@ -25,7 +48,9 @@
 #include "pm4/packets.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <mutex>
 #include <optional>
 
 #include <fmt/format.h>
@@ -44,7 +69,7 @@ std::uint64_t align_data(std::uint64_t value) { return (value + kDataAlignment -
 
 }  // namespace
 
-class Graph::Impl {
+class Graph::Impl final : public Device::Impl::GraphBindings {
  public:
   explicit Impl(std::shared_ptr<Device::Impl> device) : device_(std::move(device)) {}
   ~Impl();
@@ -63,6 +88,7 @@ class Graph::Impl {
   void set_value(GraphSync id, std::uint64_t value);
   void set_launch(GraphDispatch id, const Launch& launch);
   void replay(Queue::Impl& queue);
+  void hold_if_bound(MemoryBlock& block) noexcept override;
 
   std::size_t dispatch_count() const { return built().dispatches; }
   std::size_t levels() const { return built().schedule.levels; }
@@ -70,25 +96,25 @@ class Graph::Impl {
   std::size_t command_dwords() const { return built().dwords; }
 
  private:
-  // Memory an argument binds. `staged` is what set_buffer/set_*image bound for the next replay
-  // (`rebind`); once swapped in, it keeps the block it replaced, which the GPU no longer uses, so
-  // that an application alternating between buffers (double-buffered inputs) moves no reference
-  // counts at all. Such a kept block goes once the application released it (check_bindings_held).
+  // Memory an argument binds, borrowed (see "Bound memory" at the top). `staged` is what
+  // set_buffer/set_*image bound for the next replay (`rebind`); it equals `block` otherwise.
   struct BufferBinding {
-    std::shared_ptr<MemoryBlock> block;  // bound now; the GPU may be running it
+    MemoryBlock* block = nullptr;  // bound now; the GPU may be running it
     const KernelObject* object = nullptr;  // block's, for the submission's object list
-    std::shared_ptr<MemoryBlock> staged;
+    MemoryBlock* staged = nullptr;  // written with atomic stores: hold_if_bound reads it from any thread
     const KernelObject* staged_object = nullptr;
+    // block's and (when released after it was staged) staged's own references; null while the
+    // application's Buffers hold them.
+    std::shared_ptr<MemoryBlock> held;
+    std::shared_ptr<MemoryBlock> staged_held;
     std::uint32_t dispatch = 0;  // the GraphDispatch it belongs to
     std::uint32_t argument = 0;
     bool writes = false;
     bool rebind = false;
     // Binds `buffer` from the next replay on.
     void stage(const Buffer::Impl& buffer) {
-      if (staged != buffer.block_shared()) {
-        staged = buffer.block_shared();
-        staged->note_graph_binding();
-      }
+      buffer.note_graph_binding();  // before the application can release it
+      std::atomic_ref(staged).store(&buffer.block(), std::memory_order_relaxed);
       staged_object = &buffer.object();
       rebind = true;
     }
@@ -203,7 +229,14 @@ class Graph::Impl {
     pending_addresses_.push_back(AddressPatch{site.at, value, index, site.binding});
   }
   // Binds what set_buffer staged: the GPU finished every replay that bound the old memory.
+  // Under mutex_.
   void swap_in_staged(BufferBinding& binding);
+  // Refuses a buffer of another device (its GPU address is in another address space).
+  void check_device(const Buffer::Impl& buffer, GraphDispatch id, std::size_t argument, const char* operation) const {
+    if (&buffer.device() != device_.get()) [[unlikely]]
+      foreign_buffer(id, argument, operation);
+  }
+  [[noreturn, gnu::noinline, gnu::cold]] static void foreign_buffer(GraphDispatch id, std::size_t argument, const char* operation);
   void check_bindings_held();
   void submit_recorded_replays();
   void wait_for_previous_replays();
@@ -237,7 +270,7 @@ class Graph::Impl {
   bool objects_stale_ = true;
   // Device::Impl::graph_buffers_released() when every bound buffer was last seen held.
   std::uint64_t checked_releases_ = ~std::uint64_t{0};
-  bool drop_released_kept_ = false;  // a release was seen since the last patches were applied
+  std::mutex mutex_;  // bindings_' `block` and references: replay changes them, a release reads and adds
 
   std::vector<RecordedReplay> recorded_;
   std::vector<GpuUse> uses_;  // scratch for the waits
@@ -271,7 +304,8 @@ GraphDispatch Graph::Impl::dispatch(const Program& program, const Arguments& arg
     const bool reads = how != Access::write;
     const bool writes = how != Access::read;
     binding.memory->note_graph_binding();
-    recorded.buffers.push_back(BufferBinding{binding.memory, &binding.memory->object(), nullptr, nullptr,
+    recorded.buffers.push_back(BufferBinding{binding.memory.get(), &binding.memory->object(), binding.memory.get(),
+                                             &binding.memory->object(), binding.memory, nullptr,
                                              static_cast<std::uint32_t>(dispatches_.size()), static_cast<std::uint32_t>(i), writes});
     recorded.accesses.push_back(ScheduleAccess{binding.memory.get(), reads, writes});
   }
@@ -464,6 +498,7 @@ void Graph::Impl::build(const GraphOptions& options) {
   own_ = std::move(own);
   data_ = std::move(data);
   commands_ = std::move(commands);
+  device_->add_graph(*this);  // from here on, releases of what set_buffer binds reach the graph
   built_ = std::move(result);
 }
 
@@ -471,13 +506,30 @@ Graph::Impl::~Impl() {
   if (!built_) return;  // nothing was replayed: the recording's references just go
   // The GPU may still be running replays that use the bound memory. Submitted ones used the data
   // block too: the memory inherits its uses. Recorded but unsubmitted ones: their queue holds it.
+  // Still on the device's list: every bound block is alive (held here or by a Buffer).
   data_->uses(uses_);
   for (const BufferBinding& binding : bindings_)
     for (const GpuUse& use : uses_) binding.block->record_use(use.context, use.fence);
   for (const RecordedReplay& replay : recorded_) {
     const std::shared_ptr<Queue::Impl> queue = replay.alive.lock();
     if (!queue || queue->submitted_ticket() >= replay.ticket) continue;
-    for (const BufferBinding& binding : bindings_) queue->keep_until_submitted(replay.ticket, binding.block, binding.writes);
+    for (const BufferBinding& binding : bindings_)
+      queue->keep_until_submitted(replay.ticket, binding.block->shared_from_this(), binding.writes);
+  }
+  device_->remove_graph(*this);  // waits for a release that is visiting it
+}
+
+void Graph::Impl::foreign_buffer(GraphDispatch id, std::size_t argument, const char* operation) {
+  invalid(operation, fmt::format("argument {} of dispatch {}: the buffer belongs to another device", argument,
+                                 static_cast<std::uint32_t>(id)));
+}
+
+void Graph::Impl::hold_if_bound(MemoryBlock& block) noexcept {
+  std::lock_guard lock(mutex_);
+  for (BufferBinding& binding : bindings_) {
+    if (binding.block == &block && !binding.held) binding.held = block.shared_from_this();
+    if (std::atomic_ref(binding.staged).load(std::memory_order_relaxed) == &block && binding.staged_held.get() != &block)
+      binding.staged_held = block.shared_from_this();
   }
 }
 
@@ -507,6 +559,7 @@ void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const Buffe
     const std::uint32_t site_index = sites_of_dispatch_[index].first + static_cast<std::uint32_t>(argument);
     PatchSite& site = sites_[site_index];
     if (site.is_address()) [[likely]] {
+      check_device(buffer, id, argument, "set graph buffer argument");
       bindings_[site.binding].stage(buffer);
       pend_address(site, site_index, address.value());
       return;
@@ -521,6 +574,7 @@ void Graph::Impl::set_buffer_descriptor(GraphDispatch id, std::size_t argument, 
   constexpr const char* kOperation = "set graph buffer argument";
   PatchSite& site = site_of(id, argument, kOperation);  // throws for a graph not built, a dispatch or argument that does not exist
   if (site.kind == ProgramArgument::Kind::storage_buffer || site.kind == ProgramArgument::Kind::uniform_buffer) {
+    check_device(buffer, id, argument, kOperation);
     std::uint32_t descriptor[pm4::a6xx_descriptors::kTextureDwords];
     const ProgramInfo& info = kept_dispatch(id, kOperation).program->info();
     if (site.kind == ProgramArgument::Kind::storage_buffer) {
@@ -542,10 +596,12 @@ void Graph::Impl::set_buffer_descriptor(GraphDispatch id, std::size_t argument, 
 }
 
 void Graph::Impl::set_image(GraphDispatch id, std::size_t argument, const ImageDesc& image, bool storage) {
-  PatchSite& site = site_of(id, argument, storage ? "set graph storage image argument" : "set graph texture argument");
+  const char* operation = storage ? "set graph storage image argument" : "set graph texture argument";
+  PatchSite& site = site_of(id, argument, operation);
   std::uint32_t descriptor[pm4::a6xx_descriptors::kTextureDwords];
   Arguments::Impl::image_descriptor(descriptor, kept_dispatch(id, "set graph image argument").program->info(), argument,
                                     image, storage);  // throws unless that kind of image argument
+  check_device(*image.memory.buffer(), id, argument, operation);
   bindings_[site.binding].stage(*image.memory.buffer());
   std::memcpy(next_value(site), descriptor, sizeof(descriptor));
   mark_dirty(site);
@@ -597,8 +653,7 @@ void Graph::Impl::check_bindings_held() {
   // was bound or last checked) still has one.
   const std::uint64_t released = device_->graph_buffers_released();
   if (released == checked_releases_) return;
-  for (BufferBinding& binding : bindings_) {
-    if (!binding.rebind && binding.staged && !binding.staged->has_handles()) binding.staged.reset();  // kept, now released
+  for (const BufferBinding& binding : bindings_) {
     if ((binding.rebind ? *binding.staged : *binding.block).has_handles()) continue;
     const RecordedDispatch& owner = dispatches_[binding.dispatch];
     const std::string& name = owner.program->info().arguments[binding.argument].name;
@@ -607,7 +662,6 @@ void Graph::Impl::check_bindings_held() {
                                         name.empty() ? "" : " ('" + name + "')"));
   }
   checked_releases_ = released;
-  drop_released_kept_ = true;
 }
 
 void Graph::Impl::submit_recorded_replays() {
@@ -640,12 +694,16 @@ void Graph::Impl::wait_for_previous_replays() {
 
 void Graph::Impl::swap_in_staged(BufferBinding& binding) {
   if (!binding.rebind) return;
-  std::swap(binding.block, binding.staged);
   objects_stale_ = objects_stale_ || binding.staged_object != binding.object;
-  std::swap(binding.object, binding.staged_object);
+  binding.block = binding.staged;
+  binding.object = binding.staged_object;
   binding.rebind = false;
-  // Memory released before this replay rebound it is not kept: nothing would drop it later.
-  if (drop_released_kept_ && !binding.staged->has_handles()) binding.staged.reset();
+  // The old block's reference goes (the GPU is done with it); a reference taken to what was
+  // staged last moves along, one to an earlier staged block goes.
+  if (binding.held || binding.staged_held) [[unlikely]] {
+    binding.held = binding.staged_held.get() == binding.staged ? std::move(binding.staged_held) : nullptr;
+    binding.staged_held.reset();
+  }
 }
 
 void Graph::Impl::apply_patches() {
@@ -662,7 +720,6 @@ void Graph::Impl::apply_patches() {
     if (site.binding != kNoSite) swap_in_staged(bindings_[site.binding]);
   }
   dirty_sites_.clear();
-  drop_released_kept_ = false;
   for (const std::uint32_t index : dirty_syncs_) {
     RecordedSync& sync = syncs_[index];
     if (sync.is_signal) {
@@ -706,6 +763,7 @@ void Graph::Impl::replay(Queue::Impl& queue) {
 
   if (!pending_addresses_.empty() || !dirty_sites_.empty() || !dirty_syncs_.empty() || !dirty_launches_.empty()) {
     wait_for_previous_replays();
+    std::lock_guard lock(mutex_);
     apply_patches();
   }
   if (objects_stale_) list_objects();

@@ -19,6 +19,7 @@
 #include <cerrno>
 #include <cstring>
 #include <random>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -498,6 +499,60 @@ TEST_CASE("memory a graph binds is not reused while a replay may still run, afte
   device.close_and_check_ledger();
 }
 
+TEST_CASE("memory bound or staged with set_buffer, then released, is not reused while the graph may use it",
+          "[virtual-gpu][graph]") {
+  // The graph holds no reference while the application's Buffers do: releasing the last one must
+  // hand the graph one (Graph::Impl::hold_if_bound), or the allocator hands the memory out again.
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
+  {
+    const Program add = load_add(*device);
+    constexpr std::uint64_t kBytes = 64 * 1024;  // the allocator's object cache hands back the latest freed first
+    std::vector<Buffer> buffers;  // 0..2 recorded; 3 and 4 bound with set_buffer; 5 staged
+    for (std::uint32_t i = 0; i < 6; ++i) {
+      buffers.push_back(device->allocate({.size = kBytes}));
+      fill(buffers.back(), 80 + i);
+    }
+    const auto before = contents(buffers);
+    Signal go(*device);
+    Queue queue(*device);
+    Graph graph(*device);
+    graph.wait(go, 1);  // holds the replay on the GPU until the host says so
+    const GraphDispatch id = graph.dispatch(add, add_arguments(add, buffers, {0, 1, 2}), add_launch(kElements));
+    graph.build();
+    graph.set_buffer(id, 1, buffers[3]);
+    graph.set_buffer(id, 2, buffers[4]);
+    graph.replay(queue);
+    queue.submit();
+    graph.set_buffer(id, 2, buffers[5]);  // for the next replay
+    const GpuAddress bound = buffers[3].gpu_address(), staged = buffers[5].gpu_address();
+    buffers[3] = Buffer();
+    buffers[5] = Buffer();
+    std::vector<Buffer> fresh;
+    for (int i = 0; i < 4; ++i) {
+      fresh.push_back(device->allocate({.size = kBytes}));
+      CHECK(fresh.back().gpu_address() != bound);
+      CHECK(fresh.back().gpu_address() != staged);
+      std::memset(fresh.back().cpu_view().data(), 0x5a, kBytes);
+    }
+    go.set(1);
+    queue.finish();
+    for (std::uint32_t i = 0; i < kElements; ++i) REQUIRE(read(buffers[0])[i] == before[3][i] + before[4][i]);
+    // Still bound and staged: refused; rebound, the memory goes back to the allocator.
+    require_error([&] { graph.replay(queue); }, Errc::invalid_argument, "argument 1 ('a'): its buffer was freed");
+    graph.set_buffer(id, 1, buffers[1]);
+    require_error([&] { graph.replay(queue); }, Errc::invalid_argument, "argument 2 ('b'): its buffer was freed");
+    graph.set_buffer(id, 2, buffers[2]);
+    graph.replay(queue);
+    queue.finish();
+    for (std::uint32_t i = 0; i < kElements; ++i) REQUIRE(read(buffers[0])[i] == before[1][i] + before[2][i]);
+    Buffer next = device->allocate({.size = kBytes});
+    Buffer after = device->allocate({.size = kBytes});
+    CHECK(std::set<std::uint64_t>{next.gpu_address().value(), after.gpu_address().value()} ==
+          std::set<std::uint64_t>{bound.value(), staged.value()});
+  }
+  device.close_and_check_ledger();
+}
+
 namespace {
 
 // A Qualcomm CL binary whose kernel copies storage image 0 to storage image 1, one 32-bit texel
@@ -572,6 +627,113 @@ TEST_CASE("patched image descriptors take effect at the next replay, and bad ima
     CHECK(rows(images[2]) == before[0]);  // the first destination is no longer written
     CHECK(rows(images[1]) == before[1]);
   }
+  device.close_and_check_ledger();
+}
+
+namespace {
+
+// buffer[i] = i for i < 32, through storage buffer 0's descriptor (no address in the constants).
+Program load_store_index(Device& device) {
+  return Program::from_ir3_assembly(device,
+                                    "@localsize 32, 1, 1\n"
+                                    "@buf 32\n"
+                                    "@invocationid(r0.x)\n"
+                                    "mov.u32u32 r0.y, r0.x\n"
+                                    "(rpt5)nop\n"
+                                    "stib.b.untyped.1d.u32.1.imm r0.x, r0.y, 0\n"
+                                    "end\n");
+}
+
+}  // namespace
+
+TEST_CASE("a buffer of another device is refused by set_buffer and set_image, and replays keep the old bindings",
+          "[virtual-gpu][graph]") {
+  // Its GPU address is in the other device's address space: bound, it would page-fault on
+  // hardware (which by default is only logged) or hit whatever this device has there.
+  const std::string spec = EACH_VIRTUAL_BACKEND_AND_GENERATION();
+  VirtualDevice device(spec);
+  VirtualDevice other(spec);
+  {
+    const std::string refused = "belongs to another device";
+    Queue queue(*device);
+    {  // A buffer address in the constants (set_buffer's fast path).
+      const Program add = load_add(*device);
+      std::vector<Buffer> buffers = make_buffers(*device, 3, 71);
+      Buffer foreign = other->allocate({.size = kElements * 4});
+      fill(foreign, 72);
+      Graph graph(*device);
+      const GraphDispatch id = graph.dispatch(add, add_arguments(add, buffers, {0, 1, 2}), add_launch(kElements),
+                                              {Access::write, Access::read, Access::read});
+      graph.build();
+      require_error([&] { graph.set_buffer(id, 1, foreign); }, Errc::invalid_argument, "argument 1 of dispatch 0: the buffer " + refused);
+      require_error([&] { graph.set_buffer(id, 0, foreign.view(0, 64)); }, Errc::invalid_argument, refused);
+      const auto before = contents(buffers);
+      const auto foreign_before = read(foreign);
+      graph.replay(queue);
+      queue.finish();
+      for (std::uint32_t i = 0; i < kElements; ++i) REQUIRE(read(buffers[0])[i] == before[1][i] + before[2][i]);
+      CHECK(read(buffers[1]) == before[1]);
+      CHECK(read(buffers[2]) == before[2]);
+      CHECK(read(foreign) == foreign_before);
+    }
+    {  // A storage buffer descriptor.
+      const Program store = load_store_index(*device);
+      Buffer bound = device->allocate({.size = 32 * 4});
+      Buffer foreign = other->allocate({.size = 32 * 4});
+      Arguments arguments(store);
+      arguments.set_buffer(0, bound);
+      Graph graph(*device);
+      const GraphDispatch id = graph.dispatch(store, arguments, Launch{{1, 1, 1}, {32, 1, 1}, std::nullopt});
+      graph.build();
+      require_error([&] { graph.set_buffer(id, 0, foreign); }, Errc::invalid_argument, "argument 0 of dispatch 0: the buffer " + refused);
+      std::memset(bound.cpu_view().data(), 0xee, 32 * 4);
+      std::memset(foreign.cpu_view().data(), 0xee, 32 * 4);
+      graph.replay(queue);
+      queue.finish();
+      const auto written = bound.cpu_view().as<std::uint32_t>();
+      for (std::uint32_t i = 0; i < 32; ++i) REQUIRE(written[i] == i);
+      for (const std::uint32_t word : foreign.cpu_view().as<std::uint32_t>()) REQUIRE(word == 0xeeeeeeeeu);
+    }
+    {  // A storage image descriptor.
+      const Program copy = load_image_copy(*device);
+      std::mt19937 rng(4243);
+      std::vector<Buffer> images;  // source, destination, and one on the other device
+      for (int i = 0; i < 3; ++i) {
+        images.push_back((i < 2 ? *device : *other).allocate({.size = kPitch * kHeight}));
+        auto* texels = reinterpret_cast<std::uint32_t*>(images.back().cpu_view().data());
+        for (std::uint32_t t = 0; t < kPitch * kHeight / 4; ++t) texels[t] = static_cast<std::uint32_t>(rng());
+      }
+      const auto image = [&](const Buffer& buffer) {
+        return ImageDesc{buffer.view(0, kPitch * kHeight), ImageFormat::r32_uint, kWidth, kHeight, kPitch};
+      };
+      std::vector<std::vector<std::uint32_t>> before;
+      for (const Buffer& buffer : images) before.push_back(std::vector<std::uint32_t>(buffer.cpu_view().as<std::uint32_t>().begin(),
+                                                                                      buffer.cpu_view().as<std::uint32_t>().end()));
+      Arguments arguments(copy);
+      arguments.set_storage_image(0, image(images[0])).set_storage_image(1, image(images[1]));
+      Graph graph(*device);
+      const GraphDispatch id = graph.dispatch(copy, arguments, Launch{{1, 1, 1}, {kWidth, kHeight, 1}, std::nullopt},
+                                              {Access::read, Access::write});
+      graph.build();
+      require_error([&] { graph.set_storage_image(id, 1, image(images[2])); }, Errc::invalid_argument,
+                    "argument 1 of dispatch 0: the buffer " + refused);
+      require_error([&] { graph.set_storage_image(id, 0, image(images[2])); }, Errc::invalid_argument, refused);
+      graph.replay(queue);
+      queue.finish();
+      const auto* source = before[0].data();
+      const auto destination = images[1].cpu_view().as<std::uint32_t>();
+      for (std::uint32_t y = 0; y < kHeight; ++y)
+        for (std::uint32_t x = 0; x < kPitch / 4; ++x) {
+          const std::uint32_t at = y * kPitch / 4 + x;
+          REQUIRE(destination[at] == (x < kWidth ? source[at] : before[1][at]));  // texels copied, the rest of each row kept
+        }
+      for (std::size_t i : {std::size_t{0}, std::size_t{2}}) {
+        const auto now = images[i].cpu_view().as<std::uint32_t>();
+        CHECK(std::vector<std::uint32_t>(now.begin(), now.end()) == before[i]);
+      }
+    }
+  }
+  other.close_and_check_ledger();
   device.close_and_check_ledger();
 }
 

@@ -34,6 +34,7 @@
 #include "core/dispatch_encoder.h"
 #include "core/queue_impl.h"
 #include "core/same_device.h"
+#include "core/sync_commands.h"
 #include "pm4/a6xx_descriptors.h"
 #include "pm4/a6xx_registers.h"
 #include "pm4/packets.h"
@@ -582,13 +583,16 @@ void validate_indirect(const ProgramInfo& info, const BufferView& groups, const 
                             counts.value()));
 }
 
-IndirectCounts emit_indirect_count_params(pm4::CommandStream& cs, const ProgramInfo& info, GpuAddress groups, GpuAddress data,
-                                          GpuAddress params) {
+IndirectCounts emit_indirect_count_params(pm4::CommandStream& cs, pm4::Gen gen, const ProgramInfo& info, GpuAddress groups,
+                                          GpuAddress data, GpuAddress params) {
   IndirectCounts indirect{groups, GpuAddress(), 0};
   // The counts the program reads as driver params come from the same memory, as in Turnip's
   // tu_emit_compute_driver_params: after a wait for earlier users, the CP copies x, y, z
   // (CP_MEM_TO_MEM) into `params`, next to the fourth dword of that constant vec4 as this
-  // dispatch's constants have it, and loads the vec4 from there over the constants.
+  // dispatch's constants have it, waits for those writes, invalidates UCHE and waits for idle,
+  // and loads the vec4 from there over the constants. The load reads through UCHE, where an
+  // earlier load of the same `params` (an earlier indirect dispatch of the submission) may have
+  // left the old counts: the CP's copy bypasses it.
   // Driver-param blocks start on a vec4 (Mesa's allocation; @numwg is refused off .x).
   for (const DriverParamRange& range : info.driver_params) {
     if (range.first != DriverParam::num_work_groups_x) continue;
@@ -598,6 +602,7 @@ IndirectCounts emit_indirect_count_params(pm4::CommandStream& cs, const ProgramI
       pm4::mem_to_mem(cs, params + 4 * k, source);
     }
     pm4::wait_mem_writes(cs);
+    emit_invalidate(cs, gen);
     indirect.count_params = params;
     indirect.count_params_vec4 = range.const_dword / 4;
   }
@@ -620,7 +625,7 @@ void Queue::dispatch_indirect(const Program& program, const Arguments& arguments
   pm4::CommandStream& cs = impl_->stream();
   const bool traced = impl_->trace() != nullptr;
   if (traced) [[unlikely]] impl_->begin_gpu_span(cs);
-  const IndirectCounts indirect = emit_indirect_count_params(cs, prog.info(), groups.gpu_address(), data,
+  const IndirectCounts indirect = emit_indirect_count_params(cs, impl_->generation(), prog.info(), groups.gpu_address(), data,
                                                              impl_->scratch() + kIndirectParamsOffset);
   emit_dispatch(cs, program.impl(), prog.data_layout(), data, launch, impl_->carried_program_state(), &indirect);
   if (traced) [[unlikely]]

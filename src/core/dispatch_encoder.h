@@ -65,12 +65,12 @@ Launch indirect_launch(const IndirectLaunch& shape);
 /// (Error(invalid_argument): at least 12 bytes, 4-byte aligned).
 void validate_indirect(const ProgramInfo& info, const BufferView& groups, const char* operation);
 
-/// Appends what an indirect dispatch of `info` needs before its packets: when the program reads
-/// the group counts as driver params, the CP copies them from `groups` into the 16 bytes at
-/// `params` (with the fourth dword of their vec4 from the dispatch's constants at `data`).
-/// Returns what emit_dispatch takes.
-IndirectCounts emit_indirect_count_params(pm4::CommandStream& cs, const ProgramInfo& info, GpuAddress groups, GpuAddress data,
-                                          GpuAddress params);
+/// Appends what an indirect dispatch of `info` needs before its packets, for a GPU of generation
+/// `gen`: when the program reads the group counts as driver params, the CP copies them from
+/// `groups` into the 16 bytes at `params` (with the fourth dword of their vec4 from the
+/// dispatch's constants at `data`) and invalidates UCHE. Returns what emit_dispatch takes.
+IndirectCounts emit_indirect_count_params(pm4::CommandStream& cs, pm4::Gen gen, const ProgramInfo& info, GpuAddress groups,
+                                          GpuAddress data, GpuAddress params);
 
 /// The program whose compute state (ProgramPackets: the state for one wave size and the code
 /// packets) a command stream set last, so that the next dispatch of the same program with the

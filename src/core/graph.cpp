@@ -406,8 +406,8 @@ void Graph::Impl::build(const GraphOptions& options) {
       recorded.data_gpu = memory.gpu + data_at[node.index];
       if (recorded.groups_block) {
         own_block(recorded.groups_block, false);
-        const IndirectCounts counts = emit_indirect_count_params(cs, recorded.program->info(), recorded.groups, recorded.data_gpu,
-                                                                 scratch->allocation().gpu + kIndirectParamsOffset);
+        const IndirectCounts counts = emit_indirect_count_params(cs, gen, recorded.program->info(), recorded.groups,
+                                                                 recorded.data_gpu, scratch->allocation().gpu + kIndirectParamsOffset);
         recorded.packets = emit_dispatch(cs, recorded.program, recorded.layout, recorded.data_gpu, recorded.launch, carried, &counts);
       } else {
         recorded.packets = emit_dispatch(cs, recorded.program, recorded.layout, recorded.data_gpu, recorded.launch, carried);

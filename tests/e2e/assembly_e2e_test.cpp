@@ -469,3 +469,128 @@ TEST_CASE("indirect dispatches with bad counts fault on the GPU and bad views ar
   }
   device.close_and_check_ledger();
 }
+
+namespace {
+
+// Each work group (of one fiber) writes the group counts it reads from @numwg, and its linear
+// group id x + nx·(y + ny·z), to out[4·id .. 4·id + 4).
+constexpr const char* kCountReader = R"(
+@localsize 1, 1, 1
+@buf 1024 (c0.x)
+@numwg(c1.x)
+@wgid(r48.x)
+    mov.u32u32 r1.x, c0.x
+    mov.u32u32 r1.y, c0.y
+    mov.u32u32 r2.x, c1.x
+    mov.u32u32 r2.y, c1.y
+    mov.u32u32 r2.z, c1.z
+    (rpt2)nop
+    mad.u24 r3.x, r48.z, r2.y, r48.y
+    (rpt2)nop
+    mad.u24 r2.w, r3.x, r2.x, r48.x
+    (rpt2)nop
+    shl.b r3.y, r2.w, 2
+    (rpt5)nop
+    stg.a.u32 g[r1.x+r3.y], r2.x, 4
+    end
+)";
+constexpr std::uint32_t kCountReaderGroups = 256;  // out holds 4 dwords for each of this many
+
+using Grid = std::array<std::uint32_t, 3>;
+
+// Seeded random grids of 1-4 groups per axis, each differing from the one before: a dispatch that
+// read its predecessor's counts would show.
+std::vector<Grid> random_grids(std::mt19937& rng, std::size_t count) {
+  std::vector<Grid> grids;
+  while (grids.size() < count) {
+    const Grid grid{static_cast<std::uint32_t>(rng() % 4 + 1), static_cast<std::uint32_t>(rng() % 4 + 1),
+                    static_cast<std::uint32_t>(rng() % 4 + 1)};
+    if (grids.empty() || grid != grids.back()) grids.push_back(grid);
+  }
+  return grids;
+}
+
+std::uint32_t groups_of(const Grid& grid) { return grid[0] * grid[1] * grid[2]; }
+
+/// Writes `grid`'s counts and id for each of its groups into `expected` (4 dwords a group).
+void expect_groups(std::vector<std::uint32_t>& expected, const Grid& grid) {
+  for (std::uint32_t id = 0; id < groups_of(grid); ++id) {
+    expected[4 * id] = grid[0];
+    expected[4 * id + 1] = grid[1];
+    expected[4 * id + 2] = grid[2];
+    expected[4 * id + 3] = id;
+  }
+}
+
+std::vector<std::uint32_t> words_of(const Buffer& buffer) {
+  const auto words = buffer.cpu_view().as<std::uint32_t>();
+  return std::vector<std::uint32_t>(words.begin(), words.end());
+}
+
+}  // namespace
+
+// Kills: the CP's copy of the counts loaded into the constants without an invalidate in between
+// (Turnip's tu_emit_compute_driver_params emits CP_WAIT_MEM_WRITES, FD_CACHE_INVALIDATE, WFI
+// before that CP_LOAD_STATE6): every indirect dispatch of a submission copies its counts to the
+// same scratch vec4, so the second one's load hit the line the first one's had filled in UCHE
+// and its program read the first grid's counts.
+TEST_CASE("indirect dispatches in one submission each read their own group counts as driver params", "[virtual-gpu][e2e]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
+  {
+    Program program = Program::from_ir3_assembly(*device, kCountReader);
+    std::mt19937 rng(18);
+    const std::vector<Grid> grids = random_grids(rng, 4);
+    std::vector<Buffer> outs, counts;
+    Queue queue(*device);
+    for (const Grid& grid : grids) {
+      outs.push_back(upload(*device, std::vector<std::uint32_t>(4 * kCountReaderGroups, 0)));
+      counts.push_back(upload(*device, {grid[0], grid[1], grid[2], 0}));
+      Arguments arguments(program);
+      arguments.set_buffer(0, outs.back());
+      queue.dispatch_indirect(program, arguments, counts.back(), IndirectLaunch{{1, 1, 1}, std::nullopt});
+    }
+    queue.finish(std::chrono::seconds(60));  // the one submission
+    for (std::size_t i = 0; i < grids.size(); ++i) {
+      INFO("dispatch " << i << ": grid " << grids[i][0] << "x" << grids[i][1] << "x" << grids[i][2]);
+      std::vector<std::uint32_t> expected(4 * kCountReaderGroups, 0);
+      expect_groups(expected, grids[i]);
+      CHECK(words_of(outs[i]) == expected);
+    }
+  }
+  device.close_and_check_ledger();
+}
+
+// Kills the same missing invalidate for a graph: its indirect dispatches copy their counts to the
+// graph's one scratch vec4, so every load after the submission's first hit the line that one
+// filled and read dispatch 0's counts.
+TEST_CASE("a graph replayed twice in one submission gives each of its indirect dispatches its own counts as driver params",
+          "[virtual-gpu][e2e][graph]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
+  {
+    Program program = Program::from_ir3_assembly(*device, kCountReader);
+    std::mt19937 rng(19);
+    const std::vector<Grid> grids = random_grids(rng, 3);
+    std::vector<Buffer> outs, counts;
+    Graph graph(*device);
+    for (const Grid& grid : grids) {
+      outs.push_back(upload(*device, std::vector<std::uint32_t>(4 * kCountReaderGroups, 0)));
+      counts.push_back(upload(*device, {grid[0], grid[1], grid[2], 0}));
+      Arguments arguments(program);
+      arguments.set_buffer(0, outs.back());
+      graph.dispatch_indirect(program, arguments, counts.back(), IndirectLaunch{{1, 1, 1}, std::nullopt}, {Access::write});
+    }
+    graph.build();
+    CHECK(graph.barriers() == 0);  // independent dispatches: nothing invalidates between them
+    Queue queue(*device);
+    graph.replay(queue);
+    graph.replay(queue);  // the same dispatches again, after the first replay's loads
+    queue.finish(std::chrono::seconds(60));  // the one submission
+    for (std::size_t i = 0; i < grids.size(); ++i) {
+      INFO("dispatch " << i << ": grid " << grids[i][0] << "x" << grids[i][1] << "x" << grids[i][2]);
+      std::vector<std::uint32_t> expected(4 * kCountReaderGroups, 0);
+      expect_groups(expected, grids[i]);
+      CHECK(words_of(outs[i]) == expected);
+    }
+  }
+  device.close_and_check_ledger();
+}

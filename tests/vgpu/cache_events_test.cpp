@@ -12,6 +12,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <functional>
 #include <string>
 
@@ -153,4 +154,76 @@ TEST_CASE("the library's barrier and signal make a dispatch's stores visible to 
   });
   CHECK(signal.cp_read == kValue);
   CHECK(signal.event_write == 3);
+}
+
+namespace {
+
+/// Stores c1.x at the address in c0.xy twice: a dispatch with the harness's constants (`first`
+/// at kStored), then — after the CP rewrote those constants in memory to `second` at kProbe and
+/// `between` ran — a dispatch that reloads them from memory with CP_LOAD_STATE6 SS6_INDIRECT,
+/// the shape of an indirect dispatch's copied group counts. Returns {kStored, kProbe} after.
+std::array<std::uint32_t, 2> reload_after_cp_write(pm4::Gen gen, std::uint32_t first, std::uint32_t second,
+                                                   const std::function<void(pm4::CommandStream&)>& between) {
+  const ir3::Program program = ir3::assemble(R"(
+    mov.u32u32 r0.x, c0.x
+    mov.u32u32 r0.y, c0.y
+    mov.u32u32 r0.z, c1.x
+    stg.u32 g[r0.x], r0.z, 1
+    end
+  )",
+                                             ir3::RegisterFile::split, ir3::Scheduling::legalize,
+                                             gen == pm4::kA7xx ? ir3::Generation::a7xx : ir3::Generation::a6xx);
+  VirtualGpu gpu(gen, virt::ExecutionModel{});
+  gpu.put<std::uint32_t>(kStored, {0});
+  gpu.put<std::uint32_t>(kProbe, {0});
+  Launch launch = launch_for(program);
+  launch.local_size = {1, 1, 1};
+  auto constants = [&](std::uint64_t offset, std::uint32_t value) {
+    const std::uint64_t at = gpu.va(offset);
+    return std::vector<std::uint32_t>{static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(at >> 32), 0, 0, value, 0, 0, 0};
+  };
+  launch.constants = constants(kStored, first);
+  gpu.run(program.words, launch, [&](pm4::CommandStream& cs) {
+    // Turnip's order (tu_emit_compute_driver_params): wait for earlier users, the CP's write,
+    // then whatever `between` is, the load, the dispatch.
+    pm4::wait_for_idle(cs);
+    pm4::mem_write(cs, GpuAddress(gpu.va(VirtualGpu::kConstants)), constants(kProbe, second));
+    pm4::wait_mem_writes(cs);
+    between(cs);
+    pm4::load_state6_frag(cs, {pm4::StateType::ST6_CONSTANTS, pm4::StateBlock::SB6_CS_SHADER, 0, 2},
+                          GpuAddress(gpu.va(VirtualGpu::kConstants)));
+    pm4::exec_cs(cs, 1, 1, 1);
+  });
+  return {gpu.get<std::uint32_t>(kStored, 1)[0], gpu.get<std::uint32_t>(kProbe, 1)[0]};
+}
+
+}  // namespace
+
+// Kills: CP_LOAD_STATE6 SS6_INDIRECT reading memory past UCHE, which let an indirect dispatch's
+// count copy skip the invalidate Turnip emits between CP_WAIT_MEM_WRITES and the load
+// (tu_emit_compute_driver_params, ST6_CONSTANTS path: FD_CACHE_INVALIDATE, then a WFI).
+TEST_CASE("a constant load from memory the CP rewrote returns the stale UCHE line unless UCHE was invalidated in between",
+          "[virtual-gpu][cp]") {
+  const pm4::Gen gen = GENERATE(pm4::kA6xx, pm4::kA7xx);
+  CAPTURE(gen);
+  constexpr std::uint32_t kFirst = 0x0f157000, kSecond = 0x5ec0d000;
+  SECTION("no invalidate: the second dispatch gets the first one's constants from UCHE") {
+    const auto stored = reload_after_cp_write(gen, kFirst, kSecond, [](pm4::CommandStream&) {});
+    CHECK(stored[0] == kFirst);
+    CHECK(stored[1] == 0);
+  }
+  SECTION("the invalidate and a wait for idle (core emit_invalidate): the load reads the CP's write") {
+    const auto stored = reload_after_cp_write(gen, kFirst, kSecond, [gen](pm4::CommandStream& cs) { emit_invalidate(cs, gen); });
+    CHECK(stored[0] == kFirst);
+    CHECK(stored[1] == kSecond);
+  }
+  // The model takes the strict reading of the WFI Turnip puts after the invalidate: an event acts
+  // after the work before it, and nothing waits for it here.
+  SECTION("the invalidate without the wait: it has not acted when the CP loads") {
+    const auto stored = reload_after_cp_write(gen, kFirst, kSecond, [gen](pm4::CommandStream& cs) {
+      pm4::event(cs, gen, gen == pm4::kA7xx ? pm4::EventType::CACHE_INVALIDATE7 : pm4::EventType::CACHE_INVALIDATE);
+    });
+    CHECK(stored[0] == kFirst);
+    CHECK(stored[1] == 0);
+  }
 }

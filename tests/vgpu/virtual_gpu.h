@@ -4,6 +4,7 @@
 // builders and register database. The CP sees only the PM4 bytes this writes.
 #pragma once
 
+#include "core/sync_commands.h"
 #include "ir3/assembler.h"
 #include "pm4/a6xx_registers.h"
 #include "pm4/command_stream.h"
@@ -88,6 +89,10 @@ class VirtualGpu {
 
     Chunks chunks(*this);
     pm4::CommandStream cs(chunks);
+    // The host wrote the code, constants and descriptors, maybe over what an earlier stream on
+    // this GPU loaded into UCHE: like the library's prologue (Turnip's tu6_init_hw), the stream
+    // invalidates it first, since nothing does between one context's submissions (uche.h).
+    emit_invalidate(cs, gen_);
     using pm4::write_register;
     const a6xx::ComputeRegisters& compute = a6xx::compute_registers(gen_);
     const std::uint32_t instr_size = launch.instr_size ? launch.instr_size : static_cast<std::uint32_t>((code.size() + 15) / 16);

@@ -529,10 +529,19 @@ void CommandProcessor::op_load_state6(const Packet& packet) {
       }
       std::copy(packet.payload.begin() + 3, packet.payload.end(), data.begin());
       break;
-    case pm4::StateSrc::SS6_INDIRECT:
+    case pm4::StateSrc::SS6_INDIRECT: {
       source_address = address_at(packet.payload, 1);
-      memory_.read(source_address, data.data(), data.size() * 4);
+      // Constants and descriptors are read through UCHE, as shader loads are: Turnip copies an
+      // indirect dispatch's group counts with the CP, then waits for the writes, invalidates UCHE
+      // and waits for idle before the CP_LOAD_STATE6 (SS6_INDIRECT) of that copy
+      // (tu_cmd_buffer.cc tu_emit_compute_driver_params, the ST6_CONSTANTS path), which only
+      // matters if the load can hit a line of the old contents. The code preload is only checked
+      // here (the dispatch fetches the code from SP_CS_BASE, uncached like the CP's reads): no
+      // reference sequence writes code on the GPU, so none shows whether that fetch is cached.
+      const bool code = type == pm4::StateType::ST6_SHADER && block == pm4::StateBlock::SB6_CS_SHADER;
+      (code ? memory_ : shader_memory_).read(source_address, data.data(), data.size() * 4);
       break;
+    }
     default:
       cp_error("state source " + std::to_string(static_cast<unsigned>(source)) + " is not modelled");
   }

@@ -14,7 +14,8 @@
 // barrier for a CP read of shader results is the event and then CP_WAIT_FOR_IDLE: tu6_emit_flushes,
 // fd6_memory_barrier PIPE_BARRIER_INDIRECT_BUFFER), but it does not hold back dispatches issued
 // after it. CP_WAIT_MEM_WRITES waits for the CP's own writes, which land at once here. Shader
-// memory goes through the UCHE model (uche.h), which says which event does what.
+// memory, and the constants and descriptors CP_LOAD_STATE6 loads from memory, go through the UCHE
+// model (uche.h), which says which event does what.
 //
 // Generations: the CP runs one generation's stream (the model's). The compute registers it reads
 // come from the register database's table for that generation (pm4 ComputeRegisters); a type-4
@@ -136,7 +137,7 @@ class CommandProcessor {
 
   const GpuMemory& address_space_;
   GpuView memory_;         // the address space as the submission being executed may reach it
-  GpuView shader_memory_;  // the same, through UCHE (when the model has the cache)
+  GpuView shader_memory_;  // the same, through UCHE (when the model has the cache): shaders, state loads
   ExecutionModel model_;
   HazardWarnings hazard_warnings_;
   std::mt19937_64 order_rng_;

@@ -1,10 +1,13 @@
 // The GPU's unified cache (UCHE) between the shader processors and memory, as far as a compute
 // stream can observe it: shader loads fill lines and keep returning them until the cache is
-// invalidated, shader stores stay in the cache until it is cleaned. The command processor's own
-// accesses (CP_MEM_WRITE, event and timestamp writes, memory waits, state loads) bypass it, as
-// they do on hardware: Turnip invalidates UCHE after its CP_MEM_WRITEs of driver parameters
-// because shaders would otherwise read them stale (tu_cmd_buffer.cc
-// tu_emit_compute_driver_params: CP_WAIT_MEM_WRITES, CACHE_INVALIDATE, WFI).
+// invalidated, shader stores stay in the cache until it is cleaned. State loads from memory
+// (CP_LOAD_STATE6 SS6_INDIRECT of constants and descriptors) read through it as shader loads do.
+// The command processor's own accesses (CP_MEM_WRITE, CP_MEM_TO_MEM, event and timestamp writes,
+// memory waits, IB fetch) bypass it. Turnip shows both: after it copies an indirect dispatch's
+// group counts with CP_MEM_TO_MEM it emits CP_WAIT_MEM_WRITES, CACHE_INVALIDATE and a WFI before
+// the shader's preamble loads them (the UBO path) or a CP_LOAD_STATE6 SS6_INDIRECT loads them
+// into the constant file (the ST6_CONSTANTS path) — tu_cmd_buffer.cc
+// tu_emit_compute_driver_params — as either would otherwise read a line of the old contents.
 //
 // Events (Mesa common/freedreno_gpu_event.h): on a6xx FD_CACHE_CLEAN is CACHE_FLUSH_TS — it
 // writes dirty lines back (the timestamp lands after) — and FD_CACHE_INVALIDATE is

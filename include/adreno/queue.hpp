@@ -96,7 +96,11 @@ class Queue {
   void wait(const Signal& signal, std::uint64_t value);
   /// Writes the 64-bit GPU always-on counter to `destination` once prior work is idle.
   void write_timestamp(const BufferView& destination);
-  /// Writes `values` to `destination` from the command processor, in order with other work.
+  /// Writes `values` to `destination` from the command processor when it reaches this point of
+  /// the stream. Dispatches recorded before may still run and the GPU's caches may hold the old
+  /// bytes, so put barrier() between this write and work that uses the same memory, before or
+  /// after it, as between dependent dispatches (Turnip needs the same for vkCmdUpdateBuffer, also
+  /// a CP_MEM_WRITE: the application's pipeline barrier invalidates and waits).
   void write(const BufferView& destination, std::span<const std::uint32_t> values);
   /// Makes the results of work recorded before it visible to work recorded after it.
   void barrier();

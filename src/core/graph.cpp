@@ -43,6 +43,7 @@
 #include "kernel/flat_index.h"
 #include "core/graph_schedule.h"
 #include "core/queue_impl.h"
+#include "core/same_device.h"
 #include "core/sync_commands.h"
 #include "pm4/a6xx_descriptors.h"
 #include "pm4/packets.h"
@@ -319,6 +320,7 @@ GraphDispatch Graph::Impl::dispatch(const Program& program, const Arguments& arg
 GraphDispatch Graph::Impl::dispatch_indirect(const Program& program, const Arguments& arguments, const BufferView& groups,
                                              const IndirectLaunch& shape, std::span<const Access> access) {
   check_recording("record graph indirect dispatch");
+  require_same_device(*device_, groups, "record graph indirect dispatch", "groups");
   validate_indirect(program.impl()->info(), groups, "record graph indirect dispatch");
   const GraphDispatch id = dispatch(program, arguments, indirect_launch(shape), access);
   RecordedDispatch& recorded = dispatches_.back();
@@ -330,7 +332,9 @@ GraphDispatch Graph::Impl::dispatch_indirect(const Program& program, const Argum
 }
 
 GraphSync Graph::Impl::sync(const Signal& signal, std::uint64_t value, bool is_signal) {
-  check_recording(is_signal ? "record graph signal" : "record graph wait");
+  const char* const operation = is_signal ? "record graph signal" : "record graph wait";
+  check_recording(operation);
+  require_usable_signal(*device_, signal, operation);
   const auto id = static_cast<GraphSync>(syncs_.size());
   nodes_.push_back(Node{false, static_cast<std::uint32_t>(syncs_.size())});
   syncs_.push_back(RecordedSync{signal.impl(), value, is_signal});
@@ -818,6 +822,7 @@ std::size_t Graph::levels() const { return impl_->levels(); }
 std::size_t Graph::barriers() const { return impl_->barriers(); }
 std::size_t Graph::command_dwords() const { return impl_->command_dwords(); }
 void Graph::set_buffer(GraphDispatch dispatch, std::size_t argument, const BufferView& buffer) {
+  if (!buffer.buffer()) invalid("set graph buffer argument", "the view has no buffer (empty or moved from)");
   impl_->set_buffer(dispatch, argument, *buffer.buffer(), buffer.gpu_address(), buffer.size());
 }
 void Graph::set_buffer(GraphDispatch dispatch, std::size_t argument, const Buffer& buffer) {

@@ -557,8 +557,8 @@ Queue::~Queue() = default;
 
 void Queue::signal(const Signal& signal, std::uint64_t value) {
   impl_->check_not_lost();
+  require_usable_signal(impl_->device(), signal, "queue signal");
   const auto& memory = signal.impl()->memory();
-  require_same_device(impl_->device(), *memory, "queue signal", "signal");
   const GpuAddress address = signal.impl()->gpu_address();
   emit_signal(impl_->stream(), impl_->generation(), address, value);
   impl_->reference(memory, true);
@@ -569,7 +569,7 @@ void Queue::wait(const Signal& signal, std::uint64_t value) {
   impl_->check_not_lost();
   // Another device's signal is written by another device's queues: its writers' fences are
   // contexts of another file, its memory in another GPU address space.
-  require_same_device(impl_->device(), *signal.impl()->memory(), "queue wait", "signal");
+  require_usable_signal(impl_->device(), signal, "queue wait");
   impl_->wait_for(signal.impl(), value);
 }
 

@@ -2,6 +2,8 @@
 
 #include "core/same_device.h"
 
+#include "core/queue_impl.h"
+
 #include <fmt/format.h>
 
 namespace adreno {
@@ -25,6 +27,11 @@ void throw_other_device(const char* operation, std::string_view what, const Devi
 void throw_unusable_view(const Device::Impl& device, const BufferView& view, const char* operation, std::string_view what) {
   if (!view.buffer()) throw Error(Errc::invalid_argument, operation, fmt::format("{} is a view of no buffer", what));
   throw_other_device(operation, what, view.buffer()->block().device(), device);
+}
+
+void require_usable_signal(const Device::Impl& device, const Signal& signal, const char* operation) {
+  if (!signal.impl()) throw Error(Errc::invalid_argument, operation, "the signal is empty (moved from)");
+  require_same_device(device, *signal.impl()->memory(), operation, "signal");
 }
 
 }  // namespace adreno

@@ -12,6 +12,8 @@
 // recorded, Device operations on a buffer.
 #pragma once
 
+#include <adreno/queue.hpp>
+
 #include "core/buffer_impl.h"
 #include "core/device_impl.h"
 
@@ -43,5 +45,10 @@ inline void require_same_device(const Device::Impl& device, const BufferView& vi
   if (!view.buffer() || !belongs_to(view.buffer()->block(), device)) [[unlikely]]
     throw_unusable_view(device, view, operation, what);
 }
+
+/// Error(invalid_argument, operation, ...) unless `signal` holds a signal (not moved from) whose
+/// memory is `device`'s: another device's signal is written by that device's queues, whose
+/// fences are contexts of another file.
+void require_usable_signal(const Device::Impl& device, const Signal& signal, const char* operation);
 
 }  // namespace adreno

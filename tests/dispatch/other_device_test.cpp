@@ -321,3 +321,67 @@ TEST_CASE("an imported dma-buf belongs to the device that imported it, though bo
   ::close(fd);
   close_without_leaks(kit);
 }
+
+// Kills: a graph recording another device's indirect counts or signal — read or written at each
+// replay in this device's address space — and a graph or queue taking a view of no buffer or a
+// moved-from signal, which used to dereference nothing.
+TEST_CASE("graphs refuse indirect counts and signals of another device, and empty views and signals anywhere",
+          "[virtual-kernel][graph][other-device]") {
+  const testing::Driver driver = EACH_DRIVER();
+  testing::VirtualDevice kit({.driver = driver});
+  {
+    Device& device = kit.device();
+    Device other = open_other(driver);
+    Buffer foreign = other.allocate({.size = 4096});
+    const std::vector<std::uint32_t> foreign_words = fill_random(foreign, 51);
+    Signal foreign_signal(other, 3);
+    MulAdd mul_add(device, 52);
+    const Arguments arguments = mul_add.arguments();
+
+    Graph graph(device);
+    require_other_device([&] { graph.dispatch_indirect(mul_add.program(), arguments, foreign.view(0, 12), kIndirect); },
+                         "record graph indirect dispatch", "groups");
+    require_other_device([&] { graph.signal(foreign_signal, 4); }, "record graph signal", "signal");
+    require_other_device([&] { graph.wait(foreign_signal, 5); }, "record graph wait", "signal");
+
+    Signal moved(device);
+    const Signal taken = std::move(moved);
+    Queue queue(device);
+    const auto require_empty = [](auto&& f, const std::string& operation) {
+      try {
+        f();
+        FAIL("no error; expected " << operation << " to refuse an empty view or signal");
+      } catch (const Error& error) {
+        INFO(error.what());
+        CHECK(error.code() == Errc::invalid_argument);
+        CHECK(error.operation() == operation);
+      }
+    };
+    const BufferView no_buffer(std::shared_ptr<Buffer::Impl>(), 0, 12);  // BufferView(Buffer()) throws already
+    require_empty([&] { graph.signal(moved, 1); }, "record graph signal");  // NOLINT(bugprone-use-after-move)
+    require_empty([&] { graph.dispatch_indirect(mul_add.program(), arguments, no_buffer, kIndirect); },
+                  "record graph indirect dispatch");
+    require_empty([&] { queue.signal(moved, 1); }, "queue signal");  // NOLINT(bugprone-use-after-move)
+    require_empty([&] { queue.wait(moved, 1); }, "queue wait");      // NOLINT(bugprone-use-after-move)
+    require_empty([&] { queue.dispatch_indirect(mul_add.program(), arguments, no_buffer, kIndirect); },
+                  "dispatch indirect");
+    CHECK(queue.submit() == 0);
+
+    // The graph records and replays what is this device's: an indirect dispatch and a signal.
+    Buffer groups = device.allocate({.size = 64});
+    const std::uint32_t counts[] = {5, 1, 1};
+    std::memcpy(groups.cpu_view().data(), counts, sizeof counts);
+    const GraphDispatch dispatch = graph.dispatch_indirect(mul_add.program(), arguments, groups.view(0, 12), kIndirect,
+                                                           {Access::write, Access::read, Access::read});
+    graph.signal(taken, 1);
+    graph.build();
+    require_empty([&] { graph.set_buffer(dispatch, 0, no_buffer); }, "set graph buffer argument");
+    graph.replay(queue);
+    queue.finish(60s);
+    CHECK(taken.value() == 1);
+    mul_add.check(5);
+    CHECK(words_of(foreign) == foreign_words);
+    CHECK(foreign_signal.value() == 3);
+  }
+  close_without_leaks(kit);
+}

@@ -29,6 +29,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -100,7 +101,13 @@ class Uche {
     Block* lookup(std::uintptr_t key) const noexcept;
     void insert(Block* block);  // a block lookup() did not find
   };
-  Shard& shard_of(std::uintptr_t key) noexcept { return shards_[key / kBlockBytes % kShards]; }
+  // The block number's bits mixed (Fibonacci hashing): arrays a power-of-two apart, as a kernel's
+  // inputs and outputs often are, would otherwise put the same offset of each in one shard.
+  Shard& shard_of(std::uintptr_t key) noexcept {
+    static_assert(std::has_single_bit(kShards));
+    constexpr int kShardBits = std::countr_zero(kShards);
+    return shards_[(key / kBlockBytes * 0x9E3779B97F4A7C15u) >> (64 - kShardBits)];
+  }
   Block* find(std::uintptr_t key);
   Block* block_for(std::byte* host, BlockHint& hint);
   /// Makes the lines of `block` in `lines` (a mask) valid, filling those that are not.

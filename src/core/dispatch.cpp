@@ -576,7 +576,6 @@ void validate_indirect(const ProgramInfo& info, const BufferView& groups, const 
   if (info.launch != LaunchPacket::exec_cs)
     throw Error(Errc::unsupported, operation,
                 fmt::format("program '{}' is a Qualcomm OpenCL binary: CP_RUN_OPENCL reads no group counts from memory", info.name));
-  if (!groups.buffer()) throw Error(Errc::invalid_argument, operation, "groups: the view has no buffer (empty or moved from)");
   const GpuAddress counts = groups.gpu_address();
   if (groups.size() < 12 || counts.value() % 4 != 0)
     throw Error(Errc::invalid_argument, operation,

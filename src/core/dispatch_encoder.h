@@ -62,7 +62,8 @@ constexpr std::uint64_t kIndirectParamsOffset = 16;
 Launch indirect_launch(const IndirectLaunch& shape);
 
 /// Throws unless `info` can be launched indirectly (Error(unsupported)) from counts in `groups`
-/// (Error(invalid_argument): at least 12 bytes, 4-byte aligned).
+/// (Error(invalid_argument): at least 12 bytes, 4-byte aligned). The caller checked that `groups`
+/// has a buffer of its device (require_same_device).
 void validate_indirect(const ProgramInfo& info, const BufferView& groups, const char* operation);
 
 /// Appends what an indirect dispatch of `info` needs before its packets, for a GPU of generation

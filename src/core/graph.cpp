@@ -232,12 +232,14 @@ class Graph::Impl final : public Device::Impl::GraphBindings {
   // Binds what set_buffer staged: the GPU finished every replay that bound the old memory.
   // Under mutex_.
   void swap_in_staged(BufferBinding& binding);
-  // Refuses a buffer of another device (its GPU address is in another address space).
+  // Refuses a buffer of another device (same_device.h); the Buffer's own device pointer spares
+  // set_buffer a visit to the block.
   void check_device(const Buffer::Impl& buffer, GraphDispatch id, std::size_t argument, const char* operation) const {
     if (&buffer.device() != device_.get()) [[unlikely]]
-      foreign_buffer(id, argument, operation);
+      foreign_buffer(buffer, id, argument, operation);
   }
-  [[noreturn, gnu::noinline, gnu::cold]] static void foreign_buffer(GraphDispatch id, std::size_t argument, const char* operation);
+  [[noreturn, gnu::noinline, gnu::cold]] void foreign_buffer(const Buffer::Impl& buffer, GraphDispatch id, std::size_t argument,
+                                                             const char* operation) const;
   void check_bindings_held();
   void submit_recorded_replays();
   void wait_for_previous_replays();
@@ -523,9 +525,10 @@ Graph::Impl::~Impl() {
   device_->remove_graph(*this);  // waits for a release that is visiting it
 }
 
-void Graph::Impl::foreign_buffer(GraphDispatch id, std::size_t argument, const char* operation) {
-  invalid(operation, fmt::format("argument {} of dispatch {}: the buffer belongs to another device", argument,
-                                 static_cast<std::uint32_t>(id)));
+void Graph::Impl::foreign_buffer(const Buffer::Impl& buffer, GraphDispatch id, std::size_t argument,
+                                 const char* operation) const {
+  throw_other_device(operation, fmt::format("argument {} of dispatch {}: the buffer", argument, static_cast<std::uint32_t>(id)),
+                     buffer.device(), *device_);
 }
 
 void Graph::Impl::hold_if_bound(MemoryBlock& block) noexcept {

@@ -15,8 +15,6 @@ using namespace vgpu_test;
 
 namespace {
 
-std::array<std::uint32_t, 2> split(std::uint64_t v) { return {static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v >> 32)}; }
-
 // C = A·B with M = N = K = state.range(0), in 128-wide waves.
 void sgemm(benchmark::State& state) {
   const auto size = static_cast<std::uint32_t>(state.range(0));

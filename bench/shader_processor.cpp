@@ -21,7 +21,6 @@ double process_cpu_seconds() {
   return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
 
-std::array<std::uint32_t, 2> split(std::uint64_t v) { return {static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v >> 32)}; }
 
 void run(benchmark::State& state, const ir3::Program& program, Launch launch, VirtualGpu& gpu) {
   const virt::IbSpan ib = gpu.record(program.words, launch);

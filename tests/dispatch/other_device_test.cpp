@@ -28,17 +28,23 @@ using namespace std::chrono_literals;
 
 namespace {
 
+/// `f` throws Error(invalid_argument) from `operation` with a detail starting `detail_start`.
 template <typename F>
-void require_other_device(F&& f, const std::string& operation, const std::string& what) {
+void require_refused(F&& f, const std::string& operation, const std::string& detail_start) {
   try {
     f();
-    FAIL("no error; expected " << operation << " to refuse " << what << " of another device");
+    FAIL("no error; expected " << operation << " to refuse: " << detail_start);
   } catch (const Error& error) {
     INFO(error.what());
     CHECK(error.code() == Errc::invalid_argument);
     CHECK(error.operation() == operation);
-    CHECK(error.detail().starts_with(what + " belongs to another device"));
+    CHECK(error.detail().starts_with(detail_start));
   }
+}
+
+template <typename F>
+void require_other_device(F&& f, const std::string& operation, const std::string& what) {
+  require_refused(std::forward<F>(f), operation, what + " belongs to another device");
 }
 
 /// The second open of `driver`'s virtual kernel.
@@ -116,6 +122,28 @@ std::vector<std::uint32_t> fill_random(const Buffer& buffer, std::uint32_t seed)
 std::vector<std::uint32_t> words_of(const Buffer& buffer) {
   auto words = buffer.cpu_view().as<std::uint32_t>();
   return {words.begin(), words.end()};
+}
+
+/// Memory of the other device that refused operations must leave as it was: a buffer of seeded
+/// random words and a signal at 3.
+struct ForeignMemory {
+  ForeignMemory(Device& other, std::uint32_t seed)
+      : buffer(other.allocate({.size = 4096})), words(fill_random(buffer, seed)), signal(other, 3) {}
+  void check_untouched() const {
+    CHECK(words_of(buffer) == words);
+    CHECK(signal.value() == 3);
+  }
+  Buffer buffer;
+  std::vector<std::uint32_t> words;
+  Signal signal;
+};
+
+/// This device's group counts {x, 1, 1} for an indirect dispatch, in the first 12 bytes.
+BufferView group_counts(Device& device, std::uint32_t x) {
+  Buffer groups = device.allocate({.size = 64});
+  const std::uint32_t counts[] = {x, 1, 1};
+  std::memcpy(groups.cpu_view().data(), counts, sizeof counts);
+  return groups.view(0, 12);
 }
 
 /// What an Arguments object would put into GPU memory at a dispatch.
@@ -210,46 +238,33 @@ TEST_CASE("queue operations refuse memory, signals and programs of another devic
   {
     Device& device = kit.device();
     Device other = open_other(driver);
-    Buffer foreign = other.allocate({.size = 4096});
-    const std::vector<std::uint32_t> foreign_words = fill_random(foreign, 21);
-    Signal foreign_signal(other, 3);
+    const ForeignMemory foreign(other, 21);
     MulAdd mul_add(device, 22);
     const Arguments arguments = mul_add.arguments();
     MulAdd foreign_mul_add(other, 23);
 
     Queue queue(device);
     const std::uint32_t values[] = {1, 2, 3};
-    require_other_device([&] { queue.write(foreign, values); }, "write values", "destination");
-    require_other_device([&] { queue.write(foreign.view(8, 16), values); }, "write values", "destination");
-    require_other_device([&] { queue.write_timestamp(foreign); }, "write timestamp", "destination");
-    require_other_device([&] { queue.signal(foreign_signal, 4); }, "queue signal", "signal");
-    require_other_device([&] { queue.wait(foreign_signal, 5); }, "queue wait", "signal");
+    require_other_device([&] { queue.write(foreign.buffer, values); }, "write values", "destination");
+    require_other_device([&] { queue.write(foreign.buffer.view(8, 16), values); }, "write values", "destination");
+    require_other_device([&] { queue.write_timestamp(foreign.buffer); }, "write timestamp", "destination");
+    require_other_device([&] { queue.signal(foreign.signal, 4); }, "queue signal", "signal");
+    require_other_device([&] { queue.wait(foreign.signal, 5); }, "queue wait", "signal");
     require_other_device(
-        [&] { queue.dispatch_indirect(mul_add.program(), arguments, foreign.view(0, 12), kIndirect); },
+        [&] { queue.dispatch_indirect(mul_add.program(), arguments, foreign.buffer.view(0, 12), kIndirect); },
         "dispatch indirect", "groups");
     // validate_dispatch: the program's device against the queue's (and its arguments, set on
     // the program's device, with it).
-    try {
-      queue.dispatch(foreign_mul_add.program(), foreign_mul_add.arguments(), MulAdd::launch(1));
-      FAIL("a dispatch of another device's program was recorded");
-    } catch (const Error& error) {
-      INFO(error.what());
-      CHECK(error.code() == Errc::invalid_argument);
-      CHECK(error.operation() == "dispatch");
-      CHECK(error.detail().find("was loaded on another device") != std::string::npos);
-    }
+    require_refused([&] { queue.dispatch(foreign_mul_add.program(), foreign_mul_add.arguments(), MulAdd::launch(1)); },
+                    "dispatch", "program '" + foreign_mul_add.program().name() + "' was loaded on another device");
     // Nothing was recorded, so nothing reaches the kernel.
     CHECK(queue.submit() == 0);
     CHECK(kit.submissions().empty());
-    CHECK(words_of(foreign) == foreign_words);
-    CHECK(foreign_signal.value() == 3);
+    foreign.check_untouched();
 
     // The queue goes on: an indirect dispatch whose counts are this device's memory.
-    Buffer groups = device.allocate({.size = 64});
-    const std::uint32_t counts[] = {6, 1, 1};
-    std::memcpy(groups.cpu_view().data(), counts, sizeof counts);
     Signal done(device);
-    queue.dispatch_indirect(mul_add.program(), arguments, groups.view(0, 12), kIndirect);
+    queue.dispatch_indirect(mul_add.program(), arguments, group_counts(device, 6), kIndirect);
     queue.signal(done, 1);
     queue.finish(60s);
     CHECK(done.value() == 1);
@@ -332,56 +347,42 @@ TEST_CASE("graphs refuse indirect counts and signals of another device, and empt
   {
     Device& device = kit.device();
     Device other = open_other(driver);
-    Buffer foreign = other.allocate({.size = 4096});
-    const std::vector<std::uint32_t> foreign_words = fill_random(foreign, 51);
-    Signal foreign_signal(other, 3);
+    const ForeignMemory foreign(other, 51);
     MulAdd mul_add(device, 52);
     const Arguments arguments = mul_add.arguments();
 
     Graph graph(device);
-    require_other_device([&] { graph.dispatch_indirect(mul_add.program(), arguments, foreign.view(0, 12), kIndirect); },
-                         "record graph indirect dispatch", "groups");
-    require_other_device([&] { graph.signal(foreign_signal, 4); }, "record graph signal", "signal");
-    require_other_device([&] { graph.wait(foreign_signal, 5); }, "record graph wait", "signal");
+    require_other_device(
+        [&] { graph.dispatch_indirect(mul_add.program(), arguments, foreign.buffer.view(0, 12), kIndirect); },
+        "record graph indirect dispatch", "groups");
+    require_other_device([&] { graph.signal(foreign.signal, 4); }, "record graph signal", "signal");
+    require_other_device([&] { graph.wait(foreign.signal, 5); }, "record graph wait", "signal");
 
     Signal moved(device);
     const Signal taken = std::move(moved);
     Queue queue(device);
-    const auto require_empty = [](auto&& f, const std::string& operation) {
-      try {
-        f();
-        FAIL("no error; expected " << operation << " to refuse an empty view or signal");
-      } catch (const Error& error) {
-        INFO(error.what());
-        CHECK(error.code() == Errc::invalid_argument);
-        CHECK(error.operation() == operation);
-      }
-    };
     const BufferView no_buffer(std::shared_ptr<Buffer::Impl>(), 0, 12);  // BufferView(Buffer()) throws already
-    require_empty([&] { graph.signal(moved, 1); }, "record graph signal");  // NOLINT(bugprone-use-after-move)
-    require_empty([&] { graph.dispatch_indirect(mul_add.program(), arguments, no_buffer, kIndirect); },
-                  "record graph indirect dispatch");
-    require_empty([&] { queue.signal(moved, 1); }, "queue signal");  // NOLINT(bugprone-use-after-move)
-    require_empty([&] { queue.wait(moved, 1); }, "queue wait");      // NOLINT(bugprone-use-after-move)
-    require_empty([&] { queue.dispatch_indirect(mul_add.program(), arguments, no_buffer, kIndirect); },
-                  "dispatch indirect");
+    const std::string empty_signal = "the signal is empty", empty_groups = "groups is a view of no buffer";
+    require_refused([&] { graph.signal(moved, 1); }, "record graph signal", empty_signal);  // NOLINT(bugprone-use-after-move)
+    require_refused([&] { graph.dispatch_indirect(mul_add.program(), arguments, no_buffer, kIndirect); },
+                    "record graph indirect dispatch", empty_groups);
+    require_refused([&] { queue.signal(moved, 1); }, "queue signal", empty_signal);  // NOLINT(bugprone-use-after-move)
+    require_refused([&] { queue.wait(moved, 1); }, "queue wait", empty_signal);      // NOLINT(bugprone-use-after-move)
+    require_refused([&] { queue.dispatch_indirect(mul_add.program(), arguments, no_buffer, kIndirect); },
+                    "dispatch indirect", empty_groups);
     CHECK(queue.submit() == 0);
 
     // The graph records and replays what is this device's: an indirect dispatch and a signal.
-    Buffer groups = device.allocate({.size = 64});
-    const std::uint32_t counts[] = {5, 1, 1};
-    std::memcpy(groups.cpu_view().data(), counts, sizeof counts);
-    const GraphDispatch dispatch = graph.dispatch_indirect(mul_add.program(), arguments, groups.view(0, 12), kIndirect,
+    const GraphDispatch dispatch = graph.dispatch_indirect(mul_add.program(), arguments, group_counts(device, 5), kIndirect,
                                                            {Access::write, Access::read, Access::read});
     graph.signal(taken, 1);
     graph.build();
-    require_empty([&] { graph.set_buffer(dispatch, 0, no_buffer); }, "set graph buffer argument");
+    require_refused([&] { graph.set_buffer(dispatch, 0, no_buffer); }, "set graph buffer argument", "the view has no buffer");
     graph.replay(queue);
     queue.finish(60s);
     CHECK(taken.value() == 1);
     mul_add.check(5);
-    CHECK(words_of(foreign) == foreign_words);
-    CHECK(foreign_signal.value() == 3);
+    foreign.check_untouched();
   }
   close_without_leaks(kit);
 }

@@ -512,20 +512,46 @@ std::vector<Grid> random_grids(std::mt19937& rng, std::size_t count) {
 
 std::uint32_t groups_of(const Grid& grid) { return grid[0] * grid[1] * grid[2]; }
 
-/// Writes `grid`'s counts and id for each of its groups into `expected` (4 dwords a group).
-void expect_groups(std::vector<std::uint32_t>& expected, const Grid& grid) {
-  for (std::uint32_t id = 0; id < groups_of(grid); ++id) {
-    expected[4 * id] = grid[0];
-    expected[4 * id + 1] = grid[1];
-    expected[4 * id + 2] = grid[2];
-    expected[4 * id + 3] = id;
+/// One indirect launch of kCountReader per grid: its counts buffer, and the arguments binding its
+/// own zeroed output.
+class CountReaderRuns {
+ public:
+  CountReaderRuns(Device& device, const Program& program, std::vector<Grid> grids) : grids_(std::move(grids)) {
+    for (const Grid& grid : grids_) {
+      outs_.push_back(upload(device, std::vector<std::uint32_t>(4 * kCountReaderGroups, 0)));
+      counts_.push_back(upload(device, {grid[0], grid[1], grid[2], 0}));
+      arguments_.emplace_back(program);
+      arguments_.back().set_buffer(0, outs_.back());
+    }
   }
-}
+  std::size_t size() const { return grids_.size(); }
+  const Arguments& arguments(std::size_t i) const { return arguments_[i]; }
+  const Buffer& counts(std::size_t i) const { return counts_[i]; }
 
-std::vector<std::uint32_t> words_of(const Buffer& buffer) {
-  const auto words = buffer.cpu_view().as<std::uint32_t>();
-  return std::vector<std::uint32_t>(words.begin(), words.end());
-}
+  /// Every output in full: each group of run i wrote grid i's counts and its id, nothing else.
+  void check() const {
+    for (std::size_t i = 0; i < grids_.size(); ++i) {
+      const Grid& grid = grids_[i];
+      INFO("dispatch " << i << ": grid " << grid[0] << "x" << grid[1] << "x" << grid[2]);
+      std::vector<std::uint32_t> expected(4 * kCountReaderGroups, 0);
+      for (std::uint32_t id = 0; id < groups_of(grid); ++id) {
+        expected[4 * id] = grid[0];
+        expected[4 * id + 1] = grid[1];
+        expected[4 * id + 2] = grid[2];
+        expected[4 * id + 3] = id;
+      }
+      const auto words = outs_[i].cpu_view().as<std::uint32_t>();
+      CHECK(std::vector<std::uint32_t>(words.begin(), words.end()) == expected);
+    }
+  }
+
+ private:
+  std::vector<Grid> grids_;
+  std::vector<Buffer> outs_, counts_;
+  std::vector<Arguments> arguments_;
+};
+
+constexpr IndirectLaunch kCountReaderLaunch{{1, 1, 1}, std::nullopt};
 
 }  // namespace
 
@@ -539,23 +565,12 @@ TEST_CASE("indirect dispatches in one submission each read their own group count
   {
     Program program = Program::from_ir3_assembly(*device, kCountReader);
     std::mt19937 rng(18);
-    const std::vector<Grid> grids = random_grids(rng, 4);
-    std::vector<Buffer> outs, counts;
+    const CountReaderRuns runs(*device, program, random_grids(rng, 4));
     Queue queue(*device);
-    for (const Grid& grid : grids) {
-      outs.push_back(upload(*device, std::vector<std::uint32_t>(4 * kCountReaderGroups, 0)));
-      counts.push_back(upload(*device, {grid[0], grid[1], grid[2], 0}));
-      Arguments arguments(program);
-      arguments.set_buffer(0, outs.back());
-      queue.dispatch_indirect(program, arguments, counts.back(), IndirectLaunch{{1, 1, 1}, std::nullopt});
-    }
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      queue.dispatch_indirect(program, runs.arguments(i), runs.counts(i), kCountReaderLaunch);
     queue.finish(std::chrono::seconds(60));  // the one submission
-    for (std::size_t i = 0; i < grids.size(); ++i) {
-      INFO("dispatch " << i << ": grid " << grids[i][0] << "x" << grids[i][1] << "x" << grids[i][2]);
-      std::vector<std::uint32_t> expected(4 * kCountReaderGroups, 0);
-      expect_groups(expected, grids[i]);
-      CHECK(words_of(outs[i]) == expected);
-    }
+    runs.check();
   }
   device.close_and_check_ledger();
 }
@@ -569,28 +584,17 @@ TEST_CASE("a graph replayed twice in one submission gives each of its indirect d
   {
     Program program = Program::from_ir3_assembly(*device, kCountReader);
     std::mt19937 rng(19);
-    const std::vector<Grid> grids = random_grids(rng, 3);
-    std::vector<Buffer> outs, counts;
+    const CountReaderRuns runs(*device, program, random_grids(rng, 3));
     Graph graph(*device);
-    for (const Grid& grid : grids) {
-      outs.push_back(upload(*device, std::vector<std::uint32_t>(4 * kCountReaderGroups, 0)));
-      counts.push_back(upload(*device, {grid[0], grid[1], grid[2], 0}));
-      Arguments arguments(program);
-      arguments.set_buffer(0, outs.back());
-      graph.dispatch_indirect(program, arguments, counts.back(), IndirectLaunch{{1, 1, 1}, std::nullopt}, {Access::write});
-    }
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      graph.dispatch_indirect(program, runs.arguments(i), runs.counts(i), kCountReaderLaunch, {Access::write});
     graph.build();
     CHECK(graph.barriers() == 0);  // independent dispatches: nothing invalidates between them
     Queue queue(*device);
     graph.replay(queue);
     graph.replay(queue);  // the same dispatches again, after the first replay's loads
     queue.finish(std::chrono::seconds(60));  // the one submission
-    for (std::size_t i = 0; i < grids.size(); ++i) {
-      INFO("dispatch " << i << ": grid " << grids[i][0] << "x" << grids[i][1] << "x" << grids[i][2]);
-      std::vector<std::uint32_t> expected(4 * kCountReaderGroups, 0);
-      expect_groups(expected, grids[i]);
-      CHECK(words_of(outs[i]) == expected);
-    }
+    runs.check();
   }
   device.close_and_check_ledger();
 }

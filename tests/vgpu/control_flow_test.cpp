@@ -10,8 +10,6 @@ using namespace vgpu_test;
 
 namespace {
 
-std::array<std::uint32_t, 2> split(std::uint64_t v) { return {static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v >> 32)}; }
-
 // Per-fiber output address for a 32-bit store at out[lid.x] (out at c0.xy): r2.xy.
 constexpr const char* kOutputAddress = R"(
     (nop3) shl.b r2.z, r0.x, 2

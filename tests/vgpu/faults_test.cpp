@@ -20,8 +20,6 @@ using adreno::virt::Ring;
 
 namespace {
 
-std::array<std::uint32_t, 2> split(std::uint64_t v) { return {static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v >> 32)}; }
-
 // Stores 42 at the address in c0.xy.
 const char* const kStoreToC0 = R"(
   mov.u32u32 r0.x, c0.x

@@ -18,8 +18,6 @@ using adreno::virt::GpuFault;
 
 namespace {
 
-std::array<std::uint32_t, 2> split(std::uint64_t v) { return {static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v >> 32)}; }
-
 // Sets ADRENO_VIRTUAL_HAZARDS for one scope.
 struct HazardMode {
   explicit HazardMode(const char* value) { ::setenv("ADRENO_VIRTUAL_HAZARDS", value, 1); }

@@ -24,6 +24,9 @@ namespace vgpu_test {
 using namespace adreno;
 namespace a6xx = pm4::a6xx;
 
+/// A 64-bit address as the two constant dwords (low, high) a program reads it from.
+inline std::array<std::uint32_t, 2> split(std::uint64_t v) { return {static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v >> 32)}; }
+
 /// What a dispatch needs besides the code; register values follow the program's metadata.
 struct Launch {
   std::array<std::uint32_t, 3> local_size{1, 1, 1};

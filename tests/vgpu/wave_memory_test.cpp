@@ -19,8 +19,6 @@ using adreno::virt::Ring;
 
 namespace {
 
-std::array<std::uint32_t, 2> split(std::uint64_t v) { return {static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v >> 32)}; }
-
 // Fiber i stores i at c0.xy + 4·i: the 64 lanes of one wave store 256 consecutive bytes.
 const char* const kStoreLaneIds = R"(
   @localsize 64, 1, 1

@@ -57,6 +57,7 @@ void write_image_descriptor(std::span<std::uint32_t, 16> out, const ImageDesc& i
       throw Error(Errc::invalid_argument, operation,
                   fmt::format("{}: {}", argument, fmt::vformat(format, fmt::make_format_args(args...))));
   };
+  check(image.memory.buffer() != nullptr, "the image's memory is a view of no buffer");
   const FormatInfo& format = format_info(image.format);
   check(image.width >= 1 && image.width <= kMaxImageDimension, "width {} is outside 1..{} texels", image.width,
         kMaxImageDimension);

@@ -214,6 +214,9 @@ TEST_CASE("arguments refuse buffers and images of another device, naming the arg
     require_other_device([&] { image_arguments.set_texture(2, image_in(foreign)); }, "set texture argument", "argument 2");
     require_other_device([&] { image_arguments.set_storage_image(3, image_in(foreign)); }, "set storage image argument",
                          "argument 3");
+    // An image in a view of no buffer has no address to describe (it used to dereference nothing).
+    const ImageDesc nowhere{BufferView(std::shared_ptr<Buffer::Impl>(), 0, 64 * 64 * 16), ImageFormat::rgba32_float, 64, 64, 64 * 16};
+    require_refused([&] { image_arguments.set_texture(2, nowhere); }, "set texture argument", "argument 2");
     CHECK(ArgumentImages(image_arguments) == images_before);
 
     // The kept binding is the one a dispatch uses: mul_add still computes into its own buffers.

@@ -90,6 +90,7 @@ const ProgramArgument& Arguments::Impl::argument(const ProgramInfo& info, std::s
 void Arguments::Impl::bind(std::size_t index, Binding binding) {
   if (!bindings_[index].set) --unset_count_;
   bindings_[index] = std::move(binding);
+  set_listed_in(0);  // no recording listed the new binding
 }
 
 const ProgramArgument& Arguments::Impl::buffer_argument(const ProgramInfo& info, std::size_t index) {

@@ -9,6 +9,7 @@
 #include "core/buffer_impl.h"
 #include "core/program_impl.h"
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -40,6 +41,12 @@ class Arguments::Impl {
   bool all_set() const noexcept { return unset_count_ == 0; }
   /// The first argument not set yet; only when !all_set().
   std::size_t first_unset() const noexcept;
+  /// The listing stamp of the queue recording that listed every memory block bound here, as the
+  /// bindings use it (Queue::Impl::reference_bindings); 0, no recording's, after a binding
+  /// changed. Relaxed: the value is the whole message, and queues on other threads may store
+  /// theirs (dispatching takes the Arguments const).
+  std::uint64_t listed_in() const noexcept { return listed_in_.load(std::memory_order_relaxed); }
+  void set_listed_in(std::uint64_t stamp) const noexcept { listed_in_.store(stamp, std::memory_order_relaxed); }
 
   void set_buffer(std::size_t index, const BufferView& buffer);
   void set_bytes(std::size_t index, std::span<const std::byte> bytes);
@@ -80,6 +87,7 @@ class Arguments::Impl {
   std::span<std::uint32_t> uniform_buffers_;
   std::vector<Binding> bindings_;
   std::size_t unset_count_;  // bindings whose `set` is false
+  mutable std::atomic<std::uint64_t> listed_in_{0};
 };
 
 }  // namespace adreno

@@ -124,26 +124,31 @@ template <typename... Args>
 
 void validate_launch(const ProgramInfo& info, const Launch& launch) {
   // Every dispatch passes here: the common launch is told apart by one branch over conditions
-  // that together imply every check of check_launch (no base group, each local size at most
-  // kMaxInvocations so that their product cannot overflow), and anything else gets the checks one
-  // by one, which throw naming the field or find the launch good after all. The conditions are
-  // bits or'ed into `odd`, without a branch each: in 64 bits the 32-bit sizes minus 1 wrap only
-  // from 0, and a local size of at most 1024 (2^10) times a 32-bit count stays below 2^64.
+  // that together imply every check of check_launch, and anything else gets the checks one by
+  // one, which throw naming the field or find the launch good after all (one with a base group
+  // does when the program reads it). The conditions are bits or'ed together without a branch,
+  // each axis's by a few instructions:
+  //  * 1 ≤ local ≤ 1024 on every axis: local - 1 wraps from 0 in 32 bits, and an or of values
+  //    below 2^10 stays below it (each is, exactly when the or is);
+  //  * groups ≥ 1 and local × groups below 2^32 (the global size): in 64 bits groups - 1 wraps
+  //    only from 0, and the product of two 32-bit values cannot overflow;
+  //  * the compiled local size: (local ^ fixed) × fixed is 0 exactly when the program fixes no
+  //    size (fixed 0) or the launch's equals it (two factors below 2^32: no wrap in 64 bits);
+  //  * no base group (checked apart);
+  //  * at most kMaxInvocations invocations: exact when every local size is at most 1024 (2^30
+  //    at most), and flagged by the first condition otherwise.
   static_assert(program_limits::kMaxInvocations == 1u << 10);
-  std::uint64_t odd = 0;
-  std::uint64_t invocations = 1;
-  for (unsigned axis = 0; axis < 3; ++axis) {
-    const std::uint64_t local = launch.local_size[axis];
-    const std::uint64_t groups = launch.groups[axis];
-    const std::uint32_t fixed = info.fixed_local_size[axis];
-    odd |= (local - 1) >> 10;                                         // not 1 ≤ local ≤ 1024
-    odd |= static_cast<std::uint64_t>((fixed != 0) & (local != fixed));  // not the compiled size
-    odd |= (groups - 1) >> 32;                                        // no groups
-    odd |= (local * groups) >> 32;                                    // global size past 32 bits
-    odd |= launch.base_group[axis];                                   // a base group: checked apart
-    invocations *= local;
-  }
-  odd |= static_cast<std::uint64_t>(invocations > program_limits::kMaxInvocations);
+  const std::uint32_t(&local)[3] = launch.local_size;
+  const std::uint32_t(&groups)[3] = launch.groups;
+  const std::uint32_t(&fixed)[3] = info.fixed_local_size;
+  const auto wide = [](std::uint32_t value) { return std::uint64_t{value}; };
+  std::uint64_t odd = ((local[0] - 1) | (local[1] - 1) | (local[2] - 1)) >> 10;
+  odd |= ((wide(groups[0]) - 1) | (wide(groups[1]) - 1) | (wide(groups[2]) - 1) | wide(local[0]) * groups[0] |
+          wide(local[1]) * groups[1] | wide(local[2]) * groups[2]) >>
+         32;
+  odd |= wide(local[0] ^ fixed[0]) * fixed[0] | wide(local[1] ^ fixed[1]) * fixed[1] | wide(local[2] ^ fixed[2]) * fixed[2];
+  odd |= launch.base_group[0] | launch.base_group[1] | launch.base_group[2];
+  odd |= static_cast<std::uint64_t>(wide(local[0]) * local[1] * local[2] > program_limits::kMaxInvocations);
   if (odd != 0) [[unlikely]] check_launch(info, launch);
 }
 
@@ -167,12 +172,12 @@ std::uint32_t shared_size_field(std::uint32_t shared_bytes) {
 }  // namespace
 
 void validate_dispatch(const Device::Impl& device, const Program::Impl& program, const Arguments::Impl& arguments,
-                       const Launch& launch) {
+                       const Launch& launch, bool launch_validated) {
   const ProgramInfo& info = program.info();
   if (&arguments.program() != &program)
     invalid("the arguments belong to program '{}', not '{}'", arguments.program().info().name, info.name);
   if (&program.device() != &device) invalid("program '{}' was loaded on another device", info.name);
-  validate_launch(info, launch);
+  if (!launch_validated) validate_launch(info, launch);
   if (!arguments.all_set()) [[unlikely]] argument_not_set(info, arguments.first_unset());
 }
 
@@ -315,9 +320,15 @@ void emit_grid(pm4::PacketWriter& out, const GpuPart& part, bool exec_cs, const 
   static constexpr const pm4::Field& kLocalSizeX = r::SP_CS_NDRANGE_0.field("LOCALSIZEX");
   static constexpr const pm4::Field& kLocalSizeY = r::SP_CS_NDRANGE_0.field("LOCALSIZEY");
   static constexpr const pm4::Field& kLocalSizeZ = r::SP_CS_NDRANGE_0.field("LOCALSIZEZ");
-  const std::uint32_t local_size =
-      static_cast<std::uint32_t>(kLocalSizeX.pack(launch.local_size[0] - 1) | kLocalSizeY.pack(launch.local_size[1] - 1) |
-                                 kLocalSizeZ.pack(launch.local_size[2] - 1));
+  // validate_launch keeps each local size - 1 below kMaxInvocations, which the fields hold: no
+  // pack() check per dispatch.
+  static_assert(kLocalSizeX.shr == 0 && kLocalSizeY.shr == 0 && kLocalSizeZ.shr == 0 &&
+                std::min({kLocalSizeX.max_value(), kLocalSizeY.max_value(), kLocalSizeZ.max_value()}) >=
+                    program_limits::kMaxInvocations - 1);
+  assert(kLocalSizeX.fits(launch.local_size[0] - 1) && kLocalSizeY.fits(launch.local_size[1] - 1) &&
+         kLocalSizeZ.fits(launch.local_size[2] - 1));
+  const std::uint32_t local_size = ((launch.local_size[0] - 1) << kLocalSizeX.low) |
+                                   ((launch.local_size[1] - 1) << kLocalSizeY.low) | ((launch.local_size[2] - 1) << kLocalSizeZ.low);
   const auto ndrange0 = static_cast<std::uint32_t>(kKernelDim.pack(3)) | local_size;
   // GLOBALSIZE: local size × groups, in 32 bits (validate_launch refuses more).
   const auto global_size = [&](unsigned i) { return launch.local_size[i] * launch.groups[i]; };
@@ -428,11 +439,10 @@ namespace {
 // program state is carried only (both wave sizes' state packets write the same registers), so a
 // graph can rewrite them in place.
 void write_dispatch(pm4::PacketWriter& out, const Program::Impl& prog, const DispatchDataLayout& layout, GpuAddress data,
-                    const Launch& launch, bool state_carried, const IndirectCounts* indirect = nullptr) {
+                    const Launch& launch, bool wave128, bool state_carried, const IndirectCounts* indirect = nullptr) {
   const ProgramInfo& info = prog.info();
   const bool exec_cs = info.launch == LaunchPacket::exec_cs;
   const ProgramPackets& packets = prog.packets();
-  const bool wave128 = runs_wave128(info, launch);
   if (!state_carried) out.append(packets.state[wave128 ? 1 : 0]);
   emit_grid(out, prog.part(), exec_cs, launch, wave128 ? pm4::ThreadSize::THREAD128 : pm4::ThreadSize::THREAD64);
   if (!state_carried) out.append(packets.code);
@@ -494,31 +504,43 @@ bool runs_wave128(const ProgramInfo& info, const Launch& launch) {
   return launch.wave_size.value_or(info.wave_size) == WaveSize::thread128;
 }
 
+namespace {
+
+// emit_dispatch for a caller that asked `carried` already whether it carries the program's
+// state for this launch's wave size.
 EmittedDispatch emit_dispatch(pm4::CommandStream& cs, const std::shared_ptr<const Program::Impl>& program,
-                              const DispatchDataLayout& layout, GpuAddress data, const Launch& launch,
-                              CarriedProgramState& carried, const IndirectCounts* indirect) {
+                              const DispatchDataLayout& layout, GpuAddress data, const Launch& launch, bool wave128,
+                              bool state_carried, CarriedProgramState& carried, const IndirectCounts* indirect) {
   // What a dispatch writes besides the recorded program packets, at most: the grid (thirteen
   // dwords), six CP_LOAD_STATE6_FRAG (the UBOs, an indirect dispatch's counts), four 64-bit base
   // registers, SP_CS_TSIZE, SP_CS_USIZE and CP_EXEC_CS(_INDIRECT).
   constexpr std::uint32_t kMaxDispatchDwords = 13 + 6 * 4 + 4 * 3 + 2 + 2 + 5;
   const Program::Impl& prog = *program;
-  const bool wave128 = runs_wave128(prog.info(), launch);
-  const bool state_carried = carried.carries(prog, wave128);
   const ProgramPackets& packets = prog.packets();
   const std::uint32_t state_dwords = state_carried ? 0 : static_cast<std::uint32_t>(packets.state[0].size() + packets.code.size());
   // One room check for the whole dispatch; a dispatch that throws midway leaves nothing behind.
   pm4::PacketWriter out = cs.reserve_packets(state_dwords + kMaxDispatchDwords);
   std::uint32_t* const start = out.cursor();
-  write_dispatch(out, prog, layout, data, launch, state_carried, indirect);
+  write_dispatch(out, prog, layout, data, launch, wave128, state_carried, indirect);
   cs.commit(out);
   if (!state_carried) carried.set(program, wave128);
+  carried.note_launch(launch);
   return {{start, out.cursor()}, state_carried};
+}
+
+}  // namespace
+
+EmittedDispatch emit_dispatch(pm4::CommandStream& cs, const std::shared_ptr<const Program::Impl>& program,
+                              const DispatchDataLayout& layout, GpuAddress data, const Launch& launch,
+                              CarriedProgramState& carried, const IndirectCounts* indirect) {
+  const bool wave128 = runs_wave128(program->info(), launch);
+  return emit_dispatch(cs, program, layout, data, launch, wave128, carried.carries(*program, wave128), carried, indirect);
 }
 
 void rewrite_dispatch(const EmittedDispatch& emitted, const Program::Impl& prog, const DispatchDataLayout& layout,
                       GpuAddress data, const Launch& launch) {
   pm4::PacketWriter out(emitted.packets.data(), emitted.packets.data() + emitted.packets.size());
-  write_dispatch(out, prog, layout, data, launch, emitted.state_carried);
+  write_dispatch(out, prog, layout, data, launch, runs_wave128(prog.info(), launch), emitted.state_carried);
   assert(out.cursor() == emitted.packets.data() + emitted.packets.size() && "a rewritten dispatch changed length");
 }
 
@@ -529,16 +551,26 @@ namespace {
 // private memory of a program whose state the recording carries were referenced by the dispatch
 // that set it: the queue forgets the carried program when it drops its references, at submit.
 // Returns where the data is (laid out as prog.data_layout() says).
-GpuAddress stage_dispatch(Queue::Impl& queue, const Program::Impl& prog, const Arguments::Impl& args, const Launch& launch) {
+GpuAddress stage_dispatch(Queue::Impl& queue, const Program::Impl& prog, const Arguments::Impl& args, const Launch& launch,
+                          bool state_carried) {
   const UploadArea::Space space = queue.uploads().allocate(queue, prog.data_layout().bytes);
   write_dispatch_data(space.cpu, prog, args, launch);
-  if (!queue.carried_program_state().carries(prog, runs_wave128(prog.info(), launch))) {
+  if (!state_carried) {
     queue.reference(prog.code(), false);
     if (prog.private_memory()) queue.reference(prog.private_memory(), true);
   }
-  for (const Arguments::Impl::Binding& binding : args.bindings())
-    if (binding.memory) queue.reference(binding.memory, binding.gpu_writes);
+  queue.reference_bindings(args);
   return space.gpu;
+}
+
+// Whether a dispatch of `prog` with `launch` runs 128-wide waves and finds its state carried.
+struct CarriedQuery {
+  bool wave128;
+  bool state_carried;
+};
+CarriedQuery query_carried(Queue::Impl& queue, const Program::Impl& prog, const Launch& launch) {
+  const bool wave128 = runs_wave128(prog.info(), launch);
+  return {wave128, queue.carried_program_state().carries(prog, wave128)};
 }
 
 // The timeline's name for a dispatch: the program and its grid (groups × local size).
@@ -555,13 +587,16 @@ GpuAddress stage_dispatch(Queue::Impl& queue, const Program::Impl& prog, const A
   impl_->check_not_lost();
   const Program::Impl& prog = *program.impl();
   const Arguments::Impl& args = arguments.impl();
-  validate_dispatch(impl_->device(), prog, args, launch);
+  // A queue dispatching one program again and again mostly repeats its launch as well.
+  validate_dispatch(impl_->device(), prog, args, launch, impl_->carried_program_state().repeats(prog, launch));
 
-  const GpuAddress data = stage_dispatch(*impl_, prog, args, launch);
+  const CarriedQuery carried = query_carried(*impl_, prog, launch);
+  const GpuAddress data = stage_dispatch(*impl_, prog, args, launch, carried.state_carried);
   pm4::CommandStream& cs = impl_->stream();
   const bool traced = impl_->trace() != nullptr;
   if (traced) [[unlikely]] impl_->begin_gpu_span(cs);
-  emit_dispatch(cs, program.impl(), prog.data_layout(), data, launch, impl_->carried_program_state());
+  emit_dispatch(cs, program.impl(), prog.data_layout(), data, launch, carried.wave128, carried.state_carried,
+                impl_->carried_program_state(), nullptr);
   if (traced) [[unlikely]] impl_->end_gpu_span(cs, span_name(prog.info(), launch));
 }
 
@@ -619,7 +654,8 @@ void Queue::dispatch_indirect(const Program& program, const Arguments& arguments
   require_same_device(impl_->device(), groups, "dispatch indirect", "groups");
   validate_indirect(prog.info(), groups, "dispatch indirect");
 
-  const GpuAddress data = stage_dispatch(*impl_, prog, args, launch);
+  const CarriedQuery carried = query_carried(*impl_, prog, launch);
+  const GpuAddress data = stage_dispatch(*impl_, prog, args, launch, carried.state_carried);
   impl_->reference(groups.buffer()->block_shared(), false);
 
   pm4::CommandStream& cs = impl_->stream();
@@ -627,7 +663,8 @@ void Queue::dispatch_indirect(const Program& program, const Arguments& arguments
   if (traced) [[unlikely]] impl_->begin_gpu_span(cs);
   const IndirectCounts indirect = emit_indirect_count_params(cs, impl_->generation(), prog.info(), groups.gpu_address(), data,
                                                              impl_->scratch() + kIndirectParamsOffset);
-  emit_dispatch(cs, program.impl(), prog.data_layout(), data, launch, impl_->carried_program_state(), &indirect);
+  emit_dispatch(cs, program.impl(), prog.data_layout(), data, launch, carried.wave128, carried.state_carried,
+                impl_->carried_program_state(), &indirect);
   if (traced) [[unlikely]]
     impl_->end_gpu_span(cs, fmt::format("{} indirect groups of {}x{}x{}", prog.info().name, launch.local_size[0],
                                         launch.local_size[1], launch.local_size[2]));

@@ -11,6 +11,7 @@
 #include "pm4/command_stream.h"
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <span>
 
@@ -22,8 +23,10 @@ void validate_launch(const ProgramInfo& info, const Launch& launch);
 
 /// Throws Error(invalid_argument) naming the field when `arguments` do not belong to `program`,
 /// the program is from another device, an argument is unset, or the launch is out of range.
+/// With `launch_validated` (CarriedProgramState::repeats), validate_launch passed the launch for
+/// this program already and is not run again.
 void validate_dispatch(const Device::Impl& device, const Program::Impl& program, const Arguments::Impl& arguments,
-                       const Launch& launch);
+                       const Launch& launch, bool launch_validated = false);
 
 /// The layout of a dispatch's data for `info` (Program::Impl::data_layout keeps it).
 DispatchDataLayout dispatch_data_layout(const ProgramInfo& info);
@@ -103,20 +106,35 @@ IndirectCounts emit_indirect_count_params(pm4::CommandStream& cs, pm4::Gen gen, 
 ///  * A program longer than the instruction cache is never carried: its code packets hold the
 ///    SP_PS_INSTR_SIZE workaround, which fd6_launch_grid writes before every launch.
 /// A carried program is held (the pointer cannot name another program meanwhile).
+///
+/// It also keeps the launch of the latest dispatch written after the program's state (its own
+/// or carried): emit_dispatch's callers validated it for the program (validate_dispatch), so a
+/// queue need not validate the same launch of the same program again (repeats()).
 class CarriedProgramState {
  public:
   /// Whether a dispatch of `program` with the wave size `wave128` finds its state set.
   bool carries(const Program::Impl& program, bool wave128) const noexcept {
     return program_.get() == &program && wave128_ == wave128;
   }
+  /// Whether the latest dispatch of the carried program, `program`, had `launch`: then
+  /// validate_launch passed it for `program` already. Compared field by field (not the bytes:
+  /// the optional wave size has padding).
+  bool repeats(const Program::Impl& program, const Launch& launch) const noexcept {
+    const auto same = [](const std::uint32_t(&a)[3], const std::uint32_t(&b)[3]) { return std::memcmp(a, b, sizeof a) == 0; };
+    return program_.get() == &program && same(launch_.groups, launch.groups) && same(launch_.local_size, launch.local_size) &&
+           same(launch_.base_group, launch.base_group) && launch_.wave_size == launch.wave_size;
+  }
   /// A dispatch of `program` with `wave128` wrote its whole state.
   void set(const std::shared_ptr<const Program::Impl>& program, bool wave128);
+  /// A dispatch with `launch`, validated for its program, was written after its program's state.
+  void note_launch(const Launch& launch) noexcept { launch_ = launch; }
   /// Something else may have changed the state (another command buffer ran, or a submit).
   void forget() noexcept { program_.reset(); }
 
  private:
   std::shared_ptr<const Program::Impl> program_;
   bool wave128_ = false;
+  Launch launch_;  // of the latest dispatch; meaningful while program_ is set
 };
 
 /// Whether a dispatch of `program` with `launch` runs 128-wide waves.

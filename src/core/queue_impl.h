@@ -49,13 +49,24 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   /// (MemoryBlock::listing_stamp). A stamp is unique to one recording of one queue on the device,
   /// so a stale one from an earlier recording, or one another queue stored since (the blocks are
   /// shared between queues, which may record on other threads), never matches: those take the
-  /// list's own lookup, which is always right. A stamp per Arguments (a version per binding
-  /// change) would skip the lookups only while the same Arguments are dispatched again; the block
-  /// stamp serves every Arguments bound to the block, and graphs and uploads as well.
+  /// list's own lookup, which is always right. The block stamp serves every Arguments bound to
+  /// the block, and graphs and uploads as well; reference_bindings() skips even those checks for
+  /// Arguments this recording listed whole.
   void reference(const std::shared_ptr<MemoryBlock>& block, bool write) {
     // Listed writable, or listed at all when this use only reads.
     if ((block->listing_stamp() | (write ? 0 : 1)) == (listing_stamp_ | 1)) return;
     list_reference(block, write);
+  }
+  /// reference() for every memory block bound to `arguments`, as each binding uses it. Arguments
+  /// carry the stamp of the recording that listed all of them (Arguments::Impl::listed_in), which
+  /// a change of binding clears: a dispatch with Arguments this recording listed already costs
+  /// one compare, however many they bind. The stamp is unique to the recording as above, so
+  /// Arguments another queue listed since, or an earlier recording, take the blocks' checks.
+  void reference_bindings(const Arguments::Impl& arguments) {
+    if (arguments.listed_in() == listing_stamp_) return;
+    for (const Arguments::Impl::Binding& binding : arguments.bindings())
+      if (binding.memory) reference(binding.memory, binding.gpu_writes);
+    arguments.set_listed_in(listing_stamp_);
   }
   /// Lists kernel objects for the next submit only: for memory whose holder (a graph) keeps it
   /// alive until the GPU is done with it, so the queue neither holds nor tracks it.
@@ -287,8 +298,7 @@ class Signal::Impl {
 UploadArea::Space UploadArea::allocate(Queue::Impl& queue, std::uint64_t bytes) {
   // (cursor_ never passes kBlockBytes, a multiple of kAlignment: nothing here overflows.)
   const std::uint64_t start = (cursor_ + kAlignment - 1) / kAlignment * kAlignment;
-  if (bytes <= kBlockBytes - start && !blocks_.empty() && blocks_[current_].written_in_ticket == queue.recording_ticket())
-      [[likely]] {
+  if (bytes <= kBlockBytes - start && current_ticket_ == queue.recording_ticket()) [[likely]] {
     cursor_ = start + bytes;
     return Space{CpuView(current_cpu_ + start, bytes), current_gpu_ + start};
   }

@@ -53,6 +53,9 @@ class UploadArea {
   std::shared_ptr<Device::Impl> device_;
   std::vector<Block> blocks_;
   std::size_t current_ = 0;
+  // blocks_[current_].written_in_ticket, kept here: every dispatch compares it (none before the
+  // first allocation).
+  std::uint64_t current_ticket_ = kNotRecorded;
   std::uint64_t cursor_ = kBlockBytes;  // full: the first allocation picks a block
   // The current block's views, kept here: every dispatch allocates from them.
   std::byte* current_cpu_ = nullptr;

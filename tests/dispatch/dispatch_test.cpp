@@ -556,3 +556,85 @@ TEST_CASE("a program that reads the local size gets it as driver params in its c
   }
   device.close_and_check_ledger();
 }
+
+// Kills a launch check that lets a bad launch through: validate_launch tells the common launch
+// apart with or'ed bit tricks, and a queue does not check again a launch equal to the last one
+// of the program whose state it carries (CarriedProgramState::repeats). Launches are drawn from
+// each field's edge values, often the last launch with one field changed or the same launch
+// again, alternating between a program with a compiled local size and one without, and each
+// is judged here by the limits field by field.
+TEST_CASE("random launches are refused exactly when a field is out of range, repeated or not", "[virtual-kernel][dispatch]") {
+  VirtualDevice device("virtual-kgsl");
+  {
+    Ir3Metadata fixed_metadata = three_buffer_metadata();
+    fixed_metadata.fixed_local_size[0] = 64;
+    fixed_metadata.fixed_local_size[1] = 2;
+    Program fixed = Program::from_ir3(*device, placeholder_code(), fixed_metadata);
+    const Ir3Metadata free_metadata = three_buffer_metadata();
+    Program free = Program::from_ir3(*device, placeholder_code(), free_metadata);
+    Buffer buffer = device->allocate({.size = 4096});
+    Arguments fixed_arguments(fixed), free_arguments(free);
+    fixed_arguments.set_buffer(0, buffer).set_buffer(1, buffer).set_buffer(2, buffer).set_scalar(3, 1u);
+    free_arguments.set_buffer(0, buffer).set_buffer(1, buffer).set_buffer(2, buffer).set_scalar(3, 1u);
+    Queue queue(*device);
+
+    constexpr std::uint32_t kLocals[] = {0, 1, 2, 3, 64, 100, 512, 1024, 1025, 0x10000, 0x80000000u, 0xffffffffu};
+    constexpr std::uint32_t kGroups[] = {0, 1, 2, 5, 0x400000, 0x3fffff, 0x4000000, 0x10000000, 0xffffffffu};
+    constexpr std::uint32_t kBases[] = {0, 0, 0, 0, 0, 0, 1, 0xfffffff0u};
+    const std::optional<WaveSize> kWaves[] = {std::nullopt, WaveSize::thread64, WaveSize::thread128};
+    std::mt19937 rng(2024);
+    const auto pick = [&](const auto& values) { return values[rng() % std::size(values)]; };
+    Launch launch{{1, 1, 1}, {64, 2, 1}, std::nullopt};
+    int accepted = 0, refused = 0;
+    for (int step = 0; step < 3000; ++step) {
+      switch (rng() % 6) {
+        case 0: break;  // the same launch again
+        case 1: launch.local_size[rng() % 3] = pick(kLocals); break;
+        case 2: launch.groups[rng() % 3] = pick(kGroups); break;
+        case 3:
+          if (rng() % 2 == 0) launch.base_group[rng() % 3] = pick(kBases);
+          else launch.wave_size = pick(kWaves);
+          break;
+        default:  // back to a launch both programs take
+          launch = Launch{{static_cast<std::uint32_t>(1 + rng() % 3), static_cast<std::uint32_t>(1 + rng() % 2), 1}, {64, 2, 1}, pick(kWaves)};
+      }
+      const bool use_fixed = rng() % 3 == 0;
+      const std::uint32_t(&compiled)[3] = use_fixed ? fixed_metadata.fixed_local_size : free_metadata.fixed_local_size;
+      bool valid = true;
+      std::uint64_t invocations = 1, fibers = 1;
+      for (unsigned axis = 0; axis < 3; ++axis) {
+        const std::uint64_t local = launch.local_size[axis], groups = launch.groups[axis];
+        valid = valid && local >= 1 && local <= 1024 && groups >= 1 && local * groups <= 0xffffffffu;
+        valid = valid && (compiled[axis] == 0 || local == compiled[axis]);
+        valid = valid && launch.base_group[axis] == 0;  // neither program reads a base group
+        invocations *= std::min<std::uint64_t>(local, 1u << 20);
+        fibers *= std::min<std::uint64_t>(local * groups, 1u << 20);
+      }
+      valid = valid && invocations <= 1024;
+      // Accepted launches run when the queue submits: the large ones are judged but not run.
+      if (valid && fibers > 1u << 16) continue;
+      INFO("step " << step << (use_fixed ? ", fixed" : ", free") << ": groups " << launch.groups[0] << "x" << launch.groups[1] << "x"
+                   << launch.groups[2] << ", local " << launch.local_size[0] << "x" << launch.local_size[1] << "x"
+                   << launch.local_size[2] << ", base " << launch.base_group[0] << "," << launch.base_group[1] << ","
+                   << launch.base_group[2]);
+      const std::uint64_t before = queue.impl().stream().dwords_written();
+      bool dispatched = true;
+      try {
+        queue.dispatch(use_fixed ? fixed : free, use_fixed ? fixed_arguments : free_arguments, launch);
+      } catch (const Error& error) {
+        INFO(error.what());
+        CHECK((error.code() == Errc::invalid_argument || error.code() == Errc::unsupported));
+        dispatched = false;
+      }
+      REQUIRE(dispatched == valid);
+      // A refused launch records nothing, an accepted one its dispatch.
+      CHECK((queue.impl().stream().dwords_written() > before) == valid);
+      (valid ? accepted : refused) += 1;
+      if (step % 500 == 499) queue.finish(std::chrono::seconds(30));
+    }
+    queue.finish(std::chrono::seconds(30));
+    CHECK(accepted > 200);
+    CHECK(refused > 200);
+  }
+  device.close_and_check_ledger();
+}

@@ -1,7 +1,8 @@
 // [virtual-kernel] What a queue lists for the kernel when dispatches reference the same memory
 // again and again: each submission lists every buffer object its work touches, writable when any
 // of its uses writes, however the references of different queues and recordings interleave
-// (Queue::Impl::reference skips listing what the open recording listed already). Observed in the
+// (Queue::Impl::reference skips listing what the open recording listed already, and
+// reference_bindings the bindings of Arguments it listed whole). Observed in the
 // MSM buffer table the virtual msm node receives (KGSL lists no objects).
 #include <adreno/adreno.hpp>
 #include <adreno/testing.hpp>
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <random>
 #include <vector>
 
 using namespace adreno;
@@ -107,6 +109,70 @@ TEST_CASE("a buffer a recording first reads and then writes is listed writable",
     const TableEntry* entry = entry_of(submissions[0], counts);
     REQUIRE(entry != nullptr);
     CHECK(entry->write);
+  }
+  close_without_leaks(test);
+}
+
+// Kills a queue that skips the listing of Arguments it listed before in the same recording
+// (Queue::Impl::reference_bindings) after one of their bindings changed: a buffer bound only
+// after the first dispatch would reach the GPU unlisted.
+TEST_CASE("arguments rebound between dispatches of one recording list every buffer they were dispatched with",
+          "[virtual-kernel][dispatch]") {
+  const std::string model = EACH_MODEL();
+  CAPTURE(model);
+  testing::VirtualDevice test({.driver = Driver::msm, .model = model});
+  {
+    Device& device = test.device();
+    Program program = Program::from_ir3(device, placeholder_code(), three_buffer_metadata());
+    std::vector<Buffer> pool;
+    for (int i = 0; i < 6; ++i) pool.push_back(own_object(device, 4096));
+    Arguments arguments[] = {bound_to(program, pool[0], pool[1], pool[2]), bound_to(program, pool[3], pool[4], pool[5])};
+    std::size_t bound[2][3] = {{0, 1, 2}, {3, 4, 5}};  // pool index of each buffer argument
+    Queue queue(device);
+    test.clear_log();
+    // Per recording that dispatched anything: the pool buffers its dispatches were bound to.
+    std::vector<std::vector<bool>> expected;
+    std::vector<bool> recording(pool.size(), false);
+    bool recorded = false;
+    const auto close_recording = [&] {
+      if (recorded) expected.push_back(recording);
+      recording.assign(pool.size(), false);
+      recorded = false;
+    };
+    std::mt19937 rng(1905);
+    for (int step = 0; step < 200; ++step) {
+      const std::size_t which = rng() % 2;
+      switch (rng() % 8) {
+        case 0: case 1: case 2: {
+          const std::size_t argument = rng() % 3, buffer = rng() % pool.size();
+          arguments[which].set_buffer(argument, pool[buffer]);
+          bound[which][argument] = buffer;
+          break;
+        }
+        case 7:
+          queue.submit();
+          close_recording();
+          break;
+        default:
+          queue.dispatch(program, arguments[which], kOneGroup);
+          for (const std::size_t buffer : bound[which]) recording[buffer] = true;
+          recorded = true;
+      }
+    }
+    queue.finish();
+    close_recording();
+
+    const auto submissions = test.submissions();
+    REQUIRE(submissions.size() == expected.size());
+    for (std::size_t s = 0; s < submissions.size(); ++s) {
+      CHECK(submissions[s].error == 0);
+      for (std::size_t buffer = 0; buffer < pool.size(); ++buffer) {
+        INFO("submission " << s << ", pool buffer " << buffer);
+        const TableEntry* entry = entry_of(submissions[s], pool[buffer]);
+        CHECK((entry != nullptr) == expected[s][buffer]);
+        if (entry != nullptr) CHECK(entry->write);
+      }
+    }
   }
   close_without_leaks(test);
 }

@@ -559,7 +559,8 @@ TEST_CASE("a program that reads the local size gets it as driver params in its c
 
 // Kills a launch check that lets a bad launch through: validate_launch tells the common launch
 // apart with or'ed bit tricks, and a queue does not check again a launch equal to the last one
-// of the program whose state it carries (CarriedProgramState::repeats). Launches are drawn from
+// of the program whose state it carries (CarriedProgramState::repeats); and the grid an accepted
+// launch records is its own (emit_grid packs the local size unchecked). Launches are drawn from
 // each field's edge values, often the last launch with one field changed or the same launch
 // again, alternating between a program with a compiled local size and one without, and each
 // is judged here by the limits field by field.
@@ -630,7 +631,19 @@ TEST_CASE("random launches are refused exactly when a field is out of range, rep
       // A refused launch records nothing, an accepted one its dispatch.
       CHECK((queue.impl().stream().dwords_written() > before) == valid);
       (valid ? accepted : refused) += 1;
-      if (step % 500 == 499) queue.finish(std::chrono::seconds(30));
+      if (valid && accepted % 8 == 0) {
+        // Its grid as a6xx.xml lays SP_CS_NDRANGE_0 out: KERNELDIM 3 in bits 0-1, then each
+        // local size - 1 in ten bits from bits 2, 12 and 22 (packed without a per-dispatch check).
+        const RecordedStream rec = record_of(queue);
+        CHECK(rec.value(r::SP_CS_NDRANGE_0) == (3u | (launch.local_size[0] - 1) << 2 | (launch.local_size[1] - 1) << 12 |
+                                                (launch.local_size[2] - 1) << 22));
+        CHECK(rec.value(r::SP_CS_NDRANGE_1) == launch.local_size[0] * launch.groups[0]);
+        CHECK(rec.value(r::SP_CS_NDRANGE_5) == launch.local_size[2] * launch.groups[2]);
+        const auto exec = rec.all(Opcode::CP_EXEC_CS);
+        REQUIRE(!exec.empty());
+        CHECK(exec.back()->payload == std::vector<std::uint32_t>{0, launch.groups[0], launch.groups[1], launch.groups[2]});
+      }
+      if (step % 250 == 249) queue.finish(std::chrono::seconds(30));
     }
     queue.finish(std::chrono::seconds(30));
     CHECK(accepted > 200);

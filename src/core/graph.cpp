@@ -69,6 +69,12 @@ std::uint64_t align_data(std::uint64_t value) { return (value + kDataAlignment -
   throw Error(Errc::invalid_argument, operation, detail);
 }
 
+// Out of line: set_buffer runs once per changed pointer per replay, and building the message's
+// strings inline would have it set up a stack frame each time.
+[[noreturn, gnu::noinline, gnu::cold]] void empty_buffer() {
+  invalid("set graph buffer argument", "the buffer is empty (moved from or default)");
+}
+
 }  // namespace
 
 class Graph::Impl final : public Device::Impl::GraphBindings {
@@ -164,20 +170,22 @@ class Graph::Impl final : public Device::Impl::GraphBindings {
   // An argument's bytes in the graph's GPU memory (a constant, or a 16-dword image or buffer
   // descriptor), and where its next value waits in next_values_. A storage buffer whose address
   // the program also reads has that address at `address_at`; its next value follows the descriptor's.
-  // A buffer address in the constants (is_address) waits in pending_addresses_ instead.
-  // What set_buffer reads of a buffer address's site comes first, in its first 24 bytes.
+  // A buffer address in the constants (`is_address`) waits in pending_addresses_ instead.
+  // What set_buffer reads of a buffer address's site comes first, in its first 16 bytes.
   struct PatchSite {
     std::byte* at = nullptr;
     std::uint32_t binding = kNoSite;  // in bindings_, when the argument binds memory
     // Its entry in pending_addresses_ (an address), valid while that entry names this site: the
     // list is emptied at each replay without visiting the sites.
     std::uint32_t pending = kNoSite;
-    ProgramArgument::Kind kind = ProgramArgument::Kind::constant;
+    // A constant recorded with a buffer (set at build, with `binding`): its address waits in
+    // pending_addresses_.
+    bool is_address = false;
     bool dirty = false;  // listed in dirty_sites_ (not an address)
+    ProgramArgument::Kind kind = ProgramArgument::Kind::constant;
     std::uint32_t bytes = 0;  // 0: not patchable (a sampler)
     std::uint32_t next = 0;  // in next_values_ (not an address)
     std::byte* address_at = nullptr;
-    bool is_address() const { return kind == ProgramArgument::Kind::constant && binding != kNoSite; }
   };
   // A buffer address for the next replay, and where it goes. Replays write these with one pass
   // over a flat array: hundreds of pointers change at once when a model's buffers move.
@@ -512,7 +520,8 @@ void Graph::Impl::build(const GraphOptions& options) {
   std::uint32_t next_bytes = 0;
   std::size_t address_sites = 0;
   for (PatchSite& site : sites) {
-    if (site.is_address()) {
+    site.is_address = site.kind == ProgramArgument::Kind::constant && site.binding != kNoSite;
+    if (site.is_address) {
       ++address_sites;
       continue;
     }
@@ -603,7 +612,7 @@ void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const Buffe
   if (index < sites_of_dispatch_.size() && argument < sites_of_dispatch_[index].count) [[likely]] {
     const std::uint32_t site_index = sites_of_dispatch_[index].first + static_cast<std::uint32_t>(argument);
     PatchSite& site = sites_[site_index];
-    if (site.is_address()) [[likely]] {
+    if (site.is_address) [[likely]] {
       check_device(buffer, id, argument, "set graph buffer argument");
       stage(site.binding, buffer);
       pend_address(site, site_index, address.value(), true);
@@ -656,7 +665,7 @@ void Graph::Impl::set_bytes(GraphDispatch id, std::size_t argument, std::span<co
   constexpr const char* kOperation = "set graph scalar argument";
   PatchSite& site = site_of(id, argument, kOperation);
   const ProgramArgument& arg = Arguments::Impl::scalar_argument(kept_dispatch(id, kOperation).program->info(), argument, bytes.size());
-  if (site.is_address()) {  // recorded with a buffer: the bytes replace its address
+  if (site.is_address) {  // recorded with a buffer: the bytes replace its address
     std::uint64_t value = 0;
     std::memcpy(&value, bytes.data(), bytes.size());
     pend_address(site, static_cast<std::uint32_t>(&site - sites_.data()), value, false);
@@ -865,8 +874,9 @@ void Graph::set_buffer(GraphDispatch dispatch, std::size_t argument, const Buffe
   impl_->set_buffer(dispatch, argument, *buffer.buffer(), buffer.gpu_address(), buffer.size());
 }
 void Graph::set_buffer(GraphDispatch dispatch, std::size_t argument, const Buffer& buffer) {
-  if (!buffer) invalid("set graph buffer argument", "the buffer is empty (moved from or default)");
-  impl_->set_buffer(dispatch, argument, *buffer.impl(), buffer.impl()->gpu_address(), buffer.impl()->size());
+  const Buffer::Impl* const impl = buffer.impl().get();
+  if (impl == nullptr) [[unlikely]] empty_buffer();
+  impl_->set_buffer(dispatch, argument, *impl, impl->gpu_address(), impl->size());
 }
 void Graph::set_texture(GraphDispatch dispatch, std::size_t argument, const ImageDesc& image) {
   impl_->set_image(dispatch, argument, image, false);

@@ -117,6 +117,7 @@ class Graph::Impl final : public Device::Impl::GraphBindings {
     // The graph holds a reference to block or staged (BindingDetails). Under mutex_.
     bool holds_references = false;
   };
+  static_assert(sizeof(BufferBinding) == 32);
   // The rest of a binding: its references (see "Bound memory"), which the rare paths take and a
   // replay moves only when `holds_references`, and where it belongs.
   struct BindingDetails {
@@ -171,7 +172,7 @@ class Graph::Impl final : public Device::Impl::GraphBindings {
   // descriptor), and where its next value waits in next_values_. A storage buffer whose address
   // the program also reads has that address at `address_at`; its next value follows the descriptor's.
   // A buffer address in the constants (`is_address`) waits in pending_addresses_ instead.
-  // What set_buffer reads of a buffer address's site comes first, in its first 16 bytes.
+  // What set_buffer reads of a buffer address's site comes first.
   struct PatchSite {
     std::byte* at = nullptr;
     std::uint32_t binding = kNoSite;  // in bindings_, when the argument binds memory

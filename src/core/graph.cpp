@@ -193,11 +193,11 @@ class Graph::Impl final : public Device::Impl::GraphBindings {
   struct AddressPatch {
     std::byte* at;
     std::uint64_t value;
-    std::uint32_t site;
     std::uint32_t binding;  // the site's when set_buffer staged memory for it; kNoSite when only set_bytes wrote it
   };
+  // A dispatch's sites in sites_ (which build() sized for good).
   struct SiteRange {
-    std::uint32_t first;
+    PatchSite* first;
     std::uint32_t count;
   };
   struct Built {
@@ -238,17 +238,17 @@ class Graph::Impl final : public Device::Impl::GraphBindings {
     site.dirty = true;
     dirty_sites_.push_back(static_cast<std::uint32_t>(&site - sites_.data()));
   }
-  // `index`: the site's, in sites_. `staged`: set_buffer staged memory for it (set_bytes did not).
-  // Each site has one entry at most, so the array sized at build holds every pending address.
-  void pend_address(PatchSite& site, std::uint32_t index, std::uint64_t value, bool staged) {
-    if (site.pending < pending_count_ && pending_addresses_[site.pending].site == index) {
+  // `staged`: set_buffer staged memory for it (set_bytes did not). Each site has one entry at
+  // most (an entry names its site by `at`), so the array sized at build holds every pending address.
+  void pend_address(PatchSite& site, std::uint64_t value, bool staged) {
+    if (site.pending < pending_count_ && pending_addresses_[site.pending].at == site.at) {
       AddressPatch& pending = pending_addresses_[site.pending];
       pending.value = value;
       if (staged) pending.binding = site.binding;
       return;
     }
     site.pending = pending_count_;
-    pending_addresses_[pending_count_++] = AddressPatch{site.at, value, index, staged ? site.binding : kNoSite};
+    pending_addresses_[pending_count_++] = AddressPatch{site.at, value, staged ? site.binding : kNoSite};
   }
   // Binds `buffer` to binding `index` from the next replay on.
   void stage(std::uint32_t index, const Buffer::Impl& buffer) {
@@ -531,10 +531,6 @@ void Graph::Impl::build(const GraphOptions& options) {
   }
   // A dropped duplicate's bindings are the kept one's: its own references go with the recording.
   for (RecordedDispatch& recorded : dispatches_) recorded.buffers.clear();
-  for (const std::uint32_t node : dispatch_nodes_) {
-    const RecordedDispatch& kept = dispatches_[nodes_[result.schedule.kept[node]].index];
-    sites_of_dispatch_.push_back(SiteRange{kept.first_site, static_cast<std::uint32_t>(kept.program->info().arguments.size())});
-  }
   dirty_sites_.reserve(sites.size());
   pending_addresses_.resize(address_sites);
   dirty_syncs_.reserve(syncs_.size());
@@ -542,6 +538,10 @@ void Graph::Impl::build(const GraphOptions& options) {
   uses_.reserve(8);  // one per queue that replays the graph, typically one or two
   next_values_.resize(next_bytes);
   sites_ = std::move(sites);
+  for (const std::uint32_t node : dispatch_nodes_) {
+    const RecordedDispatch& kept = dispatches_[nodes_[result.schedule.kept[node]].index];
+    sites_of_dispatch_.push_back(SiteRange{sites_.data() + kept.first_site, static_cast<std::uint32_t>(kept.program->info().arguments.size())});
+  }
   own_ = std::move(own);
   data_ = std::move(data);
   commands_ = std::move(commands);
@@ -602,7 +602,7 @@ Graph::Impl::PatchSite& Graph::Impl::site_of(GraphDispatch id, std::size_t argum
   const SiteRange range = sites_of_dispatch_[index];
   if (argument >= range.count)
     invalid(operation, fmt::format("argument {} does not exist; dispatch {} has {}", argument, index, range.count));
-  return sites_[range.first + argument];
+  return range.first[argument];
 }
 
 void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer, GpuAddress address,
@@ -611,12 +611,11 @@ void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const Buffe
   // goes through site_of for its error (set_buffer_descriptor).
   const auto index = static_cast<std::size_t>(id);
   if (index < sites_of_dispatch_.size() && argument < sites_of_dispatch_[index].count) [[likely]] {
-    const std::uint32_t site_index = sites_of_dispatch_[index].first + static_cast<std::uint32_t>(argument);
-    PatchSite& site = sites_[site_index];
+    PatchSite& site = sites_of_dispatch_[index].first[argument];
     if (site.is_address) [[likely]] {
       check_device(buffer, id, argument, "set graph buffer argument");
       stage(site.binding, buffer);
-      pend_address(site, site_index, address.value(), true);
+      pend_address(site, address.value(), true);
       return;
     }
   }
@@ -669,7 +668,7 @@ void Graph::Impl::set_bytes(GraphDispatch id, std::size_t argument, std::span<co
   if (site.is_address) {  // recorded with a buffer: the bytes replace its address
     std::uint64_t value = 0;
     std::memcpy(&value, bytes.data(), bytes.size());
-    pend_address(site, static_cast<std::uint32_t>(&site - sites_.data()), value, false);
+    pend_address(site, value, false);
     return;
   }
   std::memset(next_value(site), 0, arg.size_bytes);

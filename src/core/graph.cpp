@@ -30,8 +30,9 @@
 //   allocator reuses memory only once they retired) and the queues of recorded, unsubmitted
 //   ones take references until they submit; it leaves the device's list last, so a release
 //   meanwhile still finds it.
-// A release runs on any thread: hold_if_bound reads `block` and writes the references under
-// mutex_, which a replay takes to change them; set_buffer writes `staged` with relaxed atomic
+// A release runs on any thread: hold_if_bound reads `block` and writes the references (and the
+// flag `holds_references` a replay reads to spare itself a look at them) under mutex_, which a
+// replay takes to change them; set_buffer writes `staged` with relaxed atomic
 // stores (plain stores on the hardware), ordered before the release of that Buffer by whatever
 // orders the application's own use of it before its release.
 #include <adreno/error.hpp>
@@ -68,6 +69,12 @@ std::uint64_t align_data(std::uint64_t value) { return (value + kDataAlignment -
   throw Error(Errc::invalid_argument, operation, detail);
 }
 
+// Out of line: set_buffer runs once per changed pointer per replay, and building the message's
+// strings inline would have it set up a stack frame each time.
+[[noreturn, gnu::noinline, gnu::cold]] void empty_buffer() {
+  invalid("set graph buffer argument", "the buffer is empty (moved from or default)");
+}
+
 }  // namespace
 
 class Graph::Impl final : public Device::Impl::GraphBindings {
@@ -97,13 +104,23 @@ class Graph::Impl final : public Device::Impl::GraphBindings {
   std::size_t command_dwords() const { return built().dwords; }
 
  private:
-  // Memory an argument binds, borrowed (see "Bound memory" at the top). `staged` is what
-  // set_buffer/set_*image bound for the next replay (`rebind`); it equals `block` otherwise.
+  // Memory an argument binds, borrowed (see "Bound memory" at the top): what a replay reads and
+  // writes for each changed pointer, 32 bytes (two to a cache line), with the rest kept apart in
+  // BindingDetails. `staged` is what set_buffer/set_*image bound for the next replay; it equals
+  // `block` otherwise.
   struct BufferBinding {
     MemoryBlock* block = nullptr;  // bound now; the GPU may be running it
-    const KernelObject* object = nullptr;  // block's, for the submission's object list
     MemoryBlock* staged = nullptr;  // written with atomic stores: hold_if_bound reads it from any thread
-    const KernelObject* staged_object = nullptr;
+    // staged's, for the submission's object list: block's once a replay swapped staged in (replays
+    // list objects only then).
+    const KernelObject* object = nullptr;
+    // The graph holds a reference to block or staged (BindingDetails). Under mutex_.
+    bool holds_references = false;
+  };
+  static_assert(sizeof(BufferBinding) == 32);
+  // The rest of a binding: its references (see "Bound memory"), which the rare paths take and a
+  // replay moves only when `holds_references`, and where it belongs.
+  struct BindingDetails {
     // block's and (when released after it was staged) staged's own references; null while the
     // application's Buffers hold them.
     std::shared_ptr<MemoryBlock> held;
@@ -111,21 +128,19 @@ class Graph::Impl final : public Device::Impl::GraphBindings {
     std::uint32_t dispatch = 0;  // the GraphDispatch it belongs to
     std::uint32_t argument = 0;
     bool writes = false;
-    bool rebind = false;
-    // Binds `buffer` from the next replay on.
-    void stage(const Buffer::Impl& buffer) {
-      buffer.note_graph_binding();  // before the application can release it
-      std::atomic_ref(staged).store(&buffer.block(), std::memory_order_relaxed);
-      staged_object = &buffer.object();
-      rebind = true;
-    }
+  };
+  // A binding as recorded: the memory the Arguments bound, with their reference.
+  struct RecordedBinding {
+    std::shared_ptr<MemoryBlock> memory;
+    std::uint32_t argument;
+    bool writes;
   };
   struct RecordedDispatch {
     std::shared_ptr<const Program::Impl> program;
     Launch launch;
     DispatchDataLayout layout;
     std::vector<std::byte> data;  // constants and descriptors, as they go to GPU memory
-    std::vector<BufferBinding> buffers;    // moved into bindings_ at build
+    std::vector<RecordedBinding> buffers;  // moved into bindings_ and binding_details_ at build
     std::vector<ScheduleAccess> accesses;  // by block identity, as recorded
     std::uint32_t first_site = kNoSite;    // patch sites of its arguments, in argument order (after build)
     // Where build() put it (kept dispatches): its packets, and its data in both views.
@@ -156,30 +171,33 @@ class Graph::Impl final : public Device::Impl::GraphBindings {
   // An argument's bytes in the graph's GPU memory (a constant, or a 16-dword image or buffer
   // descriptor), and where its next value waits in next_values_. A storage buffer whose address
   // the program also reads has that address at `address_at`; its next value follows the descriptor's.
-  // A buffer address in the constants (is_address) waits in pending_addresses_ instead.
+  // A buffer address in the constants (`is_address`) waits in pending_addresses_ instead.
+  // What set_buffer reads of a buffer address's site comes first.
   struct PatchSite {
     std::byte* at = nullptr;
-    std::byte* address_at = nullptr;
+    std::uint32_t binding = kNoSite;  // in bindings_, when the argument binds memory
+    // Its entry in pending_addresses_ (an address), valid while that entry names this site: the
+    // list is emptied at each replay without visiting the sites.
+    std::uint32_t pending = kNoSite;
+    // A constant recorded with a buffer (set at build, with `binding`): its address waits in
+    // pending_addresses_.
+    bool is_address = false;
+    bool dirty = false;  // listed in dirty_sites_ (not an address)
+    ProgramArgument::Kind kind = ProgramArgument::Kind::constant;
     std::uint32_t bytes = 0;  // 0: not patchable (a sampler)
     std::uint32_t next = 0;  // in next_values_ (not an address)
-    std::uint32_t binding = kNoSite;  // in bindings_, when the argument binds memory
-    ProgramArgument::Kind kind = ProgramArgument::Kind::constant;
-    bool dirty = false;  // listed in dirty_sites_ (not an address)
-    // Its entry in pending_addresses_ (an address), valid while that entry names this site: the
-    // list is cleared at each replay without visiting the sites.
-    std::uint32_t pending = kNoSite;
-    bool is_address() const { return kind == ProgramArgument::Kind::constant && binding != kNoSite; }
+    std::byte* address_at = nullptr;
   };
   // A buffer address for the next replay, and where it goes. Replays write these with one pass
   // over a flat array: hundreds of pointers change at once when a model's buffers move.
   struct AddressPatch {
     std::byte* at;
     std::uint64_t value;
-    std::uint32_t site;
-    std::uint32_t binding;
+    std::uint32_t binding;  // the site's when set_buffer staged memory for it; kNoSite when only set_bytes wrote it
   };
+  // A dispatch's sites in sites_ (which build() sized for good).
   struct SiteRange {
-    std::uint32_t first;
+    PatchSite* first;
     std::uint32_t count;
   };
   struct Built {
@@ -220,18 +238,38 @@ class Graph::Impl final : public Device::Impl::GraphBindings {
     site.dirty = true;
     dirty_sites_.push_back(static_cast<std::uint32_t>(&site - sites_.data()));
   }
-  // `index`: the site's, in sites_.
-  void pend_address(PatchSite& site, std::uint32_t index, std::uint64_t value) {
-    if (site.pending < pending_addresses_.size() && pending_addresses_[site.pending].site == index) {
-      pending_addresses_[site.pending].value = value;
+  // `staged`: set_buffer staged memory for it (set_bytes did not). Each site has one entry at
+  // most (an entry names its site by `at`), so the array sized at build holds every pending address.
+  void pend_address(PatchSite& site, std::uint64_t value, bool staged) {
+    if (site.pending < pending_count_ && pending_addresses_[site.pending].at == site.at) {
+      AddressPatch& pending = pending_addresses_[site.pending];
+      pending.value = value;
+      if (staged) pending.binding = site.binding;
       return;
     }
-    site.pending = static_cast<std::uint32_t>(pending_addresses_.size());
-    pending_addresses_.push_back(AddressPatch{site.at, value, index, site.binding});
+    site.pending = pending_count_;
+    pending_addresses_[pending_count_++] = AddressPatch{site.at, value, staged ? site.binding : kNoSite};
   }
-  // Binds what set_buffer staged: the GPU finished every replay that bound the old memory.
-  // Under mutex_.
-  void swap_in_staged(BufferBinding& binding);
+  // Binds `buffer` to binding `index` from the next replay on.
+  void stage(std::uint32_t index, const Buffer::Impl& buffer) {
+    BufferBinding& binding = bindings_[index];
+    buffer.note_graph_binding();  // before the application can release it
+    std::atomic_ref(binding.staged).store(&buffer.block(), std::memory_order_relaxed);
+    // The list of kernel objects changes only if one does: sub-allocated buffers share theirs.
+    if (binding.object != &buffer.object()) [[unlikely]] {
+      binding.object = &buffer.object();
+      objects_stale_ = true;
+    }
+  }
+  // Binds what set_buffer staged for binding `index`: the GPU finished every replay that bound
+  // the old memory. Under mutex_.
+  void swap_in_staged(std::uint32_t index) {
+    BufferBinding& binding = bindings_[index];
+    binding.block = binding.staged;
+    if (binding.holds_references) [[unlikely]] move_references(index);
+  }
+  // swap_in_staged's part for a binding whose memory the graph holds a reference to.
+  [[gnu::noinline]] void move_references(std::uint32_t index);
   // Refuses a buffer of another device (same_device.h); the Buffer's own device pointer spares
   // set_buffer a visit to the block.
   void check_device(const Buffer::Impl& buffer, GraphDispatch id, std::size_t argument, const char* operation) const {
@@ -257,11 +295,13 @@ class Graph::Impl final : public Device::Impl::GraphBindings {
   std::unique_ptr<CommandMemory> commands_;
   std::vector<OwnReference> own_;        // graph data, commands and scratch; program code and private memory; signals
   std::vector<BufferBinding> bindings_;  // of the kept dispatches
+  std::vector<BindingDetails> binding_details_;  // by the same index
   std::vector<PatchSite> sites_;
   std::vector<std::byte> next_values_;         // of the sites
   std::vector<SiteRange> sites_of_dispatch_;  // by GraphDispatch (a dropped duplicate: the kept one's)
   std::vector<std::uint32_t> dirty_sites_;    // capacity: every site
-  std::vector<AddressPatch> pending_addresses_;  // capacity: every address site
+  std::vector<AddressPatch> pending_addresses_;  // room for every address site; the first pending_count_ are pending
+  std::uint32_t pending_count_ = 0;
   std::vector<std::uint32_t> dirty_syncs_;    // capacity: every sync
   std::vector<std::uint32_t> dirty_launches_;  // RecordedDispatch indices; capacity: every dispatch
   std::vector<std::uint32_t> signal_syncs_;
@@ -273,7 +313,7 @@ class Graph::Impl final : public Device::Impl::GraphBindings {
   bool objects_stale_ = true;
   // Device::Impl::graph_buffers_released() when every bound buffer was last seen held.
   std::uint64_t checked_releases_ = ~std::uint64_t{0};
-  std::mutex mutex_;  // bindings_' `block` and references: replay changes them, a release reads and adds
+  std::mutex mutex_;  // bindings_' `block`, `holds_references` and details' references: replay changes them, a release reads and adds
 
   std::vector<RecordedReplay> recorded_;
   std::vector<GpuUse> uses_;  // scratch for the waits
@@ -307,9 +347,7 @@ GraphDispatch Graph::Impl::dispatch(const Program& program, const Arguments& arg
     const bool reads = how != Access::write;
     const bool writes = how != Access::read;
     binding.memory->note_graph_binding();
-    recorded.buffers.push_back(BufferBinding{binding.memory.get(), &binding.memory->object(), binding.memory.get(),
-                                             &binding.memory->object(), binding.memory, nullptr,
-                                             static_cast<std::uint32_t>(dispatches_.size()), static_cast<std::uint32_t>(i), writes});
+    recorded.buffers.push_back(RecordedBinding{binding.memory, static_cast<std::uint32_t>(i), writes});
     recorded.accesses.push_back(ScheduleAccess{binding.memory.get(), reads, writes});
   }
   const auto id = static_cast<GraphDispatch>(dispatch_nodes_.size());
@@ -472,16 +510,19 @@ void Graph::Impl::build(const GraphOptions& options) {
   for (std::size_t node : result.schedule.order) {
     if (!nodes_[node].is_dispatch) continue;
     RecordedDispatch& recorded = dispatches_[nodes_[node].index];
-    for (BufferBinding& binding : recorded.buffers) {
+    for (RecordedBinding& binding : recorded.buffers) {
       sites[recorded.first_site + binding.argument].binding = static_cast<std::uint32_t>(bindings_.size());
-      bindings_.push_back(std::move(binding));
+      MemoryBlock* const block = binding.memory.get();
+      bindings_.push_back(BufferBinding{block, block, &block->object(), true});
+      binding_details_.push_back(BindingDetails{std::move(binding.memory), nullptr, nodes_[node].index, binding.argument, binding.writes});
     }
     recorded.buffers.clear();
   }
   std::uint32_t next_bytes = 0;
   std::size_t address_sites = 0;
   for (PatchSite& site : sites) {
-    if (site.is_address()) {
+    site.is_address = site.kind == ProgramArgument::Kind::constant && site.binding != kNoSite;
+    if (site.is_address) {
       ++address_sites;
       continue;
     }
@@ -490,17 +531,17 @@ void Graph::Impl::build(const GraphOptions& options) {
   }
   // A dropped duplicate's bindings are the kept one's: its own references go with the recording.
   for (RecordedDispatch& recorded : dispatches_) recorded.buffers.clear();
-  for (const std::uint32_t node : dispatch_nodes_) {
-    const RecordedDispatch& kept = dispatches_[nodes_[result.schedule.kept[node]].index];
-    sites_of_dispatch_.push_back(SiteRange{kept.first_site, static_cast<std::uint32_t>(kept.program->info().arguments.size())});
-  }
   dirty_sites_.reserve(sites.size());
-  pending_addresses_.reserve(address_sites);
+  pending_addresses_.resize(address_sites);
   dirty_syncs_.reserve(syncs_.size());
   dirty_launches_.reserve(dispatches_.size());
   uses_.reserve(8);  // one per queue that replays the graph, typically one or two
   next_values_.resize(next_bytes);
   sites_ = std::move(sites);
+  for (const std::uint32_t node : dispatch_nodes_) {
+    const RecordedDispatch& kept = dispatches_[nodes_[result.schedule.kept[node]].index];
+    sites_of_dispatch_.push_back(SiteRange{sites_.data() + kept.first_site, static_cast<std::uint32_t>(kept.program->info().arguments.size())});
+  }
   own_ = std::move(own);
   data_ = std::move(data);
   commands_ = std::move(commands);
@@ -519,8 +560,8 @@ Graph::Impl::~Impl() {
   for (const RecordedReplay& replay : recorded_) {
     const std::shared_ptr<Queue::Impl> queue = replay.alive.lock();
     if (!queue || queue->submitted_ticket() >= replay.ticket) continue;
-    for (const BufferBinding& binding : bindings_)
-      queue->keep_until_submitted(replay.ticket, binding.block->shared_from_this(), binding.writes);
+    for (std::size_t i = 0; i < bindings_.size(); ++i)
+      queue->keep_until_submitted(replay.ticket, bindings_[i].block->shared_from_this(), binding_details_[i].writes);
   }
   device_->remove_graph(*this);  // waits for a release that is visiting it
 }
@@ -533,10 +574,17 @@ void Graph::Impl::foreign_buffer(const Buffer::Impl& buffer, GraphDispatch id, s
 
 void Graph::Impl::hold_if_bound(MemoryBlock& block) noexcept {
   std::lock_guard lock(mutex_);
-  for (BufferBinding& binding : bindings_) {
-    if (binding.block == &block && !binding.held) binding.held = block.shared_from_this();
-    if (std::atomic_ref(binding.staged).load(std::memory_order_relaxed) == &block && binding.staged_held.get() != &block)
-      binding.staged_held = block.shared_from_this();
+  for (std::size_t i = 0; i < bindings_.size(); ++i) {
+    BufferBinding& binding = bindings_[i];
+    BindingDetails& details = binding_details_[i];
+    if (binding.block == &block && !details.held) {
+      details.held = block.shared_from_this();
+      binding.holds_references = true;
+    }
+    if (std::atomic_ref(binding.staged).load(std::memory_order_relaxed) == &block && details.staged_held.get() != &block) {
+      details.staged_held = block.shared_from_this();
+      binding.holds_references = true;
+    }
   }
 }
 
@@ -554,7 +602,7 @@ Graph::Impl::PatchSite& Graph::Impl::site_of(GraphDispatch id, std::size_t argum
   const SiteRange range = sites_of_dispatch_[index];
   if (argument >= range.count)
     invalid(operation, fmt::format("argument {} does not exist; dispatch {} has {}", argument, index, range.count));
-  return sites_[range.first + argument];
+  return range.first[argument];
 }
 
 void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer, GpuAddress address,
@@ -563,12 +611,11 @@ void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const Buffe
   // goes through site_of for its error (set_buffer_descriptor).
   const auto index = static_cast<std::size_t>(id);
   if (index < sites_of_dispatch_.size() && argument < sites_of_dispatch_[index].count) [[likely]] {
-    const std::uint32_t site_index = sites_of_dispatch_[index].first + static_cast<std::uint32_t>(argument);
-    PatchSite& site = sites_[site_index];
-    if (site.is_address()) [[likely]] {
+    PatchSite& site = sites_of_dispatch_[index].first[argument];
+    if (site.is_address) [[likely]] {
       check_device(buffer, id, argument, "set graph buffer argument");
-      bindings_[site.binding].stage(buffer);
-      pend_address(site, site_index, address.value());
+      stage(site.binding, buffer);
+      pend_address(site, address.value(), true);
       return;
     }
   }
@@ -590,7 +637,7 @@ void Graph::Impl::set_buffer_descriptor(GraphDispatch id, std::size_t argument, 
       Arguments::Impl::uniform_buffer_descriptor(std::span<std::uint32_t, pm4::a6xx_descriptors::kUboDwords>(descriptor, 2),
                                                  info, argument, address, size);
     }
-    bindings_[site.binding].stage(buffer);
+    stage(site.binding, buffer);
     std::memcpy(next_value(site), descriptor, site.bytes);
     const std::uint64_t value = address.value();
     if (site.address_at != nullptr) std::memcpy(next_value(site) + site.bytes, &value, sizeof(value));
@@ -609,7 +656,7 @@ void Graph::Impl::set_image(GraphDispatch id, std::size_t argument, const ImageD
   Arguments::Impl::image_descriptor(descriptor, kept_dispatch(id, "set graph image argument").program->info(), argument,
                                     image, storage);  // throws unless that kind of image argument
   check_device(*image.memory.buffer(), id, argument, operation);
-  bindings_[site.binding].stage(*image.memory.buffer());
+  stage(site.binding, *image.memory.buffer());
   std::memcpy(next_value(site), descriptor, sizeof(descriptor));
   mark_dirty(site);
 }
@@ -618,10 +665,10 @@ void Graph::Impl::set_bytes(GraphDispatch id, std::size_t argument, std::span<co
   constexpr const char* kOperation = "set graph scalar argument";
   PatchSite& site = site_of(id, argument, kOperation);
   const ProgramArgument& arg = Arguments::Impl::scalar_argument(kept_dispatch(id, kOperation).program->info(), argument, bytes.size());
-  if (site.is_address()) {  // recorded with a buffer: the bytes replace its address
+  if (site.is_address) {  // recorded with a buffer: the bytes replace its address
     std::uint64_t value = 0;
     std::memcpy(&value, bytes.data(), bytes.size());
-    pend_address(site, static_cast<std::uint32_t>(&site - sites_.data()), value);
+    pend_address(site, value, false);
     return;
   }
   std::memset(next_value(site), 0, arg.size_bytes);
@@ -660,8 +707,9 @@ void Graph::Impl::check_bindings_held() {
   // was bound or last checked) still has one.
   const std::uint64_t released = device_->graph_buffers_released();
   if (released == checked_releases_) return;
-  for (const BufferBinding& binding : bindings_) {
-    if ((binding.rebind ? *binding.staged : *binding.block).has_handles()) continue;
+  for (std::size_t i = 0; i < bindings_.size(); ++i) {
+    if (bindings_[i].staged->has_handles()) continue;  // staged: what the replay will bind
+    const BindingDetails& binding = binding_details_[i];
     const RecordedDispatch& owner = dispatches_[binding.dispatch];
     const std::string& name = owner.program->info().arguments[binding.argument].name;
     invalid("replay graph", fmt::format("dispatch {} (program '{}') argument {}{}: its buffer was freed; bind a live one with set_buffer",
@@ -699,32 +747,29 @@ void Graph::Impl::wait_for_previous_replays() {
   }
 }
 
-void Graph::Impl::swap_in_staged(BufferBinding& binding) {
-  if (!binding.rebind) return;
-  objects_stale_ = objects_stale_ || binding.staged_object != binding.object;
-  binding.block = binding.staged;
-  binding.object = binding.staged_object;
-  binding.rebind = false;
+void Graph::Impl::move_references(std::uint32_t index) {
   // The old block's reference goes (the GPU is done with it); a reference taken to what was
   // staged last moves along, one to an earlier staged block goes.
-  if (binding.held || binding.staged_held) [[unlikely]] {
-    binding.held = binding.staged_held.get() == binding.staged ? std::move(binding.staged_held) : nullptr;
-    binding.staged_held.reset();
-  }
+  BufferBinding& binding = bindings_[index];
+  BindingDetails& details = binding_details_[index];
+  details.held = details.staged_held.get() == binding.block ? std::move(details.staged_held) : nullptr;
+  details.staged_held.reset();
+  binding.holds_references = details.held != nullptr;
 }
 
 void Graph::Impl::apply_patches() {
-  for (const AddressPatch& patch : pending_addresses_) {
+  for (std::uint32_t i = 0; i < pending_count_; ++i) {
+    const AddressPatch& patch = pending_addresses_[i];
     std::memcpy(patch.at, &patch.value, sizeof(patch.value));
-    swap_in_staged(bindings_[patch.binding]);
+    if (patch.binding != kNoSite) swap_in_staged(patch.binding);
   }
-  pending_addresses_.clear();
+  pending_count_ = 0;
   for (const std::uint32_t index : dirty_sites_) {
     PatchSite& site = sites_[index];
     std::memcpy(site.at, next_value(site), site.bytes);
     if (site.address_at != nullptr) std::memcpy(site.address_at, next_value(site) + site.bytes, sizeof(std::uint64_t));
     site.dirty = false;
-    if (site.binding != kNoSite) swap_in_staged(bindings_[site.binding]);
+    if (site.binding != kNoSite) swap_in_staged(site.binding);  // set_buffer or set_*image staged memory
   }
   dirty_sites_.clear();
   for (const std::uint32_t index : dirty_syncs_) {
@@ -752,9 +797,9 @@ void Graph::Impl::list_objects() {
   // Sub-allocations share kernel objects: each once, writable if any binding writes.
   objects_.clear();
   object_index_.clear();
-  for (const BufferBinding& binding : bindings_) {
-    add_once(object_index_, objects_, reinterpret_cast<std::uintptr_t>(binding.object),
-             Queue::Impl::ListedObject{binding.object, binding.writes},
+  for (std::size_t i = 0; i < bindings_.size(); ++i) {
+    add_once(object_index_, objects_, reinterpret_cast<std::uintptr_t>(bindings_[i].object),
+             Queue::Impl::ListedObject{bindings_[i].object, binding_details_[i].writes},
              [](Queue::Impl::ListedObject& existing, const Queue::Impl::ListedObject& added) {
                existing.write = existing.write || added.write;
              });
@@ -768,7 +813,7 @@ void Graph::Impl::replay(Queue::Impl& queue) {
   if (&queue.device() != device_.get()) invalid("replay graph", "the queue belongs to another device");
   check_bindings_held();  // before anything changes
 
-  if (!pending_addresses_.empty() || !dirty_sites_.empty() || !dirty_syncs_.empty() || !dirty_launches_.empty()) {
+  if (pending_count_ != 0 || !dirty_sites_.empty() || !dirty_syncs_.empty() || !dirty_launches_.empty()) {
     wait_for_previous_replays();
     std::lock_guard lock(mutex_);
     apply_patches();
@@ -829,8 +874,9 @@ void Graph::set_buffer(GraphDispatch dispatch, std::size_t argument, const Buffe
   impl_->set_buffer(dispatch, argument, *buffer.buffer(), buffer.gpu_address(), buffer.size());
 }
 void Graph::set_buffer(GraphDispatch dispatch, std::size_t argument, const Buffer& buffer) {
-  if (!buffer) invalid("set graph buffer argument", "the buffer is empty (moved from or default)");
-  impl_->set_buffer(dispatch, argument, *buffer.impl(), buffer.impl()->gpu_address(), buffer.impl()->size());
+  const Buffer::Impl* const impl = buffer.impl().get();
+  if (impl == nullptr) [[unlikely]] empty_buffer();
+  impl_->set_buffer(dispatch, argument, *impl, impl->gpu_address(), impl->size());
 }
 void Graph::set_texture(GraphDispatch dispatch, std::size_t argument, const ImageDesc& image) {
   impl_->set_image(dispatch, argument, image, false);

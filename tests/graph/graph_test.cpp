@@ -14,6 +14,7 @@
 #include "../dispatch/qualcomm_binary_builder.h"
 #include "graph_programs.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -150,6 +151,75 @@ TEST_CASE("replayed random DAGs give the eager results, patched onto other buffe
       graph.replay(queue);
       queue.finish();
       CHECK(contents(recorded) == run_eagerly(*device, add, dag, buffer_count, 300));
+    }
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("random rounds of patches, some restaged or left alone, over buffers of shared and of own kernel objects, give every expected sum",
+          "[virtual-gpu][graph]") {
+  // Each round moves the three pointers of a random half of the dispatches onto buffers drawn at
+  // random from a pool (sub-allocations sharing kernel objects, and exportable buffers with one
+  // each: the virtual msm node faults a submission missing one), some first onto a decoy and
+  // some onto the buffer they already bind. Every buffer of the pool is checked in full: a
+  // patch written to the wrong site, a binding swapped at the wrong index or a kernel object
+  // left off the list shows as a wrong sum, a clobbered buffer or a fault.
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
+  {
+    const Program add = load_add(*device);
+    constexpr std::size_t kDispatches = 10, kPool = 48, kRounds = 6;
+    std::mt19937 rng(20261205);
+    std::vector<Buffer> pool;
+    for (std::size_t i = 0; i < kPool; ++i) pool.push_back(device->allocate({.size = kElements * 4, .exportable = i % 2 == 1}));
+    // bound[d][k]: the pool index argument k of dispatch d binds; all distinct, as recorded.
+    std::vector<std::size_t> order(kPool);
+    for (std::size_t i = 0; i < kPool; ++i) order[i] = i;
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<std::array<std::size_t, 3>> bound(kDispatches);
+    for (std::size_t d = 0; d < kDispatches; ++d) bound[d] = {order[3 * d], order[3 * d + 1], order[3 * d + 2]};
+    Graph graph(*device);
+    std::vector<GraphDispatch> ids;
+    for (const auto& [out, a, b] : bound)
+      ids.push_back(graph.dispatch(add, add_arguments(add, pool, {out, a, b}), add_launch(kElements),
+                                   {Access::write, Access::read, Access::read}));
+    graph.build();
+    Queue queue(*device);
+    for (std::size_t round = 0; round < kRounds; ++round) {
+      INFO("round " << round);
+      for (std::size_t i = 0; i < kPool; ++i) fill(pool[i], static_cast<std::uint32_t>(1000 * round + i));
+      if (round > 0) {
+        // The dispatches left alone keep their buffers; the moved ones draw theirs from the rest
+        // (a buffer may come back to the argument that binds it).
+        std::vector<bool> moved(kDispatches);
+        std::vector<bool> taken(kPool);
+        for (std::size_t d = 0; d < kDispatches; ++d) {
+          moved[d] = rng() % 2 == 0;
+          if (!moved[d]) for (const std::size_t i : bound[d]) taken[i] = true;
+        }
+        std::vector<std::size_t> unused;
+        for (std::size_t i = 0; i < kPool; ++i)
+          if (!taken[i]) unused.push_back(i);
+        std::shuffle(unused.begin(), unused.end(), rng);
+        std::size_t next = 0;
+        for (std::size_t d = 0; d < kDispatches; ++d) {
+          if (!moved[d]) continue;
+          for (std::size_t k = 0; k < 3; ++k) {
+            if (rng() % 3 == 0) graph.set_buffer(ids[d], k, pool[rng() % kPool]);  // a decoy: the last set_buffer counts
+            bound[d][k] = unused[next++];
+            graph.set_buffer(ids[d], k, pool[bound[d][k]]);
+          }
+        }
+      }
+      const auto before = contents(pool);
+      auto expected = before;
+      for (const auto& [out, a, b] : bound)
+        for (std::uint32_t i = 0; i < kElements; ++i) expected[out][i] = before[a][i] + before[b][i];
+      graph.replay(queue);
+      queue.finish();
+      for (std::size_t i = 0; i < kPool; ++i) {
+        INFO("pool buffer " << i);
+        REQUIRE(read(pool[i]) == expected[i]);
+      }
     }
   }
   device.close_and_check_ledger();

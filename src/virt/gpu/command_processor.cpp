@@ -140,7 +140,7 @@ void CommandProcessor::execute(std::span<const IbSpan> ibs, const AddressRanges*
     drain();
     uche_.clean();
   } catch (...) {
-    pending_dispatches_.clear();
+    pending_count_ = 0;
     pending_events_.clear();
     uche_.discard();
     throw;
@@ -148,17 +148,17 @@ void CommandProcessor::execute(std::span<const IbSpan> ibs, const AddressRanges*
 }
 
 void CommandProcessor::drain() {
-  std::vector<ComputeDispatch> dispatches = std::move(pending_dispatches_);
-  std::vector<PendingEvent> events = std::move(pending_events_);
-  pending_dispatches_.clear();
-  pending_events_.clear();
+  // Nothing is issued while these run: the dispatches stay where they are, the events move aside.
+  const std::size_t count = std::exchange(pending_count_, 0);
+  draining_events_.clear();
+  std::swap(draining_events_, pending_events_);
   // Any order but the issued one when there is a choice, so that a missing barrier always shows.
-  std::vector<std::size_t> order(dispatches.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::shuffle(order.begin(), order.end(), order_rng_);
-  if (order.size() > 1 && std::is_sorted(order.begin(), order.end())) std::reverse(order.begin(), order.end());
-  for (std::size_t i : order) fiber_instructions_ += run_dispatch(dispatches[i]);
-  for (const PendingEvent& event : events) complete_event(event);
+  order_.resize(count);
+  std::iota(order_.begin(), order_.end(), std::size_t{0});
+  std::shuffle(order_.begin(), order_.end(), order_rng_);
+  if (order_.size() > 1 && std::is_sorted(order_.begin(), order_.end())) std::reverse(order_.begin(), order_.end());
+  for (std::size_t i : order_) fiber_instructions_ += shader_processor_.run(pending_dispatches_[i]);
+  for (const PendingEvent& event : draining_events_) complete_event(event);
 }
 
 void CommandProcessor::complete_event(const PendingEvent& event) {
@@ -191,7 +191,7 @@ void CommandProcessor::issue_event(const PendingEvent& event) {
 }
 
 void CommandProcessor::run_ib(std::uint64_t address, std::uint32_t dwords, int level) {
-  std::vector<std::uint32_t> words;
+  std::vector<std::uint32_t>& words = ib_words_.at(static_cast<std::size_t>(level));
   for (;;) {
     words.resize(dwords);
     memory_.read(address, words.data(), words.size() * sizeof(std::uint32_t));
@@ -467,7 +467,8 @@ void CommandProcessor::drop_loaded_state() {
   cs_.shader_source.reset();
   for (auto& slot : cs_.texture) slot.clear();
   for (auto& slot : cs_.sampler) slot.clear();
-  for (auto& slot : cs_.ubo) slot.clear();
+  for (std::size_t i = 0; i < cs_.ubo_end; ++i) cs_.ubo[i].clear();
+  cs_.ubo_end = 0;
 }
 
 void CommandProcessor::forget_program_state() {
@@ -491,8 +492,9 @@ void CommandProcessor::op_load_state6(const Packet& packet) {
   const auto offset = static_cast<std::uint32_t>(field::kDstOff.extract(d0));
   const auto units = static_cast<std::uint32_t>(field::kNumUnit.extract(d0));
   auto cp_error = [&](const std::string& what) { throw GpuFault(FaultKind::cp_error, packet.address, "CP_LOAD_STATE6: " + what); };
-  const std::string where = "state type " + std::to_string(static_cast<unsigned>(type)) + " block " +
-                            hex(static_cast<unsigned>(block));
+  auto where = [&] {
+    return "state type " + std::to_string(static_cast<unsigned>(type)) + " block " + hex(static_cast<unsigned>(block));
+  };
 
   // Unit sizes per Mesa adreno_pm4.xml (CP_LOAD_STATE6 NUM_UNIT): shader code in 128-byte
   // units, constants in vec4s, descriptors per slot (a6xx_descriptors.xml: 16 dwords for
@@ -516,10 +518,11 @@ void CommandProcessor::op_load_state6(const Packet& packet) {
     unit_dwords = 4;
     slots = &cs_.sampler;
   } else {
-    cp_error(where + " is not compute state this virtual GPU models");
+    cp_error(where() + " is not compute state this virtual GPU models");
   }
 
-  std::vector<std::uint32_t> data(std::size_t{units} * unit_dwords);
+  std::vector<std::uint32_t>& data = state_data_;
+  data.resize(std::size_t{units} * unit_dwords);
   std::uint64_t source_address = 0;
   switch (source) {
     case pm4::StateSrc::SS6_DIRECT:
@@ -561,20 +564,20 @@ void CommandProcessor::op_load_state6(const Packet& packet) {
     std::copy(data.begin(), data.end(), cs_.constants.begin() + std::ptrdiff_t{offset} * 4);
     std::fill_n(cs_.constant_loaded.begin() + offset, units, 1);
   } else {
-    if (offset + units > slots->size()) cp_error(where + ": slot " + std::to_string(offset + units - 1) + " does not exist");
+    if (offset + units > slots->size()) cp_error(where() + ": slot " + std::to_string(offset + units - 1) + " does not exist");
+    if (slots == &cs_.ubo) cs_.ubo_end = std::max<std::size_t>(cs_.ubo_end, offset + units);
     for (std::uint32_t i = 0; i < units; ++i) {
       (*slots)[offset + i].assign(data.begin() + std::ptrdiff_t{i} * unit_dwords, data.begin() + std::ptrdiff_t{i + 1} * unit_dwords);
     }
   }
 }
 
-ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups) {
+void CommandProcessor::compute_dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups, ComputeDispatch& d) {
   auto value = [&](const pm4::Register& reg, std::string_view name) {
     return static_cast<std::uint32_t>(reg.field(name).extract(regs_.at(reg.offset)));
   };
   auto refuse = [&](const std::string& what) { throw GpuFault(FaultKind::shader_error, packet.address, what); };
 
-  ComputeDispatch d;
   d.memory = &shader_memory_;
   d.groups = groups;
   d.hazards = model_.hazards;
@@ -633,7 +636,8 @@ ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::ar
   if (cs_.shader_source && *cs_.shader_source != base) {
     refuse("CS code was loaded from " + hex(*cs_.shader_source) + " but SP_CS_BASE is " + hex(base));
   }
-  std::vector<std::uint64_t> words(std::size_t{groups_of_16} * 16);
+  std::vector<std::uint64_t>& words = program_words_;
+  words.resize(std::size_t{groups_of_16} * 16);
   // Execution starts SP_CS_PROGRAM_COUNTER_OFFSET bytes into the program (Qualcomm binaries put
   // their entry point there; tinygrad ops_qcom.py writes prg_offset).
   const std::uint32_t entry = regs_.at(a6xx::SP_CS_PROGRAM_COUNTER_OFFSET.offset);
@@ -643,7 +647,7 @@ ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::ar
   }
   d.first_instruction = entry / 8;
   memory_.read(base, words.data(), words.size() * 8);
-  d.program = programs_.get(base, std::move(words));
+  d.program = programs_.get(base, words);
 
   // Constants: CONSTLEN vec4s of the loaded constant file.
   const pm4::Register& const_config = *compute_.const_config;
@@ -652,18 +656,21 @@ ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::ar
   d.constant_loaded.assign(cs_.constant_loaded.begin(), cs_.constant_loaded.begin() + constlen);
 
   // Descriptor slots: SP_CS_CONFIG NUAV / NTEX of them, decoded once per dispatch.
-  auto bind = [](const std::vector<std::vector<std::uint32_t>>& loaded, std::uint32_t count) {
-    std::vector<BoundImage> bound(std::min<std::size_t>(count, loaded.size()));
-    for (std::size_t i = 0; i < bound.size(); ++i) bound[i].image = ImageDescriptor::decode(loaded[i], bound[i].error);
-    return bound;
+  auto bind = [](const std::vector<std::vector<std::uint32_t>>& loaded, std::uint32_t count, std::vector<BoundImage>& bound) {
+    bound.resize(std::min<std::size_t>(count, loaded.size()));
+    for (std::size_t i = 0; i < bound.size(); ++i) {
+      bound[i].error.clear();
+      bound[i].image = ImageDescriptor::decode(loaded[i], bound[i].error);
+    }
   };
-  d.uavs = bind(cs_.uav, value(a6xx::SP_CS_CONFIG, "NUAV"));
-  d.textures = bind(cs_.texture, value(a6xx::SP_CS_CONFIG, "NTEX"));
+  bind(cs_.uav, value(a6xx::SP_CS_CONFIG, "NUAV"), d.uavs);
+  bind(cs_.texture, value(a6xx::SP_CS_CONFIG, "NTEX"), d.textures);
   // UBOs: every loaded slot (no register counts them), decoded through the A6XX_UBO fields.
-  std::size_t loaded_ubos = cs_.ubo.size();
+  std::size_t loaded_ubos = cs_.ubo_end;
   while (loaded_ubos > 0 && cs_.ubo[loaded_ubos - 1].empty()) --loaded_ubos;
   d.ubos.resize(loaded_ubos);
   for (std::size_t i = 0; i < loaded_ubos; ++i) {
+    d.ubos[i].reset();
     if (cs_.ubo[i].empty()) continue;
     const std::uint64_t words = cs_.ubo[i][0] | (std::uint64_t{cs_.ubo[i][1]} << 32);
     d.ubos[i] = UniformBuffer{pm4::a6xx_descriptors::UBO.field("BASE").extract(words),
@@ -673,14 +680,18 @@ ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::ar
 
   d.deadline = std::chrono::steady_clock::now() + hang_timeout_;
   d.stop = &stop_;
-  return d;
 }
 
 void CommandProcessor::dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups) {
+  // Made in the first object past the pending ones; without reordering it runs at once, so the
+  // same object serves the next dispatch.
+  if (pending_dispatches_.size() == pending_count_) pending_dispatches_.emplace_back();
+  ComputeDispatch& d = pending_dispatches_[pending_count_];
+  compute_dispatch(packet, groups, d);
   if (model_.reorder) {
-    pending_dispatches_.push_back(compute_dispatch(packet, groups));
+    ++pending_count_;
   } else {
-    fiber_instructions_ += run_dispatch(compute_dispatch(packet, groups));
+    fiber_instructions_ += shader_processor_.run(d);
   }
 }
 

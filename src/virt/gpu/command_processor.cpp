@@ -572,9 +572,60 @@ void CommandProcessor::op_load_state6(const Packet& packet) {
   }
 }
 
+namespace {
+
+// A field of a register of the compute state.
+struct RegisterField {
+  std::uint32_t offset;
+  const pm4::Field* field;
+  RegisterField(const pm4::Register& reg, std::string_view name) : offset(reg.offset), field(&reg.field(name)) {}
+};
+
+// The fields a dispatch reads, found by name once per generation: finding them by name for
+// every dispatch cost about as much as running a one-wave kernel.
+struct DispatchFields {
+  explicit DispatchFields(const a6xx::ComputeRegisters& c)
+      : enabled(a6xx::SP_CS_CONFIG, "ENABLED"),
+        nuav(a6xx::SP_CS_CONFIG, "NUAV"),
+        ntex(a6xx::SP_CS_CONFIG, "NTEX"),
+        thread_size(a6xx::SP_CS_CNTL_0, "THREADSIZE"),
+        wave_thread_size(*c.wave_control, "THREADSIZE"),
+        a7xx_thread_size(a6xx::SP_CS_WIE_CNTL_1_A7XX, "THREADSIZE"),
+        full_footprint(a6xx::SP_CS_CNTL_0, "FULLREGFOOTPRINT"),
+        half_footprint(a6xx::SP_CS_CNTL_0, "HALFREGFOOTPRINT"),
+        merged_registers(a6xx::SP_CS_CNTL_0, "MERGEDREGS"),
+        early_preamble(a6xx::SP_CS_CNTL_0, "EARLYPREAMBLE"),
+        work_group_id(*c.work_item_ids, "WGIDCONSTID"),
+        work_group_size(*c.work_item_ids, "WGSIZECONSTID"),
+        work_group_offset(*c.work_item_ids, "WGOFFSETCONSTID"),
+        local_id(*c.work_item_ids, "LOCALIDREGID"),
+        linear_local_id(*c.wave_control, "LINEARLOCALIDREGID"),
+        local_size{{{*c.ndrange[0], "LOCALSIZEX"}, {*c.ndrange[0], "LOCALSIZEY"}, {*c.ndrange[0], "LOCALSIZEZ"}}},
+        global_offset{{{*c.ndrange[2], "GLOBALOFF_X"}, {*c.ndrange[4], "GLOBALOFF_Y"}, {*c.ndrange[6], "GLOBALOFF_Z"}}},
+        shared_size(a6xx::SP_CS_CNTL_1, "SHARED_SIZE"),
+        private_size(a6xx::SP_CS_PVT_MEM_PARAM, "MEMSIZEPERITEM"),
+        instr_size(a6xx::SP_CS_INSTR_SIZE, ""),
+        const_enabled(*c.const_config, "ENABLED"),
+        constlen(*c.const_config, "CONSTLEN") {}
+
+  RegisterField enabled, nuav, ntex, thread_size, wave_thread_size, a7xx_thread_size, full_footprint, half_footprint,
+      merged_registers, early_preamble, work_group_id, work_group_size, work_group_offset, local_id, linear_local_id;
+  std::array<RegisterField, 3> local_size, global_offset;
+  RegisterField shared_size, private_size, instr_size, const_enabled, constlen;
+};
+
+const DispatchFields& dispatch_fields(pm4::Gen gen) {
+  static const DispatchFields a6xx_fields(a6xx::compute_registers(pm4::kA6xx));
+  static const DispatchFields a7xx_fields(a6xx::compute_registers(pm4::kA7xx));
+  return gen == pm4::kA7xx ? a7xx_fields : a6xx_fields;
+}
+
+}  // namespace
+
 void CommandProcessor::compute_dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups, ComputeDispatch& d) {
-  auto value = [&](const pm4::Register& reg, std::string_view name) {
-    return static_cast<std::uint32_t>(reg.field(name).extract(regs_.at(reg.offset)));
+  const DispatchFields& f = dispatch_fields(gen_);
+  auto value = [&](const RegisterField& field) {
+    return static_cast<std::uint32_t>(field.field->extract(regs_[field.offset]));
   };
   auto refuse = [&](const std::string& what) { throw GpuFault(FaultKind::shader_error, packet.address, what); };
 
@@ -582,55 +633,53 @@ void CommandProcessor::compute_dispatch(const Packet& packet, std::array<std::ui
   d.groups = groups;
   d.hazards = model_.hazards;
   d.hazard_warnings = &hazard_warnings_;
-  if (!value(a6xx::SP_CS_CONFIG, "ENABLED")) refuse("SP_CS_CONFIG ENABLED is 0: the compute stage is off");
+  if (!value(f.enabled)) refuse("SP_CS_CONFIG ENABLED is 0: the compute stage is off");
 
   // Wave size: SP_CS_CNTL_0 and SP_CS_WGE_CNTL both carry THREADSIZE; Turnip and tinygrad write
   // the same value to both (tu_cmd_buffer.cc tu6_emit_cs_config, ops_qcom.py exec), and on a7xx
   // SP_CS_WIE_CNTL_1 a third copy (computerator cs_program_emit<A7XX>).
-  const std::uint32_t thread_size = value(a6xx::SP_CS_CNTL_0, "THREADSIZE");
-  if (thread_size != value(*compute_.wave_control, "THREADSIZE")) {
+  const std::uint32_t thread_size = value(f.thread_size);
+  if (thread_size != value(f.wave_thread_size)) {
     refuse("SP_CS_CNTL_0 THREADSIZE and SP_CS_WGE_CNTL THREADSIZE disagree");
   }
-  if (gen_ == pm4::kA7xx && thread_size != value(a6xx::SP_CS_WIE_CNTL_1_A7XX, "THREADSIZE")) {
+  if (gen_ == pm4::kA7xx && thread_size != value(f.a7xx_thread_size)) {
     refuse("SP_CS_CNTL_0 THREADSIZE and SP_CS_WIE_CNTL_1 THREADSIZE disagree");
   }
   d.wave_size = thread_size == static_cast<std::uint32_t>(pm4::ThreadSize::THREAD128) ? 128 : 64;
-  d.full_footprint = value(a6xx::SP_CS_CNTL_0, "FULLREGFOOTPRINT");
-  d.half_footprint = value(a6xx::SP_CS_CNTL_0, "HALFREGFOOTPRINT");
-  d.merged_registers = value(a6xx::SP_CS_CNTL_0, "MERGEDREGS") != 0;
+  d.full_footprint = value(f.full_footprint);
+  d.half_footprint = value(f.half_footprint);
+  d.merged_registers = value(f.merged_registers) != 0;
 
   // Where the system values land: SP_CS_CONST_CONFIG_0 (HLSQ_CS_CNTL_0) and SP_CS_WGE_CNTL, as
   // computerator, Turnip and tinygrad program them. Despite the CONSTID names these are register
   // ids on a6xx (the fixtures put the work-group id in r48.x); Mesa's programs use only the work-
   // group and local ids. The size and offset vectors follow the field names: the Qualcomm
   // compiler's programs (tinygrad's 0x00ccc0cf) read them, and this model is unverified there.
-  d.work_group_id_regid = static_cast<std::uint16_t>(value(*compute_.work_item_ids, "WGIDCONSTID"));
-  d.work_group_size_regid = static_cast<std::uint16_t>(value(*compute_.work_item_ids, "WGSIZECONSTID"));
-  d.work_group_offset_regid = static_cast<std::uint16_t>(value(*compute_.work_item_ids, "WGOFFSETCONSTID"));
-  d.local_id_regid = static_cast<std::uint16_t>(value(*compute_.work_item_ids, "LOCALIDREGID"));
-  d.linear_local_id_regid = static_cast<std::uint16_t>(value(*compute_.wave_control, "LINEARLOCALIDREGID"));
+  d.work_group_id_regid = static_cast<std::uint16_t>(value(f.work_group_id));
+  d.work_group_size_regid = static_cast<std::uint16_t>(value(f.work_group_size));
+  d.work_group_offset_regid = static_cast<std::uint16_t>(value(f.work_group_offset));
+  d.local_id_regid = static_cast<std::uint16_t>(value(f.local_id));
+  d.linear_local_id_regid = static_cast<std::uint16_t>(value(f.linear_local_id));
 
-  const pm4::Register& ndrange0 = *compute_.ndrange[0];
-  d.local_size = {value(ndrange0, "LOCALSIZEX") + 1, value(ndrange0, "LOCALSIZEY") + 1, value(ndrange0, "LOCALSIZEZ") + 1};
+  d.local_size = {value(f.local_size[0]) + 1, value(f.local_size[1]) + 1, value(f.local_size[2]) + 1};
   const std::uint32_t fibers = d.local_size[0] * d.local_size[1] * d.local_size[2];
   if (fibers > 1024) refuse("work group of " + std::to_string(fibers) + " fibers exceeds 1024");
-  if (value(*compute_.ndrange[2], "GLOBALOFF_X") || value(*compute_.ndrange[4], "GLOBALOFF_Y") ||
-      value(*compute_.ndrange[6], "GLOBALOFF_Z")) {
+  if (value(f.global_offset[0]) || value(f.global_offset[1]) || value(f.global_offset[2])) {
     refuse("a nonzero global offset (SP_CS_NDRANGE GLOBALOFF) is not modelled");
   }
 
   // Shared memory: Turnip programs SHARED_SIZE = max((bytes - 1) / 1024, 1), i.e. the hardware
   // gives (SHARED_SIZE + 1) KiB (tu_shader.cc tu6_emit_cs_config).
-  d.shared_bytes = (value(a6xx::SP_CS_CNTL_1, "SHARED_SIZE") + 1) * 1024;
+  d.shared_bytes = (value(f.shared_size) + 1) * 1024;
 
   // Private memory: MEMSIZEPERITEM bytes per fiber. The model keeps it beside the registers, but
   // hardware spills it to SP_CS_PVT_MEM_BASE, so that must be writable GPU memory.
-  d.private_bytes = value(a6xx::SP_CS_PVT_MEM_PARAM, "MEMSIZEPERITEM");
+  d.private_bytes = value(f.private_size);
   if (d.private_bytes != 0) memory_.translate(reg64(a6xx::SP_CS_PVT_MEM_BASE.offset), 1, true);
 
   // The program: SP_CS_INSTR_SIZE groups of 16 instructions at SP_CS_BASE.
   const std::uint64_t base = reg64(a6xx::SP_CS_BASE.offset);
-  const std::uint32_t groups_of_16 = value(a6xx::SP_CS_INSTR_SIZE, "");
+  const std::uint32_t groups_of_16 = value(f.instr_size);
   if (groups_of_16 == 0) refuse("SP_CS_INSTR_SIZE is 0: no program state was written in this submission");
   if (base % 128 != 0) refuse("SP_CS_BASE " + hex(base) + " is not 128-byte aligned");
   if (cs_.shader_source && *cs_.shader_source != base) {
@@ -650,8 +699,7 @@ void CommandProcessor::compute_dispatch(const Packet& packet, std::array<std::ui
   d.program = programs_.get(base, words);
 
   // Constants: CONSTLEN vec4s of the loaded constant file.
-  const pm4::Register& const_config = *compute_.const_config;
-  const std::uint32_t constlen = value(const_config, "ENABLED") ? value(const_config, "CONSTLEN") : 0;
+  const std::uint32_t constlen = value(f.const_enabled) ? value(f.constlen) : 0;
   d.constants.assign(cs_.constants.begin(), cs_.constants.begin() + std::ptrdiff_t{constlen} * 4);
   d.constant_loaded.assign(cs_.constant_loaded.begin(), cs_.constant_loaded.begin() + constlen);
 
@@ -663,8 +711,8 @@ void CommandProcessor::compute_dispatch(const Packet& packet, std::array<std::ui
       bound[i].image = ImageDescriptor::decode(loaded[i], bound[i].error);
     }
   };
-  bind(cs_.uav, value(a6xx::SP_CS_CONFIG, "NUAV"), d.uavs);
-  bind(cs_.texture, value(a6xx::SP_CS_CONFIG, "NTEX"), d.textures);
+  bind(cs_.uav, value(f.nuav), d.uavs);
+  bind(cs_.texture, value(f.ntex), d.textures);
   // UBOs: every loaded slot (no register counts them), decoded through the A6XX_UBO fields.
   std::size_t loaded_ubos = cs_.ubo_end;
   while (loaded_ubos > 0 && cs_.ubo[loaded_ubos - 1].empty()) --loaded_ubos;
@@ -676,7 +724,7 @@ void CommandProcessor::compute_dispatch(const Packet& packet, std::array<std::ui
     d.ubos[i] = UniformBuffer{pm4::a6xx_descriptors::UBO.field("BASE").extract(words),
                               static_cast<std::uint32_t>(pm4::a6xx_descriptors::UBO.field("SIZE").extract(words))};
   }
-  d.early_preamble = value(a6xx::SP_CS_CNTL_0, "EARLYPREAMBLE") != 0;
+  d.early_preamble = value(f.early_preamble) != 0;
 
   d.deadline = std::chrono::steady_clock::now() + hang_timeout_;
   d.stop = &stop_;

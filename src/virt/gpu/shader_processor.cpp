@@ -1,12 +1,17 @@
 #include "virt/gpu/shader_processor.h"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
-#include <mutex>
-#include <thread>
 
 namespace adreno::virt {
+
+ShaderProcessor::~ShaderProcessor() {
+  {
+    std::lock_guard lock(mutex_);
+    quit_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& t : helpers_) t.join();
+}
 
 std::uint64_t ShaderProcessor::run_work_group(const ComputeDispatch& dispatch, std::uint64_t linear_id, Preamble* preamble,
                                               Worker& worker) {
@@ -57,39 +62,67 @@ std::uint64_t ShaderProcessor::run_work_group(const ComputeDispatch& dispatch, s
   return executed;
 }
 
+void ShaderProcessor::work(Job& job, Worker& worker) {
+  worker.bound = 0;
+  try {
+    std::uint64_t count = 0;
+    for (std::uint64_t group; !job.failed.load(std::memory_order_relaxed) && (group = job.next++) < job.total;) {
+      count += run_work_group(job.dispatch, group, job.preamble, worker);
+    }
+    job.executed += count;
+  } catch (...) {
+    std::lock_guard lock(job.fault_mutex);
+    if (!job.first_fault) job.first_fault = std::current_exception();
+    job.failed = true;
+  }
+}
+
+void ShaderProcessor::helper(unsigned index) {
+  std::uint64_t seen = 0;
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [&] { return quit_ || posted_ != seen; });
+    if (quit_) return;
+    seen = posted_;
+    // A job that needs fewer threads, or one already done, leaves this helper idle.
+    if (job_ == nullptr || index >= job_->threads) continue;
+    Job& job = *job_;
+    lock.unlock();
+    work(job, workers_[index]);
+    lock.lock();
+    if (--busy_ == 0) done_.notify_one();
+  }
+}
+
 std::uint64_t ShaderProcessor::run_work_groups(const ComputeDispatch& dispatch, std::uint64_t first, std::uint64_t total,
                                                Preamble* preamble) {
   if (first >= total) return 0;
   // hardware_concurrency() reads sysfs on glibc: asked once, not per dispatch.
   static const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
   const auto threads = static_cast<unsigned>(std::min<std::uint64_t>(host_threads, total - first));
-  if (workers_.size() < threads) workers_.resize(threads);
-  for (unsigned i = 0; i < threads; ++i) workers_[i].bound = 0;
-
-  std::atomic<std::uint64_t> next{first};
-  std::atomic<std::uint64_t> executed{0};
-  std::atomic<bool> failed{false};
-  std::exception_ptr first_fault;
-  std::mutex fault_mutex;
-  auto worker = [&](Worker& mine) {
-    try {
-      std::uint64_t count = 0;
-      for (std::uint64_t group; !failed.load(std::memory_order_relaxed) && (group = next++) < total;) {
-        count += run_work_group(dispatch, group, preamble, mine);
-      }
-      executed += count;
-    } catch (...) {
-      std::lock_guard lock(fault_mutex);
-      if (!first_fault) first_fault = std::current_exception();
-      failed = true;
+  Job job(dispatch, first, total, preamble, threads);
+  if (threads > 1 && helpers_.empty()) {
+    workers_.resize(host_threads);  // before any helper reads it
+    for (unsigned i = 1; i < host_threads; ++i) helpers_.emplace_back(&ShaderProcessor::helper, this, i);
+  }
+  if (workers_.empty()) workers_.resize(1);
+  if (threads > 1) {
+    {
+      std::lock_guard lock(mutex_);
+      job_ = &job;
+      busy_ = threads - 1;
+      ++posted_;
     }
-  };
-  std::vector<std::thread> helpers;
-  for (unsigned i = 1; i < threads; ++i) helpers.emplace_back(worker, std::ref(workers_[i]));
-  worker(workers_[0]);
-  for (std::thread& t : helpers) t.join();
-  if (first_fault) std::rethrow_exception(first_fault);
-  return executed;
+    wake_.notify_all();
+  }
+  work(job, workers_[0]);
+  if (threads > 1) {
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [&] { return busy_ == 0; });
+    job_ = nullptr;
+  }
+  if (job.first_fault) std::rethrow_exception(job.first_fault);
+  return job.executed;
 }
 
 std::uint64_t ShaderProcessor::run(const ComputeDispatch& dispatch) {

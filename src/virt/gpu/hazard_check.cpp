@@ -68,6 +68,7 @@ HazardCheck::HazardCheck(const ShaderProgram& program, HazardMode mode, HazardWa
     lane_records_ = std::move(recycled->lane_records_);
     offsets_ = std::move(recycled->offsets_);
     listed_ = std::move(recycled->listed_);
+    offsets_moved_ = recycled->offsets_moved_;
     reset();  // the earlier wave's state, in the slots it numbered
   }
   if (mode_ == HazardMode::off) return;

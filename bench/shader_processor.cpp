@@ -100,6 +100,48 @@ void vector_add(benchmark::State& state) {
 }
 BENCHMARK(vector_add)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The fixed cost of a dispatch, as applications with many small kernels pay it in CI: 1000
+// dispatches of one 64-fiber work group per submission, each c[i] = a[i] + i for its fibers.
+// per_dispatch: wall time per dispatch (seconds).
+void tiny_dispatches(benchmark::State& state) {
+  constexpr int kDispatches = 1000;
+  constexpr std::uint32_t kFibers = 64;
+  const ir3::Program program = ir3::assemble(R"(
+    (nop3) shl.b r0.y, r0.x, 2
+    add.u r1.x, c0.x, r0.y
+    mov.u32u32 r1.y, c0.y
+    add.u r1.z, c0.z, r0.y
+    mov.u32u32 r1.w, c0.w
+    (rpt5)nop
+    ldg.u32 r2.x, g[r1.z], 1
+    (sy)(nop3) add.u r2.x, r2.x, r0.x
+    (rpt2)nop
+    stg.u32 g[r1.x], r2.x, 1
+    end
+  )");
+  VirtualGpu gpu;
+  const std::uint64_t a = VirtualGpu::kData, c = a + kFibers * 4;
+  std::vector<std::uint32_t> input(kFibers);
+  for (std::uint32_t i = 0; i < kFibers; ++i) input[i] = 1000 * i;
+  gpu.put(a, input);
+  Launch launch = launch_for(program);
+  launch.local_size = {kFibers, 1, 1};
+  launch.local_id_regid = ir3::regid(0, 0);
+  launch.constants = {split(gpu.va(c))[0], split(gpu.va(c))[1], split(gpu.va(a))[0], split(gpu.va(a))[1]};
+  const virt::IbSpan ib = gpu.record(program.words, launch, [](pm4::CommandStream& cs) {
+    for (int i = 1; i < kDispatches; ++i) pm4::exec_cs(cs, 1, 1, 1);
+  });
+  std::atomic<bool> stop{false};
+  virt::CommandProcessor cp(*gpu.memory(), std::chrono::seconds(60), stop);
+  for (auto _ : state) cp.execute(std::span(&ib, 1));
+  for (std::uint32_t i = 0; i < kFibers; ++i) {
+    if (gpu.get<std::uint32_t>(c, kFibers)[i] != 1001 * i) state.SkipWithError("the kernel computed a wrong c[i]");
+  }
+  state.counters["per_dispatch"] =
+      benchmark::Counter(kDispatches, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(tiny_dispatches)->Unit(benchmark::kMicrosecond)->UseRealTime();
+
 }  // namespace
 
 BENCHMARK_MAIN();

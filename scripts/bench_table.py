@@ -39,6 +39,10 @@ ROWS = [
     ("virtual GPU, vector add (memory-bound)", "vector_add/real_time", "fiber_instructions/s",
      "M fiber-instructions/s", 1e-6, 300, "ge"),
     ("virtual GPU, 512x512 SGEMM", "sgemm/512/real_time", "time", "ms", None, 1000, "lt"),
+    # The fixed cost of a dispatch executed by the virtual GPU (1000 one-group dispatches of a
+    # small kernel per submission): what CI runs of applications with many small kernels pay.
+    ("virtual GPU, one tiny dispatch executed", "tiny_dispatches/real_time", "per_dispatch", "ns", NS_PER_SECOND,
+     None, None),
     # The same per CPU-second of all threads: the goals over two host cores, halved; a loaded
     # machine changes these far less than the wall-clock rates above.
     ("ALU loop, 128-wide, per host core", "alu_loop/wave:128/hazard_check:1/real_time", "per_cpu_second",

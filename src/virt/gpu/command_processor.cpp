@@ -140,7 +140,7 @@ void CommandProcessor::execute(std::span<const IbSpan> ibs, const AddressRanges*
     drain();
     uche_.clean();
   } catch (...) {
-    pending_dispatches_.clear();
+    pending_count_ = 0;
     pending_events_.clear();
     uche_.discard();
     throw;
@@ -148,17 +148,17 @@ void CommandProcessor::execute(std::span<const IbSpan> ibs, const AddressRanges*
 }
 
 void CommandProcessor::drain() {
-  std::vector<ComputeDispatch> dispatches = std::move(pending_dispatches_);
-  std::vector<PendingEvent> events = std::move(pending_events_);
-  pending_dispatches_.clear();
-  pending_events_.clear();
+  // Nothing is issued while these run: the dispatches stay where they are, the events move aside.
+  const std::size_t count = std::exchange(pending_count_, 0);
+  draining_events_.clear();
+  std::swap(draining_events_, pending_events_);
   // Any order but the issued one when there is a choice, so that a missing barrier always shows.
-  std::vector<std::size_t> order(dispatches.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::shuffle(order.begin(), order.end(), order_rng_);
-  if (order.size() > 1 && std::is_sorted(order.begin(), order.end())) std::reverse(order.begin(), order.end());
-  for (std::size_t i : order) fiber_instructions_ += run_dispatch(dispatches[i]);
-  for (const PendingEvent& event : events) complete_event(event);
+  order_.resize(count);
+  std::iota(order_.begin(), order_.end(), std::size_t{0});
+  std::shuffle(order_.begin(), order_.end(), order_rng_);
+  if (order_.size() > 1 && std::is_sorted(order_.begin(), order_.end())) std::reverse(order_.begin(), order_.end());
+  for (std::size_t i : order_) fiber_instructions_ += shader_processor_.run(pending_dispatches_[i]);
+  for (const PendingEvent& event : draining_events_) complete_event(event);
 }
 
 void CommandProcessor::complete_event(const PendingEvent& event) {
@@ -191,7 +191,7 @@ void CommandProcessor::issue_event(const PendingEvent& event) {
 }
 
 void CommandProcessor::run_ib(std::uint64_t address, std::uint32_t dwords, int level) {
-  std::vector<std::uint32_t> words;
+  std::vector<std::uint32_t>& words = ib_words_.at(static_cast<std::size_t>(level));
   for (;;) {
     words.resize(dwords);
     memory_.read(address, words.data(), words.size() * sizeof(std::uint32_t));
@@ -467,7 +467,8 @@ void CommandProcessor::drop_loaded_state() {
   cs_.shader_source.reset();
   for (auto& slot : cs_.texture) slot.clear();
   for (auto& slot : cs_.sampler) slot.clear();
-  for (auto& slot : cs_.ubo) slot.clear();
+  for (std::size_t i = 0; i < cs_.ubo_end; ++i) cs_.ubo[i].clear();
+  cs_.ubo_end = 0;
 }
 
 void CommandProcessor::forget_program_state() {
@@ -491,8 +492,9 @@ void CommandProcessor::op_load_state6(const Packet& packet) {
   const auto offset = static_cast<std::uint32_t>(field::kDstOff.extract(d0));
   const auto units = static_cast<std::uint32_t>(field::kNumUnit.extract(d0));
   auto cp_error = [&](const std::string& what) { throw GpuFault(FaultKind::cp_error, packet.address, "CP_LOAD_STATE6: " + what); };
-  const std::string where = "state type " + std::to_string(static_cast<unsigned>(type)) + " block " +
-                            hex(static_cast<unsigned>(block));
+  auto where = [&] {
+    return "state type " + std::to_string(static_cast<unsigned>(type)) + " block " + hex(static_cast<unsigned>(block));
+  };
 
   // Unit sizes per Mesa adreno_pm4.xml (CP_LOAD_STATE6 NUM_UNIT): shader code in 128-byte
   // units, constants in vec4s, descriptors per slot (a6xx_descriptors.xml: 16 dwords for
@@ -516,10 +518,11 @@ void CommandProcessor::op_load_state6(const Packet& packet) {
     unit_dwords = 4;
     slots = &cs_.sampler;
   } else {
-    cp_error(where + " is not compute state this virtual GPU models");
+    cp_error(where() + " is not compute state this virtual GPU models");
   }
 
-  std::vector<std::uint32_t> data(std::size_t{units} * unit_dwords);
+  std::vector<std::uint32_t>& data = state_data_;
+  data.resize(std::size_t{units} * unit_dwords);
   std::uint64_t source_address = 0;
   switch (source) {
     case pm4::StateSrc::SS6_DIRECT:
@@ -561,79 +564,129 @@ void CommandProcessor::op_load_state6(const Packet& packet) {
     std::copy(data.begin(), data.end(), cs_.constants.begin() + std::ptrdiff_t{offset} * 4);
     std::fill_n(cs_.constant_loaded.begin() + offset, units, 1);
   } else {
-    if (offset + units > slots->size()) cp_error(where + ": slot " + std::to_string(offset + units - 1) + " does not exist");
+    if (offset + units > slots->size()) cp_error(where() + ": slot " + std::to_string(offset + units - 1) + " does not exist");
+    if (slots == &cs_.ubo) cs_.ubo_end = std::max<std::size_t>(cs_.ubo_end, offset + units);
     for (std::uint32_t i = 0; i < units; ++i) {
       (*slots)[offset + i].assign(data.begin() + std::ptrdiff_t{i} * unit_dwords, data.begin() + std::ptrdiff_t{i + 1} * unit_dwords);
     }
   }
 }
 
-ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups) {
-  auto value = [&](const pm4::Register& reg, std::string_view name) {
-    return static_cast<std::uint32_t>(reg.field(name).extract(regs_.at(reg.offset)));
+namespace {
+
+// A field of a register of the compute state.
+struct RegisterField {
+  std::uint32_t offset;
+  const pm4::Field* field;
+  RegisterField(const pm4::Register& reg, std::string_view name) : offset(reg.offset), field(&reg.field(name)) {}
+};
+
+// The fields a dispatch reads, found by name once per generation: finding them by name for
+// every dispatch cost about as much as running a one-wave kernel.
+struct DispatchFields {
+  explicit DispatchFields(const a6xx::ComputeRegisters& c)
+      : enabled(a6xx::SP_CS_CONFIG, "ENABLED"),
+        nuav(a6xx::SP_CS_CONFIG, "NUAV"),
+        ntex(a6xx::SP_CS_CONFIG, "NTEX"),
+        thread_size(a6xx::SP_CS_CNTL_0, "THREADSIZE"),
+        wave_thread_size(*c.wave_control, "THREADSIZE"),
+        a7xx_thread_size(a6xx::SP_CS_WIE_CNTL_1_A7XX, "THREADSIZE"),
+        full_footprint(a6xx::SP_CS_CNTL_0, "FULLREGFOOTPRINT"),
+        half_footprint(a6xx::SP_CS_CNTL_0, "HALFREGFOOTPRINT"),
+        merged_registers(a6xx::SP_CS_CNTL_0, "MERGEDREGS"),
+        early_preamble(a6xx::SP_CS_CNTL_0, "EARLYPREAMBLE"),
+        work_group_id(*c.work_item_ids, "WGIDCONSTID"),
+        work_group_size(*c.work_item_ids, "WGSIZECONSTID"),
+        work_group_offset(*c.work_item_ids, "WGOFFSETCONSTID"),
+        local_id(*c.work_item_ids, "LOCALIDREGID"),
+        linear_local_id(*c.wave_control, "LINEARLOCALIDREGID"),
+        local_size{{{*c.ndrange[0], "LOCALSIZEX"}, {*c.ndrange[0], "LOCALSIZEY"}, {*c.ndrange[0], "LOCALSIZEZ"}}},
+        global_offset{{{*c.ndrange[2], "GLOBALOFF_X"}, {*c.ndrange[4], "GLOBALOFF_Y"}, {*c.ndrange[6], "GLOBALOFF_Z"}}},
+        shared_size(a6xx::SP_CS_CNTL_1, "SHARED_SIZE"),
+        private_size(a6xx::SP_CS_PVT_MEM_PARAM, "MEMSIZEPERITEM"),
+        instr_size(a6xx::SP_CS_INSTR_SIZE, ""),
+        const_enabled(*c.const_config, "ENABLED"),
+        constlen(*c.const_config, "CONSTLEN") {}
+
+  RegisterField enabled, nuav, ntex, thread_size, wave_thread_size, a7xx_thread_size, full_footprint, half_footprint,
+      merged_registers, early_preamble, work_group_id, work_group_size, work_group_offset, local_id, linear_local_id;
+  std::array<RegisterField, 3> local_size, global_offset;
+  RegisterField shared_size, private_size, instr_size, const_enabled, constlen;
+};
+
+const DispatchFields& dispatch_fields(pm4::Gen gen) {
+  static const DispatchFields a6xx_fields(a6xx::compute_registers(pm4::kA6xx));
+  static const DispatchFields a7xx_fields(a6xx::compute_registers(pm4::kA7xx));
+  return gen == pm4::kA7xx ? a7xx_fields : a6xx_fields;
+}
+
+}  // namespace
+
+void CommandProcessor::compute_dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups, ComputeDispatch& d) {
+  const DispatchFields& f = dispatch_fields(gen_);
+  auto value = [&](const RegisterField& field) {
+    return static_cast<std::uint32_t>(field.field->extract(regs_[field.offset]));
   };
   auto refuse = [&](const std::string& what) { throw GpuFault(FaultKind::shader_error, packet.address, what); };
 
-  ComputeDispatch d;
   d.memory = &shader_memory_;
   d.groups = groups;
   d.hazards = model_.hazards;
   d.hazard_warnings = &hazard_warnings_;
-  if (!value(a6xx::SP_CS_CONFIG, "ENABLED")) refuse("SP_CS_CONFIG ENABLED is 0: the compute stage is off");
+  if (!value(f.enabled)) refuse("SP_CS_CONFIG ENABLED is 0: the compute stage is off");
 
   // Wave size: SP_CS_CNTL_0 and SP_CS_WGE_CNTL both carry THREADSIZE; Turnip and tinygrad write
   // the same value to both (tu_cmd_buffer.cc tu6_emit_cs_config, ops_qcom.py exec), and on a7xx
   // SP_CS_WIE_CNTL_1 a third copy (computerator cs_program_emit<A7XX>).
-  const std::uint32_t thread_size = value(a6xx::SP_CS_CNTL_0, "THREADSIZE");
-  if (thread_size != value(*compute_.wave_control, "THREADSIZE")) {
+  const std::uint32_t thread_size = value(f.thread_size);
+  if (thread_size != value(f.wave_thread_size)) {
     refuse("SP_CS_CNTL_0 THREADSIZE and SP_CS_WGE_CNTL THREADSIZE disagree");
   }
-  if (gen_ == pm4::kA7xx && thread_size != value(a6xx::SP_CS_WIE_CNTL_1_A7XX, "THREADSIZE")) {
+  if (gen_ == pm4::kA7xx && thread_size != value(f.a7xx_thread_size)) {
     refuse("SP_CS_CNTL_0 THREADSIZE and SP_CS_WIE_CNTL_1 THREADSIZE disagree");
   }
   d.wave_size = thread_size == static_cast<std::uint32_t>(pm4::ThreadSize::THREAD128) ? 128 : 64;
-  d.full_footprint = value(a6xx::SP_CS_CNTL_0, "FULLREGFOOTPRINT");
-  d.half_footprint = value(a6xx::SP_CS_CNTL_0, "HALFREGFOOTPRINT");
-  d.merged_registers = value(a6xx::SP_CS_CNTL_0, "MERGEDREGS") != 0;
+  d.full_footprint = value(f.full_footprint);
+  d.half_footprint = value(f.half_footprint);
+  d.merged_registers = value(f.merged_registers) != 0;
 
   // Where the system values land: SP_CS_CONST_CONFIG_0 (HLSQ_CS_CNTL_0) and SP_CS_WGE_CNTL, as
   // computerator, Turnip and tinygrad program them. Despite the CONSTID names these are register
   // ids on a6xx (the fixtures put the work-group id in r48.x); Mesa's programs use only the work-
   // group and local ids. The size and offset vectors follow the field names: the Qualcomm
   // compiler's programs (tinygrad's 0x00ccc0cf) read them, and this model is unverified there.
-  d.work_group_id_regid = static_cast<std::uint16_t>(value(*compute_.work_item_ids, "WGIDCONSTID"));
-  d.work_group_size_regid = static_cast<std::uint16_t>(value(*compute_.work_item_ids, "WGSIZECONSTID"));
-  d.work_group_offset_regid = static_cast<std::uint16_t>(value(*compute_.work_item_ids, "WGOFFSETCONSTID"));
-  d.local_id_regid = static_cast<std::uint16_t>(value(*compute_.work_item_ids, "LOCALIDREGID"));
-  d.linear_local_id_regid = static_cast<std::uint16_t>(value(*compute_.wave_control, "LINEARLOCALIDREGID"));
+  d.work_group_id_regid = static_cast<std::uint16_t>(value(f.work_group_id));
+  d.work_group_size_regid = static_cast<std::uint16_t>(value(f.work_group_size));
+  d.work_group_offset_regid = static_cast<std::uint16_t>(value(f.work_group_offset));
+  d.local_id_regid = static_cast<std::uint16_t>(value(f.local_id));
+  d.linear_local_id_regid = static_cast<std::uint16_t>(value(f.linear_local_id));
 
-  const pm4::Register& ndrange0 = *compute_.ndrange[0];
-  d.local_size = {value(ndrange0, "LOCALSIZEX") + 1, value(ndrange0, "LOCALSIZEY") + 1, value(ndrange0, "LOCALSIZEZ") + 1};
+  d.local_size = {value(f.local_size[0]) + 1, value(f.local_size[1]) + 1, value(f.local_size[2]) + 1};
   const std::uint32_t fibers = d.local_size[0] * d.local_size[1] * d.local_size[2];
   if (fibers > 1024) refuse("work group of " + std::to_string(fibers) + " fibers exceeds 1024");
-  if (value(*compute_.ndrange[2], "GLOBALOFF_X") || value(*compute_.ndrange[4], "GLOBALOFF_Y") ||
-      value(*compute_.ndrange[6], "GLOBALOFF_Z")) {
+  if (value(f.global_offset[0]) || value(f.global_offset[1]) || value(f.global_offset[2])) {
     refuse("a nonzero global offset (SP_CS_NDRANGE GLOBALOFF) is not modelled");
   }
 
   // Shared memory: Turnip programs SHARED_SIZE = max((bytes - 1) / 1024, 1), i.e. the hardware
   // gives (SHARED_SIZE + 1) KiB (tu_shader.cc tu6_emit_cs_config).
-  d.shared_bytes = (value(a6xx::SP_CS_CNTL_1, "SHARED_SIZE") + 1) * 1024;
+  d.shared_bytes = (value(f.shared_size) + 1) * 1024;
 
   // Private memory: MEMSIZEPERITEM bytes per fiber. The model keeps it beside the registers, but
   // hardware spills it to SP_CS_PVT_MEM_BASE, so that must be writable GPU memory.
-  d.private_bytes = value(a6xx::SP_CS_PVT_MEM_PARAM, "MEMSIZEPERITEM");
+  d.private_bytes = value(f.private_size);
   if (d.private_bytes != 0) memory_.translate(reg64(a6xx::SP_CS_PVT_MEM_BASE.offset), 1, true);
 
   // The program: SP_CS_INSTR_SIZE groups of 16 instructions at SP_CS_BASE.
   const std::uint64_t base = reg64(a6xx::SP_CS_BASE.offset);
-  const std::uint32_t groups_of_16 = value(a6xx::SP_CS_INSTR_SIZE, "");
+  const std::uint32_t groups_of_16 = value(f.instr_size);
   if (groups_of_16 == 0) refuse("SP_CS_INSTR_SIZE is 0: no program state was written in this submission");
   if (base % 128 != 0) refuse("SP_CS_BASE " + hex(base) + " is not 128-byte aligned");
   if (cs_.shader_source && *cs_.shader_source != base) {
     refuse("CS code was loaded from " + hex(*cs_.shader_source) + " but SP_CS_BASE is " + hex(base));
   }
-  std::vector<std::uint64_t> words(std::size_t{groups_of_16} * 16);
+  std::vector<std::uint64_t>& words = program_words_;
+  words.resize(std::size_t{groups_of_16} * 16);
   // Execution starts SP_CS_PROGRAM_COUNTER_OFFSET bytes into the program (Qualcomm binaries put
   // their entry point there; tinygrad ops_qcom.py writes prg_offset).
   const std::uint32_t entry = regs_.at(a6xx::SP_CS_PROGRAM_COUNTER_OFFSET.offset);
@@ -643,44 +696,50 @@ ComputeDispatch CommandProcessor::compute_dispatch(const Packet& packet, std::ar
   }
   d.first_instruction = entry / 8;
   memory_.read(base, words.data(), words.size() * 8);
-  d.program = programs_.get(base, std::move(words));
+  d.program = programs_.get(base, words);
 
   // Constants: CONSTLEN vec4s of the loaded constant file.
-  const pm4::Register& const_config = *compute_.const_config;
-  const std::uint32_t constlen = value(const_config, "ENABLED") ? value(const_config, "CONSTLEN") : 0;
+  const std::uint32_t constlen = value(f.const_enabled) ? value(f.constlen) : 0;
   d.constants.assign(cs_.constants.begin(), cs_.constants.begin() + std::ptrdiff_t{constlen} * 4);
   d.constant_loaded.assign(cs_.constant_loaded.begin(), cs_.constant_loaded.begin() + constlen);
 
   // Descriptor slots: SP_CS_CONFIG NUAV / NTEX of them, decoded once per dispatch.
-  auto bind = [](const std::vector<std::vector<std::uint32_t>>& loaded, std::uint32_t count) {
-    std::vector<BoundImage> bound(std::min<std::size_t>(count, loaded.size()));
-    for (std::size_t i = 0; i < bound.size(); ++i) bound[i].image = ImageDescriptor::decode(loaded[i], bound[i].error);
-    return bound;
+  auto bind = [](const std::vector<std::vector<std::uint32_t>>& loaded, std::uint32_t count, std::vector<BoundImage>& bound) {
+    bound.resize(std::min<std::size_t>(count, loaded.size()));
+    for (std::size_t i = 0; i < bound.size(); ++i) {
+      bound[i].error.clear();
+      bound[i].image = ImageDescriptor::decode(loaded[i], bound[i].error);
+    }
   };
-  d.uavs = bind(cs_.uav, value(a6xx::SP_CS_CONFIG, "NUAV"));
-  d.textures = bind(cs_.texture, value(a6xx::SP_CS_CONFIG, "NTEX"));
+  bind(cs_.uav, value(f.nuav), d.uavs);
+  bind(cs_.texture, value(f.ntex), d.textures);
   // UBOs: every loaded slot (no register counts them), decoded through the A6XX_UBO fields.
-  std::size_t loaded_ubos = cs_.ubo.size();
+  std::size_t loaded_ubos = cs_.ubo_end;
   while (loaded_ubos > 0 && cs_.ubo[loaded_ubos - 1].empty()) --loaded_ubos;
   d.ubos.resize(loaded_ubos);
   for (std::size_t i = 0; i < loaded_ubos; ++i) {
+    d.ubos[i].reset();
     if (cs_.ubo[i].empty()) continue;
     const std::uint64_t words = cs_.ubo[i][0] | (std::uint64_t{cs_.ubo[i][1]} << 32);
     d.ubos[i] = UniformBuffer{pm4::a6xx_descriptors::UBO.field("BASE").extract(words),
                               static_cast<std::uint32_t>(pm4::a6xx_descriptors::UBO.field("SIZE").extract(words))};
   }
-  d.early_preamble = value(a6xx::SP_CS_CNTL_0, "EARLYPREAMBLE") != 0;
+  d.early_preamble = value(f.early_preamble) != 0;
 
   d.deadline = std::chrono::steady_clock::now() + hang_timeout_;
   d.stop = &stop_;
-  return d;
 }
 
 void CommandProcessor::dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups) {
+  // Made in the first object past the pending ones; without reordering it runs at once, so the
+  // same object serves the next dispatch.
+  if (pending_dispatches_.size() == pending_count_) pending_dispatches_.emplace_back();
+  ComputeDispatch& d = pending_dispatches_[pending_count_];
+  compute_dispatch(packet, groups, d);
   if (model_.reorder) {
-    pending_dispatches_.push_back(compute_dispatch(packet, groups));
+    ++pending_count_;
   } else {
-    fiber_instructions_ += run_dispatch(compute_dispatch(packet, groups));
+    fiber_instructions_ += shader_processor_.run(d);
   }
 }
 

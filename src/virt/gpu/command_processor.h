@@ -28,6 +28,7 @@
 #include "virt/gpu/compute_dispatch.h"
 #include "virt/gpu/execution_model.h"
 #include "virt/gpu/gpu_memory.h"
+#include "virt/gpu/shader_processor.h"
 #include "virt/gpu/shader_program.h"
 #include "pm4/a6xx_registers.h"
 
@@ -128,8 +129,9 @@ class CommandProcessor {
   /// At the start of each submission: the compute state earlier submissions left is gone.
   void forget_program_state();
   std::uint64_t reg64(std::uint32_t offset) const { return regs_.at(offset) | (std::uint64_t{regs_.at(offset + 1)} << 32); }
-  /// The dispatch the compute registers and loaded state describe; `groups` from the packet.
-  ComputeDispatch compute_dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups);
+  /// Makes `d` the dispatch the compute registers and loaded state describe; `groups` from the
+  /// packet. `d` may be an earlier dispatch's: every field is set, in the storage it has.
+  void compute_dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups, ComputeDispatch& d);
   void dispatch(const Packet& packet, std::array<std::uint32_t, 3> groups);
 
   static const std::array<Handler, 128>& handlers(pm4::Gen gen);
@@ -142,9 +144,15 @@ class CommandProcessor {
   HazardWarnings hazard_warnings_;
   std::mt19937_64 order_rng_;
   Uche uche_;
-  // Issued to the GPU, not yet complete.
+  // Issued to the GPU, not yet complete: the first pending_count_ dispatches. The objects (and
+  // the storage of their vectors) are reused for later dispatches, so that a stream like the
+  // earlier ones allocates nothing.
   std::vector<ComputeDispatch> pending_dispatches_;
+  std::size_t pending_count_ = 0;
   std::vector<PendingEvent> pending_events_;
+  // drain()'s: the events it completes and the order it runs the dispatches in.
+  std::vector<PendingEvent> draining_events_;
+  std::vector<std::size_t> order_;
   std::chrono::milliseconds hang_timeout_;
   std::uint32_t instruction_cache_units_;
   const std::atomic<bool>& stop_;
@@ -162,9 +170,15 @@ class CommandProcessor {
     std::vector<std::uint8_t> constant_loaded;  // per vec4
     std::optional<std::uint64_t> shader_source;  // where ST6_SHADER preloaded CS code from
     std::vector<std::vector<std::uint32_t>> uav, texture, sampler, ubo;  // descriptors per slot
+    std::size_t ubo_end = 0;  // the UBO slots from here on are empty
   };
   LoadedState cs_;
   ShaderProgramCache programs_;
+  ShaderProcessor shader_processor_;
+  // Reused buffers: the words of the IB at each level, CP_LOAD_STATE6's data, a dispatch's program.
+  std::array<std::vector<std::uint32_t>, 3> ib_words_;
+  std::vector<std::uint32_t> state_data_;
+  std::vector<std::uint64_t> program_words_;
   std::uint64_t fiber_instructions_ = 0;
 };
 

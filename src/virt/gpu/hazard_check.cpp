@@ -50,7 +50,7 @@ HazardMode hazard_mode_from_environment() noexcept {
 }
 
 HazardCheck::HazardCheck(const ShaderProgram& program, HazardMode mode, HazardWarnings* warnings, unsigned stride,
-                         unsigned lanes, unsigned full_regids, unsigned half_regids, bool merged)
+                         unsigned lanes, unsigned full_regids, unsigned half_regids, bool merged, HazardCheck* recycled)
     : program_(program),
       mode_(mode),
       warnings_(warnings),
@@ -63,16 +63,34 @@ HazardCheck::HazardCheck(const ShaderProgram& program, HazardMode mode, HazardWa
       special_slot_(shared_slot_ + kSharedRegids),
       const_slot_(special_slot_ + 6),
       barrier_slot_(const_slot_ + 1) {
+  if (recycled != nullptr) {
+    slots_ = std::move(recycled->slots_);
+    lane_records_ = std::move(recycled->lane_records_);
+    offsets_ = std::move(recycled->offsets_);
+    listed_ = std::move(recycled->listed_);
+    offsets_moved_ = recycled->offsets_moved_;
+    reset();  // the earlier wave's state, in the slots it numbered
+  }
   if (mode_ == HazardMode::off) return;
+  // Every slot and offset is clear here and stays so when the vectors grow. The per-fiber
+  // records are sized at the first divergence (spread).
   slots_.resize(barrier_slot_ + 1);
   offsets_.resize(stride_);
+  listed_.reserve(slots_.size());
 }
 
 void HazardCheck::reset() {
-  std::fill(slots_.begin(), slots_.end(), Slot{});
-  std::fill(offsets_.begin(), offsets_.end(), Clocks{});
-  base_ = {};
+  // Only listed slots hold state: update() lists every slot it changes, and prune() and the
+  // spread at a divergence clear a slot when they drop it from the list. So a wave's start
+  // costs what its last work group left pending, not the size of the register file.
+  for (const unsigned slot : listed_) {
+    if (slot < slots_.size()) slots_[slot] = Slot{};
+  }
   listed_.clear();
+  // The per-fiber offsets move only while the wave is diverged.
+  if (offsets_moved_) std::fill(offsets_.begin(), offsets_.end(), Clocks{});
+  offsets_moved_ = false;
+  base_ = {};
   was_diverged_ = false;
 }
 
@@ -121,7 +139,7 @@ void HazardCheck::list(unsigned slot) {
 void HazardCheck::spread(unsigned slot) {
   Slot& s = slots_[slot];
   if (s.per_lane) return;
-  if (lane_records_.empty()) lane_records_.resize(slots_.size() * std::size_t{stride_});
+  if (lane_records_.size() < slots_.size() * std::size_t{stride_}) lane_records_.resize(slots_.size() * std::size_t{stride_});
   for (unsigned lane = 0; lane < lane_count_; ++lane) lane_record(slot, lane) = absolute(s.uniform, lane);
   s.per_lane = true;
   s.uniform = {};
@@ -261,8 +279,7 @@ void HazardCheck::check(std::uint32_t pc, std::span<const std::uint16_t> active,
         s = {};
         continue;
       }
-      s.listed = false;
-      spread(slot);
+      spread(slot);  // stays listed: nothing is appended to listed_ while it is walked
       listed_[kept++] = slot;
     }
     listed_.resize(kept);
@@ -305,6 +322,7 @@ void HazardCheck::check(std::uint32_t pc, std::span<const std::uint16_t> active,
     if (converged) {
       change(base_);
     } else {
+      offsets_moved_ = true;
       for (const std::uint16_t lane : active) change(offsets_[lane]);
     }
   };

@@ -24,9 +24,11 @@ namespace adreno::virt {
 class HazardCheck {
  public:
   /// `full_regids`/`half_regids` are the per-fiber register files (half unused when merged).
-  /// Mode warn logs a hazard the first time `warnings` sees it (every time without one).
+  /// Mode warn logs a hazard the first time `warnings` sees it (every time without one). With
+  /// `recycled`, the check of a wave of an earlier dispatch, it takes that one's storage.
   HazardCheck(const ShaderProgram& program, HazardMode mode, HazardWarnings* warnings, unsigned stride, unsigned lanes,
-              unsigned full_regids, unsigned half_regids, bool merged);
+              unsigned full_regids, unsigned half_regids, bool merged, HazardCheck* recycled = nullptr);
+  HazardCheck(HazardCheck&&) = default;
 
   /// Forgets every register's state: the wave starts over.
   void reset();
@@ -91,8 +93,9 @@ class HazardCheck {
   std::vector<Record> lane_records_;  // per-fiber records, allocated at the first divergence
   std::vector<Clocks> offsets_;    // per fiber, added to base_
   Clocks base_;
-  std::vector<unsigned> listed_;   // slots that may still be pending
+  std::vector<unsigned> listed_;   // slots that may still be pending; every other slot is clear
   bool was_diverged_ = false;
+  bool offsets_moved_ = false;  // offsets_ are not all zero
 };
 
 }  // namespace adreno::virt

@@ -1,23 +1,22 @@
 #include "virt/gpu/shader_processor.h"
 
-#include "virt/gpu/wave.h"
-
 #include <algorithm>
-#include <atomic>
-#include <exception>
-#include <mutex>
-#include <thread>
-#include <vector>
 
 namespace adreno::virt {
-namespace {
 
-// Runs one work group on `waves`, the calling thread's waves of this dispatch (made at its first
-// work group, reused for the next ones: registers and bookkeeping are allocated once per thread).
-std::uint64_t run_work_group(const ComputeDispatch& dispatch, std::uint64_t linear_id, Preamble* preamble,
-                             std::vector<Wave>& waves) {
+ShaderProcessor::~ShaderProcessor() {
+  {
+    std::lock_guard lock(mutex_);
+    quit_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& t : helpers_) t.join();
+}
+
+std::uint64_t ShaderProcessor::run_work_group(const ComputeDispatch& dispatch, std::uint64_t linear_id, Preamble* preamble,
+                                              Worker& worker) {
   const auto& groups = dispatch.groups;
-  WorkGroup group;
+  WorkGroup& group = worker.group;
   group.preamble = preamble;
   group.runs_alone = preamble != nullptr && linear_id == 0;
   group.id = {static_cast<std::uint32_t>(linear_id % groups[0]),
@@ -27,76 +26,114 @@ std::uint64_t run_work_group(const ComputeDispatch& dispatch, std::uint64_t line
 
   const auto& size = dispatch.local_size;
   const unsigned fibers = size[0] * size[1] * size[2];
-  if (waves.empty()) {
-    for (unsigned first = 0, index = 0; first < fibers; first += dispatch.wave_size, ++index) {
-      waves.emplace_back(dispatch, index, std::min(dispatch.wave_size, fibers - first));
+  const std::size_t count = (fibers + dispatch.wave_size - 1) / dispatch.wave_size;
+  // The worker's first group of this dispatch: its waves are made for the dispatch, each in the
+  // storage of the wave that held its place before.
+  if (worker.bound == 0) {
+    if (worker.waves.size() < count) worker.waves.resize(count);
+    for (unsigned index = 0; index < count; ++index) {
+      const unsigned lanes = std::min(dispatch.wave_size, fibers - index * dispatch.wave_size);
+      std::optional<Wave>& slot = worker.waves[index];
+      if (slot) {
+        Wave recycled = std::move(*slot);
+        slot.emplace(dispatch, index, lanes, &recycled);
+      } else {
+        slot.emplace(dispatch, index, lanes);
+      }
     }
+    worker.bound = count;
   }
-  for (std::size_t i = 0; i < waves.size(); ++i) waves[i].start(group, static_cast<unsigned>(i) * dispatch.wave_size);
+  std::span<std::optional<Wave>> waves(worker.waves.data(), count);
+  for (std::size_t i = 0; i < count; ++i) waves[i]->start(group, static_cast<unsigned>(i) * dispatch.wave_size);
   // Each pass runs every unfinished wave up to its next barrier; a wave that ended counts as
   // having arrived, so the others are released.
-  std::vector<bool> ended(waves.size(), false);
-  for (std::size_t remaining = waves.size(); remaining > 0;) {
-    for (std::size_t i = 0; i < waves.size(); ++i) {
-      if (ended[i]) continue;
-      if (waves[i].run() == Wave::Stop::ended) {
-        ended[i] = true;
+  worker.ended.assign(count, 0);
+  for (std::size_t remaining = count; remaining > 0;) {
+    for (std::size_t i = 0; i < count; ++i) {
+      if (worker.ended[i]) continue;
+      if (waves[i]->run() == Wave::Stop::ended) {
+        worker.ended[i] = 1;
         --remaining;
       }
     }
   }
   std::uint64_t executed = 0;
-  for (const Wave& wave : waves) executed += wave.fiber_instructions();
+  for (const std::optional<Wave>& wave : waves) executed += wave->fiber_instructions();
   return executed;
 }
 
-// Runs work groups [first, total) on every host thread.
-std::uint64_t run_work_groups(const ComputeDispatch& dispatch, std::uint64_t first, std::uint64_t total, Preamble* preamble) {
-  if (first >= total) return 0;
-  std::atomic<std::uint64_t> next{first};
-  std::atomic<std::uint64_t> executed{0};
-  std::atomic<bool> failed{false};
-  std::exception_ptr first_fault;
-  std::mutex fault_mutex;
-
-  auto worker = [&] {
-    try {
-      std::uint64_t mine = 0;
-      std::vector<Wave> waves;
-      for (std::uint64_t group; !failed.load(std::memory_order_relaxed) && (group = next++) < total;) {
-        mine += run_work_group(dispatch, group, preamble, waves);
-      }
-      executed += mine;
-    } catch (...) {
-      std::lock_guard lock(fault_mutex);
-      if (!first_fault) first_fault = std::current_exception();
-      failed = true;
+void ShaderProcessor::work(Job& job, Worker& worker) {
+  worker.bound = 0;
+  try {
+    std::uint64_t count = 0;
+    for (std::uint64_t group; !job.failed.load(std::memory_order_relaxed) && (group = job.next++) < job.total;) {
+      count += run_work_group(job.dispatch, group, job.preamble, worker);
     }
-  };
+    job.executed += count;
+  } catch (...) {
+    std::lock_guard lock(job.fault_mutex);
+    if (!job.first_fault) job.first_fault = std::current_exception();
+    job.failed = true;
+  }
+}
+
+void ShaderProcessor::helper(unsigned index) {
+  std::uint64_t seen = 0;
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [&] { return quit_ || posted_ != seen; });
+    if (quit_) return;
+    seen = posted_;
+    // A job that needs fewer threads, or one already done, leaves this helper idle.
+    if (job_ == nullptr || index >= job_->threads) continue;
+    Job& job = *job_;
+    lock.unlock();
+    work(job, workers_[index]);
+    lock.lock();
+    if (--busy_ == 0) done_.notify_one();
+  }
+}
+
+std::uint64_t ShaderProcessor::run_work_groups(const ComputeDispatch& dispatch, std::uint64_t first, std::uint64_t total,
+                                               Preamble* preamble) {
+  if (first >= total) return 0;
   // hardware_concurrency() reads sysfs on glibc: asked once, not per dispatch.
   static const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
   const auto threads = static_cast<unsigned>(std::min<std::uint64_t>(host_threads, total - first));
-  std::vector<std::thread> helpers;
-  for (unsigned i = 1; i < threads; ++i) helpers.emplace_back(worker);
-  worker();
-  for (std::thread& t : helpers) t.join();
-  if (first_fault) std::rethrow_exception(first_fault);
-  return executed;
+  Job job(dispatch, first, total, preamble, threads);
+  if (threads > 1 && helpers_.empty()) {
+    workers_.resize(host_threads);  // before any helper reads it
+    for (unsigned i = 1; i < host_threads; ++i) helpers_.emplace_back(&ShaderProcessor::helper, this, i);
+  }
+  if (workers_.empty()) workers_.resize(1);
+  if (threads > 1) {
+    {
+      std::lock_guard lock(mutex_);
+      job_ = &job;
+      busy_ = threads - 1;
+      ++posted_;
+    }
+    wake_.notify_all();
+  }
+  work(job, workers_[0]);
+  if (threads > 1) {
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [&] { return busy_ == 0; });
+    job_ = nullptr;
+  }
+  if (job.first_fault) std::rethrow_exception(job.first_fault);
+  return job.executed;
 }
 
-}  // namespace
-
-std::uint64_t run_dispatch(const ComputeDispatch& dispatch) {
+std::uint64_t ShaderProcessor::run(const ComputeDispatch& dispatch) {
   const std::uint64_t total = std::uint64_t{dispatch.groups[0]} * dispatch.groups[1] * dispatch.groups[2];
   if (total == 0) return 0;
   if (!dispatch.program->has_preamble()) return run_work_groups(dispatch, 0, total, nullptr);
   // The preamble writes this dispatch's constant file: a copy of it, complete once the first
   // work group (whose first wave runs the preamble) is done and before any other group starts.
-  ComputeDispatch with_preamble = dispatch;
-  Preamble preamble{with_preamble.constants, with_preamble.constant_loaded};
-  std::vector<Wave> waves;
-  const std::uint64_t executed = run_work_group(with_preamble, 0, &preamble, waves);
-  return executed + run_work_groups(with_preamble, 1, total, &preamble);
+  with_preamble_ = dispatch;
+  Preamble preamble{with_preamble_.constants, with_preamble_.constant_loaded};
+  return run_work_groups(with_preamble_, 0, 1, &preamble) + run_work_groups(with_preamble_, 1, total, &preamble);
 }
 
 }  // namespace adreno::virt

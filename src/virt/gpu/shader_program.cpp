@@ -45,11 +45,11 @@ ShaderProgram::ShaderProgram(std::uint64_t address, std::vector<std::uint64_t> w
   }
 }
 
-std::shared_ptr<const ShaderProgram> ShaderProgramCache::get(std::uint64_t address, std::vector<std::uint64_t> words) {
+std::shared_ptr<const ShaderProgram> ShaderProgramCache::get(std::uint64_t address, std::span<const std::uint64_t> words) {
   std::lock_guard lock(mutex_);
   auto& slot = programs_[{address, words.size()}];
   if (slot && std::equal(slot->words().begin(), slot->words().end(), words.begin())) return slot;
-  slot = std::make_shared<const ShaderProgram>(address, std::move(words), generation_);
+  slot = std::make_shared<const ShaderProgram>(address, std::vector<std::uint64_t>(words.begin(), words.end()), generation_);
   return slot;
 }
 

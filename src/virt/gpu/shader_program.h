@@ -53,12 +53,12 @@ class ShaderProgram {
 
 /// Programs by GPU address and size, decoded for one GPU generation. A hit still compares the
 /// words, because a buffer can be rewritten with another program at the same address; a compare
-/// is far cheaper than a decode.
+/// is far cheaper than a decode, and allocates nothing.
 class ShaderProgramCache {
  public:
   explicit ShaderProgramCache(ir3::Generation generation) : generation_(generation) {}
 
-  std::shared_ptr<const ShaderProgram> get(std::uint64_t address, std::vector<std::uint64_t> words);
+  std::shared_ptr<const ShaderProgram> get(std::uint64_t address, std::span<const std::uint64_t> words);
 
  private:
   ir3::Generation generation_;

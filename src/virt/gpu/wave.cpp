@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <string>
 
 namespace adreno::virt {
@@ -174,7 +175,7 @@ void move_dwords(bool load, std::uint32_t* rows, std::size_t stride, unsigned co
 
 }  // namespace
 
-Wave::Wave(const ComputeDispatch& dispatch, unsigned index, unsigned lanes)
+Wave::Wave(const ComputeDispatch& dispatch, unsigned index, unsigned lanes, Wave* recycled)
     : dispatch_(dispatch),
       program_(*dispatch.program),
       index_(index),
@@ -182,16 +183,32 @@ Wave::Wave(const ComputeDispatch& dispatch, unsigned index, unsigned lanes)
       stride_(dispatch.wave_size),
       full_regids_(dispatch.full_footprint * 4),
       half_regids_(dispatch.merged_registers ? 0 : dispatch.half_footprint * 4),
-      full_(std::size_t{full_regids_} * stride_),
-      half_(std::size_t{half_regids_} * stride_),
-      a0_(stride_),
-      a1_(stride_),
-      p0_(std::size_t{4} * stride_),
-      private_(std::size_t{dispatch.private_bytes} * lanes),
-      pc_(stride_),
-      live_(stride_),
-      next_pc_(stride_),
-      hazards_(program_, dispatch.hazards, dispatch.hazard_warnings, stride_, lanes, full_regids_, dispatch.half_footprint * 4, dispatch.merged_registers) {}
+      hazards_(program_, dispatch.hazards, dispatch.hazard_warnings, stride_, lanes, full_regids_, dispatch.half_footprint * 4,
+               dispatch.merged_registers, recycled != nullptr ? &recycled->hazards_ : nullptr) {
+  if (recycled != nullptr) {
+    full_ = std::move(recycled->full_);
+    half_ = std::move(recycled->half_);
+    a0_ = std::move(recycled->a0_);
+    a1_ = std::move(recycled->a1_);
+    p0_ = std::move(recycled->p0_);
+    private_ = std::move(recycled->private_);
+    pc_ = std::move(recycled->pc_);
+    live_ = std::move(recycled->live_);
+    active_ = std::move(recycled->active_);
+    next_pc_ = std::move(recycled->next_pc_);
+  }
+  // Sized only: start() sets what a work group may read.
+  full_.resize(std::size_t{full_regids_} * stride_);
+  half_.resize(std::size_t{half_regids_} * stride_);
+  a0_.resize(stride_);
+  a1_.resize(stride_);
+  p0_.resize(std::size_t{4} * stride_);
+  private_.resize(std::size_t{dispatch.private_bytes} * lanes);
+  pc_.resize(stride_);
+  live_.resize(stride_);
+  active_.reserve(stride_);
+  next_pc_.resize(stride_);
+}
 
 void Wave::start(WorkGroup& group, unsigned first_fiber) {
   group_ = &group;
@@ -213,44 +230,52 @@ void Wave::start(WorkGroup& group, unsigned first_fiber) {
   hazards_.reset();
   const ComputeDispatch& dispatch = dispatch_;
   const auto& size = dispatch.local_size;
-  // System values, written as the hardware does before the first instruction: value_of(lane, c)
+  // System values, written as the hardware does before the first instruction: values[c][lane]
   // into component c for every lane (a register row at a time).
-  auto preload = [&](std::uint16_t regid, unsigned count, auto value_of) {
-    if (regid == kNoRegid) return;
+  std::array<Lanes, 3> values;
+  auto preload = [&](std::uint16_t regid, unsigned count) {
     check_full_range(regid, count);
     for (unsigned c = 0; c < count; ++c) {
       if (regid + c < kFirstSharedRegid) {
-        std::uint32_t* const row = &full_[std::size_t{regid + c} * stride_];
-        for (unsigned lane = 0; lane < lanes_; ++lane) row[lane] = value_of(lane, c);
+        std::copy_n(values[c].begin(), lanes_, &full_[std::size_t{regid + c} * stride_]);
       } else if (regid + c < kFirstSharedRegid + kSharedRegids) {
-        write_full(regid + c, lanes_ - 1, value_of(lanes_ - 1, c));  // uniform: the last lane's value stays
+        write_full(regid + c, lanes_ - 1, values[c][lanes_ - 1]);  // uniform: the last lane's value stays
       } else {
-        for (unsigned lane = 0; lane < lanes_; ++lane) write_full(regid + c, lane, value_of(lane, c));
+        for (unsigned lane = 0; lane < lanes_; ++lane) write_full(regid + c, lane, values[c][lane]);
       }
     }
   };
+  // The same value in every lane.
+  auto preload_uniform = [&](std::uint16_t regid, unsigned count, const std::array<std::uint32_t, 3>& value) {
+    if (regid == kNoRegid) return;
+    for (unsigned c = 0; c < count; ++c) std::fill_n(values[c].begin(), lanes_, value[c]);
+    preload(regid, count);
+  };
   if (dispatch.local_id_regid != kNoRegid) {
-    // The fibers' local ids, counted on from the first fiber's rather than divided out per lane.
-    std::array<Lanes, 3> local_id;
+    // The fibers' local ids, counted on from the first fiber's rather than divided out per lane:
+    // a run of lanes along x at a time.
     std::uint32_t x = first_fiber % size[0], y = first_fiber / size[0] % size[1], z = first_fiber / (size[0] * size[1]);
-    for (unsigned lane = 0; lane < lanes_; ++lane) {
-      local_id[0][lane] = x;
-      local_id[1][lane] = y;
-      local_id[2][lane] = z;
-      if (++x == size[0]) {
-        x = 0;
-        if (++y == size[1]) {
-          y = 0;
-          ++z;
-        }
+    for (unsigned lane = 0; lane < lanes_;) {
+      const unsigned run = std::min(lanes_ - lane, size[0] - x);
+      std::iota(values[0].begin() + lane, values[0].begin() + lane + run, x);
+      std::fill_n(values[1].begin() + lane, run, y);
+      std::fill_n(values[2].begin() + lane, run, z);
+      lane += run;
+      x = 0;
+      if (++y == size[1]) {
+        y = 0;
+        ++z;
       }
     }
-    preload(dispatch.local_id_regid, 3, [&](unsigned lane, unsigned c) { return local_id[c][lane]; });
+    preload(dispatch.local_id_regid, 3);
   }
-  preload(dispatch.linear_local_id_regid, 1, [&](unsigned lane, unsigned) { return first_fiber + lane; });
-  preload(dispatch.work_group_id_regid, 3, [&](unsigned, unsigned c) { return group.id[c]; });
-  preload(dispatch.work_group_size_regid, 3, [&](unsigned, unsigned c) { return size[c]; });
-  preload(dispatch.work_group_offset_regid, 3, [&](unsigned, unsigned c) { return group.id[c] * size[c]; });
+  if (dispatch.linear_local_id_regid != kNoRegid) {
+    std::iota(values[0].begin(), values[0].begin() + lanes_, first_fiber);
+    preload(dispatch.linear_local_id_regid, 1);
+  }
+  preload_uniform(dispatch.work_group_id_regid, 3, group.id);
+  preload_uniform(dispatch.work_group_size_regid, 3, size);
+  preload_uniform(dispatch.work_group_offset_regid, 3, {group.id[0] * size[0], group.id[1] * size[1], group.id[2] * size[2]});
 }
 
 void Wave::fail(std::uint32_t pc, const std::string& what) const {

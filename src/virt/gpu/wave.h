@@ -44,7 +44,11 @@ class Wave {
 
   /// Wave `index` of each work group of `dispatch`, of `lanes` fibers: its registers and
   /// bookkeeping, reused for every work group a host thread runs (start() begins one).
-  Wave(const ComputeDispatch& dispatch, unsigned index, unsigned lanes);
+  /// With `recycled`, a wave of an earlier dispatch, it takes that wave's storage (leaving it
+  /// empty), so that a host thread's waves allocate only when a dispatch needs more than the
+  /// earlier ones did.
+  Wave(const ComputeDispatch& dispatch, unsigned index, unsigned lanes, Wave* recycled = nullptr);
+  Wave(Wave&&) = default;
 
   /// Begins the wave in `group`, its lanes the fibers [first_fiber, first_fiber + lanes): every
   /// register zero but the system values, every lane live at the first instruction.

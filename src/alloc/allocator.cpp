@@ -137,7 +137,7 @@ std::unique_ptr<Allocation> Allocator::new_record(KernelObject* object, std::uin
 std::unique_ptr<Allocation> Allocator::allocate_small(std::uint64_t size, std::uint64_t align, MemoryKind kind) {
   const std::uint64_t rounded = align_up(size, kSmallGranule);
   const std::size_t size_index = rounded / kSmallGranule - 1;
-  auto& list = slabs_[kind];
+  auto& list = slabs_of(kind);
   auto hand_out = [&](Slab& slab, std::uint64_t offset) {
     KernelObject* object = slab.object.get();
     CpuView cpu = object->cpu.empty() ? CpuView{} : object->cpu.subview(offset, size);
@@ -223,7 +223,25 @@ void Allocator::collect() {
   collect_locked();
 }
 
+std::list<Slab>& Allocator::slabs_of(MemoryKind kind) {
+  // A program allocates one kind over and over: the map is searched only when the kind changes
+  // (its entries are never erased, so the list stays where it is).
+  if (last_slabs_ == nullptr || !(last_kind_ == kind)) {
+    last_slabs_ = &slabs_[kind];
+    last_kind_ = kind;
+  }
+  return *last_slabs_;
+}
+
 void Allocator::collect_locked() {
+  // Both checks first: an allocation or release with nothing deferred and nothing cached (the
+  // common case) pays for no call here.
+  if (!deferred_.empty()) recycle_retired();
+  // Reading the clock costs more than the rest of a small allocation: only when something is cached.
+  if (stats_.cached_bytes > 0) trim_cache(clock_());
+}
+
+void Allocator::recycle_retired() {
   for (auto it = deferred_.begin(); it != deferred_.end();) {
     if (oracle_.all_retired((*it)->uses)) {
       recycle(std::move(*it));
@@ -233,8 +251,6 @@ void Allocator::collect_locked() {
       ++it;
     }
   }
-  // Reading the clock costs more than the rest of a small allocation: only when something is cached.
-  if (stats_.cached_bytes > 0) trim_cache(clock_());
 }
 
 void Allocator::set_clock(Clock clock) {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "alloc/gpu_use.h"
+#include "alloc/mutex.h"
 #include "alloc/range_allocator.h"
 #include "kernel/kernel.h"
 #include "sys/syscalls.h"
@@ -134,7 +135,10 @@ class Allocator {
   std::unique_ptr<Allocation> new_record(KernelObject* object, std::uint64_t offset, std::uint64_t size, CpuView cpu,
                                          MemoryKind kind);
   void return_spare_ranges(Slab& slab);
+  // The slabs of `kind`.
+  std::list<Slab>& slabs_of(MemoryKind kind);
   void collect_locked();
+  void recycle_retired();  // the deferred releases whose submissions retired
   void recycle(std::unique_ptr<Allocation> allocation);
   // Gives the allocation's memory back to its slab, the cache or the kernel.
   void recycle_memory(Allocation& allocation);
@@ -144,8 +148,10 @@ class Allocator {
   sys::Syscalls& sys_;
   RetirementOracle& oracle_;
   Clock clock_ = [] { return std::chrono::steady_clock::now(); };
-  mutable std::mutex mutex_;
+  mutable Mutex mutex_;
   std::map<MemoryKind, std::list<Slab>> slabs_;
+  MemoryKind last_kind_{};                  // what slabs_of found last:
+  std::list<Slab>* last_slabs_ = nullptr;  // its slabs, or nullptr before the first search
   std::map<std::pair<MemoryKind, std::uint64_t>, std::deque<Cached>> cache_;  // (kind, size class) → idle
   std::vector<std::unique_ptr<Allocation>> deferred_;
   std::vector<std::unique_ptr<Allocation>> spare_records_;  // recycled records, uses cleared

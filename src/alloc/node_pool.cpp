@@ -9,18 +9,7 @@ constexpr std::align_val_t kAlign{NodePool::kNodeAlign};
 
 NodePool::Owner NodePool::open() { return Owner(new NodePool()); }
 
-
-void* NodePool::allocate(std::size_t bytes) {
-  const std::size_t index = class_of(bytes);
-  {
-    std::lock_guard lock(lock_);
-    ++out_;
-    if (FreeNode* node = spare_[index]) {
-      spare_[index] = node->next;
-      --spare_count_[index];
-      return node;
-    }
-  }
+void* NodePool::allocate_from_heap(std::size_t index) {
   try {
     return ::operator new((index + 1) * kNodeAlign, kAlign);
   } catch (...) {
@@ -30,19 +19,7 @@ void* NodePool::allocate(std::size_t bytes) {
   }
 }
 
-void NodePool::deallocate(void* node, std::size_t bytes) noexcept {
-  const std::size_t index = class_of(bytes);
-  bool last = false;
-  {
-    std::lock_guard lock(lock_);
-    --out_;
-    if (!closed_ && spare_count_[index] < kSpareNodes) {
-      spare_[index] = new (node) FreeNode{spare_[index]};
-      ++spare_count_[index];
-      return;
-    }
-    last = closed_ && out_ == 0;
-  }
+void NodePool::deallocate_to_heap(void* node, bool last) noexcept {
   ::operator delete(node, kAlign);
   // Nothing else can reach a closed pool with no node out: the owner is gone, and so is every
   // node (with the allocator in it) that pointed here.

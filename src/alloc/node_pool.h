@@ -36,10 +36,38 @@ class NodePool {
   NodePool(const NodePool&) = delete;
   NodePool& operator=(const NodePool&) = delete;
 
+  // Inline, as is the lock: a kept node is what a warm small buffer takes and gives back, twice
+  // per allocate + free; the heap paths are out of line.
+
   /// A node of at least `bytes` (≤ kMaxNode) bytes, aligned to kNodeAlign. Throws std::bad_alloc.
-  void* allocate(std::size_t bytes);
+  void* allocate(std::size_t bytes) {
+    const std::size_t index = class_of(bytes);
+    lock_.lock();
+    ++out_;
+    if (FreeNode* node = spare_[index]) [[likely]] {
+      spare_[index] = node->next;
+      --spare_count_[index];
+      lock_.unlock();
+      return node;
+    }
+    lock_.unlock();
+    return allocate_from_heap(index);
+  }
   /// Gives back a node `allocate(bytes)` returned; the pool may be closed by now.
-  void deallocate(void* node, std::size_t bytes) noexcept;
+  void deallocate(void* node, std::size_t bytes) noexcept {
+    const std::size_t index = class_of(bytes);
+    lock_.lock();
+    --out_;
+    if (!closed_ && spare_count_[index] < kSpareNodes) [[likely]] {
+      spare_[index] = new (node) FreeNode{spare_[index]};
+      ++spare_count_[index];
+      lock_.unlock();
+      return;
+    }
+    const bool last = closed_ && out_ == 0;
+    lock_.unlock();
+    deallocate_to_heap(node, last);
+  }
 
  private:
   struct FreeNode {
@@ -51,7 +79,7 @@ class NodePool {
   class Lock {
    public:
     void lock() noexcept {
-      while (held_.exchange(true, std::memory_order_acquire)) {
+      while (held_.exchange(true, std::memory_order_acquire)) [[unlikely]] {
         while (held_.load(std::memory_order_relaxed)) std::this_thread::yield();
       }
     }
@@ -64,6 +92,9 @@ class NodePool {
   NodePool() = default;
   ~NodePool() = default;  // closed: nothing kept, nothing out
   void close() noexcept;
+  void* allocate_from_heap(std::size_t index);  // counted out already
+  // `last`: the pool is closed and this was the last node out.
+  void deallocate_to_heap(void* node, bool last) noexcept;
   static std::size_t class_of(std::size_t bytes) noexcept { return (bytes + kNodeAlign - 1) / kNodeAlign - 1; }
 
   Lock lock_;

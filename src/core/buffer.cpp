@@ -17,9 +17,9 @@ void check_window(const char* operation, std::uint64_t offset, std::uint64_t siz
 
 }  // namespace
 
-MemoryBlock::MemoryBlock(std::shared_ptr<Device::Impl> device, std::unique_ptr<Allocation> allocation,
+MemoryBlock::MemoryBlock(const std::shared_ptr<Device::Impl>& device, std::unique_ptr<Allocation>&& allocation,
                          CpuView external_cpu)
-    : device_(std::move(device)),
+    : device_(device),
       allocation_(std::move(allocation)),
       object_(allocation_->object),
       cpu_(allocation_->cpu.empty() ? external_cpu : allocation_->cpu) {}

@@ -19,7 +19,7 @@ namespace adreno {
 class MemoryBlock : public std::enable_shared_from_this<MemoryBlock> {
  public:
   /// `external_cpu` is the CPU view of imported host memory (the allocation has none).
-  MemoryBlock(std::shared_ptr<Device::Impl> device, std::unique_ptr<Allocation> allocation, CpuView external_cpu = {});
+  MemoryBlock(const std::shared_ptr<Device::Impl>& device, std::unique_ptr<Allocation>&& allocation, CpuView external_cpu = {});
   ~MemoryBlock();
   MemoryBlock(const MemoryBlock&) = delete;
   MemoryBlock& operator=(const MemoryBlock&) = delete;
@@ -74,7 +74,7 @@ class MemoryBlock : public std::enable_shared_from_this<MemoryBlock> {
 // reads its device, address, object, block and graph flag, for hundreds of buffers per replay.
 class alignas(64) Buffer::Impl {
  public:
-  Impl(std::shared_ptr<MemoryBlock> block, std::uint64_t offset, std::uint64_t size)
+  Impl(std::shared_ptr<MemoryBlock>&& block, std::uint64_t offset, std::uint64_t size)
       : block_(std::move(block)), offset_(offset), size_(size), gpu_(block_->allocation().gpu + offset_), object_(&block_->object()),
         device_(&block_->device()) {
     block_->add_handle();

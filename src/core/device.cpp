@@ -187,7 +187,7 @@ std::shared_ptr<MemoryBlock> new_block(const std::shared_ptr<Device::Impl>& devi
   }
 }
 
-Buffer new_buffer(Device::Impl& device, std::shared_ptr<MemoryBlock> block, std::uint64_t offset, std::uint64_t size) {
+Buffer new_buffer(Device::Impl& device, std::shared_ptr<MemoryBlock>&& block, std::uint64_t offset, std::uint64_t size) {
   return Buffer(std::allocate_shared<Buffer::Impl>(NodeAllocator<Buffer::Impl>(device.buffer_records()), std::move(block),
                                                    offset, size));
 }

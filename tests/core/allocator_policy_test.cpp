@@ -140,3 +140,42 @@ TEST_CASE("freed small ranges kept for reuse merge back before a new slab is mad
   }
   device.close_and_check_ledger();
 }
+
+// Small allocations of one kind after another, the kind changing at every allocation and staying
+// for two: each is carved from a kernel object of the kind it asked for. Fails when the allocator's
+// remembered slab list of the last kind (Allocator::slabs_of) is used for another kind.
+TEST_CASE("small allocations of alternating memory kinds each come from a kernel object of their own kind",
+          "[virtual-kernel][memory]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    Allocator& allocator = device->impl().allocator();
+    struct Kind {
+      MemoryType type;
+      bool gpu_read_only;
+      bool host_visible;
+    };
+    std::vector<Kind> kinds;
+    for (MemoryType type : {MemoryType::write_combined, MemoryType::cached, MemoryType::uncached}) {
+      for (bool read_only : {false, true}) {
+        for (bool host_visible : {false, true}) kinds.push_back({type, read_only, host_visible});
+      }
+    }
+    std::vector<std::unique_ptr<Allocation>> held;
+    int wrong = 0;
+    for (int round = 0; round < 3; ++round) {
+      for (const Kind& kind : kinds) {
+        for (int again = 0; again < 2; ++again) {
+          auto allocation = allocator.allocate(256, 0, BoFlags{kind.type, kind.gpu_read_only}, kind.host_visible);
+          const Bo& bo = allocation->object->bo;
+          if (bo.flags.type != kind.type || bo.flags.gpu_read_only != kind.gpu_read_only ||
+              allocation->object->cpu.empty() == kind.host_visible || allocation->kind.type != kind.type)
+            ++wrong;
+          held.push_back(std::move(allocation));
+        }
+      }
+    }
+    CHECK(wrong == 0);
+    for (auto& allocation : held) allocator.release(std::move(allocation));
+  }
+  device.close_and_check_ledger();
+}

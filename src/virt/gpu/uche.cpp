@@ -78,9 +78,7 @@ Uche::Block* Uche::find(std::uintptr_t key) {
   Block* block = shard.used < shard.storage.size() ? &shard.storage[shard.used] : &shard.storage.emplace_back();
   ++shard.used;
   block->home = reinterpret_cast<std::byte*>(key);
-  block->valid.store(0, std::memory_order_relaxed);
-  block->dirty_lines.store(0, std::memory_order_relaxed);
-  for (auto& dirty : block->dirty) dirty.store(0, std::memory_order_relaxed);
+  block->valid.store(0, std::memory_order_relaxed);  // dirty_lines and dirty are clear (uche.h)
   shard.insert(block);
   return block;
 }
@@ -94,16 +92,39 @@ Uche::Block* Uche::block_for(std::byte* host, BlockHint& hint) {
   return hint.block_;
 }
 
-void Uche::fill(Block& block, std::uint64_t lines) {
-  std::lock_guard lock(block.filling);
-  const std::uint64_t missing = lines & ~block.valid.load(std::memory_order_relaxed);
-  for (std::uint64_t left = missing; left != 0;) {  // each run of missing lines, in one copy
+void Uche::copy_lines(Block& block, std::uint64_t lines) {
+  for (std::uint64_t left = lines; left != 0;) {  // each run of lines, in one copy
     const auto first = static_cast<std::size_t>(std::countr_zero(left));
     const auto count = static_cast<std::size_t>(std::countr_one(left >> first));
     std::memcpy(block.data + first * kLineBytes, block.home + first * kLineBytes, count * kLineBytes);  // within a page
     left = first + count >= 64 ? 0 : left & (~0ull << (first + count));
   }
+}
+
+void Uche::fill(Block& block, std::uint64_t lines) {
+  std::lock_guard lock(block.filling);
+  const std::uint64_t missing = lines & ~block.valid.load(std::memory_order_relaxed);
+  copy_lines(block, missing);
   block.valid.fetch_or(missing, std::memory_order_release);
+}
+
+void Uche::mark_dirty(Block& block, std::size_t offset, std::size_t size) {
+  const std::size_t first = offset / kLineBytes, last = (offset + size - 1) / kLineBytes;
+  const std::uint64_t lines = byte_mask(first, last - first + 1);
+  if ((block.dirty_lines.load(std::memory_order_relaxed) & lines) != lines) {
+    block.dirty_lines.fetch_or(lines, std::memory_order_relaxed);
+  }
+  for (std::size_t line = first, at = offset, end = offset + size; line <= last; ++line) {
+    const std::size_t upto = std::min(end, (line + 1) * kLineBytes);
+    if (upto - at == kLineBytes) {
+      // Every bit: whatever another thread's store adds to the line's mask meanwhile, the union
+      // is this, so a plain store does.
+      block.dirty[line].store(~0ull, std::memory_order_relaxed);
+    } else {
+      block.dirty[line].fetch_or(byte_mask(at % kLineBytes, upto - at), std::memory_order_relaxed);
+    }
+    at = upto;
+  }
 }
 
 std::byte* Uche::access(std::byte* host, std::size_t size, bool store) {
@@ -117,17 +138,29 @@ std::byte* Uche::access(std::byte* host, std::size_t size, bool store, BlockHint
   const std::size_t first = offset / kLineBytes, last = (offset + size - 1) / kLineBytes;
   const std::uint64_t lines = byte_mask(first, last - first + 1);
   if ((block.valid.load(std::memory_order_acquire) & lines) != lines) fill(block, lines);
-  if (store) {
-    if ((block.dirty_lines.load(std::memory_order_relaxed) & lines) != lines) {
-      block.dirty_lines.fetch_or(lines, std::memory_order_relaxed);
-    }
-    for (std::size_t line = first, at = offset, end = offset + size; line <= last; ++line) {
-      const std::size_t upto = std::min(end, (line + 1) * kLineBytes);
-      block.dirty[line].fetch_or(byte_mask(at % kLineBytes, upto - at), std::memory_order_relaxed);
-      at = upto;
-    }
-  }
+  if (store) mark_dirty(block, offset, size);
   return block.data + offset;
+}
+
+void Uche::store(std::byte* host, const std::byte* bytes, std::size_t size, BlockHint& hint) {
+  Block& block = *block_for(host, hint);
+  const std::size_t offset = address_of(host) - address_of(block.home);
+  const std::size_t first = offset / kLineBytes, last = (offset + size - 1) / kLineBytes;
+  const std::uint64_t lines = byte_mask(first, last - first + 1);
+  if ((block.valid.load(std::memory_order_acquire) & lines) == lines) {
+    std::memcpy(block.data + offset, bytes, size);
+  } else {
+    // The bytes go in before the lines are marked valid, under the lock a reader of an invalid
+    // line takes: a line no other thread filled first holds them when anyone reads it.
+    std::lock_guard lock(block.filling);
+    const std::uint64_t missing = lines & ~block.valid.load(std::memory_order_relaxed);
+    const std::size_t whole_first = (offset + kLineBytes - 1) / kLineBytes, whole_end = (offset + size) / kLineBytes;
+    const std::uint64_t whole = whole_end > whole_first ? byte_mask(whole_first, whole_end - whole_first) : 0;
+    copy_lines(block, missing & ~whole);
+    std::memcpy(block.data + offset, bytes, size);
+    block.valid.fetch_or(missing, std::memory_order_release);
+  }
+  mark_dirty(block, offset, size);
 }
 
 void Uche::clean() {
@@ -175,6 +208,12 @@ void Uche::discard() {
     // No lookup runs (shaders do not), so the tables replaced by growth go; the newest is
     // emptied for the next submission's blocks, or dropped with them when mostly idle.
     shard.tables.erase(shard.tables.begin(), shard.tables.end() - 1);
+    for (std::size_t i = 0; i < shard.used; ++i) {  // the dirty bytes go with their lines
+      Block& block = shard.storage[i];
+      for (std::uint64_t lines = block.dirty_lines.exchange(0, std::memory_order_relaxed); lines != 0; lines &= lines - 1) {
+        block.dirty[static_cast<std::size_t>(std::countr_zero(lines))].store(0, std::memory_order_relaxed);
+      }
+    }
     if (shard.used < shard.storage.size() / 2) {  // mostly idle: give the spare blocks back
       while (shard.storage.size() > shard.used) shard.storage.pop_back();
       shard.tables.clear();

@@ -65,6 +65,10 @@ class Uche {
   /// does what their one-line accesses would.
   std::byte* access(std::byte* host, std::size_t size, bool store);
   std::byte* access(std::byte* host, std::size_t size, bool store, BlockHint& hint);
+  /// access() for a store of `bytes` whose every byte it writes: the lines it writes whole
+  /// take its bytes without a fill from memory (whoever reads them before it then waits, as for
+  /// a fill: they hold the stored bytes once valid).
+  void store(std::byte* host, const std::byte* bytes, std::size_t size, BlockHint& hint);
   /// Whether [host, host + size) lies inside one line / one block.
   static bool in_one_line(const std::byte* host, std::size_t size) noexcept;
   static bool in_one_block(const std::byte* host, std::size_t size) noexcept;
@@ -82,7 +86,9 @@ class Uche {
     // A line is valid once filled from home (one bit per line); it keeps that copy, however
     // home changes, until the block is dropped.
     std::atomic<std::uint64_t> valid{0};
-    // The lines with a dirty byte (one bit per line): clean() visits only these.
+    // The lines with a dirty byte (one bit per line): clean() visits only these, and a line
+    // not in it has no dirty bit set, in a block in use or not (so that a block taken for new
+    // lines needs no clearing of `dirty`).
     std::atomic<std::uint64_t> dirty_lines{0};
     // Held while lines are filled: two threads may reach an invalid line together, and the one
     // that comes second must neither copy home over the first one's stores nor read the line
@@ -128,6 +134,10 @@ class Uche {
   Block* block_for(std::byte* host, BlockHint& hint);
   /// Makes the lines of `block` in `lines` (a mask) valid, filling those that are not.
   static void fill(Block& block, std::uint64_t lines);
+  /// Copies the lines of `block` in `lines` (a mask) from memory; their block's lock held.
+  static void copy_lines(Block& block, std::uint64_t lines);
+  /// Marks the `size` bytes from `offset` of `block` dirty.
+  static void mark_dirty(Block& block, std::size_t offset, std::size_t size);
   std::array<Shard, kShards> shards_;
 };
 

@@ -163,20 +163,27 @@ void Uche::store(std::byte* host, const std::byte* bytes, std::size_t size, Bloc
   mark_dirty(block, offset, size);
 }
 
+// clean() and discard() run on the command processor's thread while no shader does (between
+// dispatches, after the shader processor's threads were joined): nothing changes a mask under
+// them, so they read and clear it with plain atomic loads and stores, no read-modify-write.
 void Uche::clean() {
   for (Shard& shard : shards_) {
     std::lock_guard lock(shard.mutex);
     for (std::size_t i = 0; i < shard.used; ++i) {
       Block& block = shard.storage[i];
+      const std::uint64_t dirty_lines = block.dirty_lines.load(std::memory_order_relaxed);
+      if (dirty_lines == 0) continue;
+      block.dirty_lines.store(0, std::memory_order_relaxed);
       // Lines wholly dirty are copied in runs; the others byte run by byte run.
       std::size_t whole_from = 0, whole_lines = 0;
       auto copy_whole = [&] {
         std::memcpy(block.home + whole_from * kLineBytes, block.data + whole_from * kLineBytes, whole_lines * kLineBytes);
         whole_lines = 0;
       };
-      for (std::uint64_t lines = block.dirty_lines.exchange(0, std::memory_order_relaxed); lines != 0; lines &= lines - 1) {
+      for (std::uint64_t lines = dirty_lines; lines != 0; lines &= lines - 1) {
         const auto line = static_cast<std::size_t>(std::countr_zero(lines));
-        std::uint64_t dirty = block.dirty[line].exchange(0, std::memory_order_relaxed);
+        std::uint64_t dirty = block.dirty[line].load(std::memory_order_relaxed);
+        block.dirty[line].store(0, std::memory_order_relaxed);
         if (dirty == ~0ull) {
           if (whole_lines != 0 && whole_from + whole_lines != line) copy_whole();
           if (whole_lines++ == 0) whole_from = line;
@@ -210,9 +217,10 @@ void Uche::discard() {
     shard.tables.erase(shard.tables.begin(), shard.tables.end() - 1);
     for (std::size_t i = 0; i < shard.used; ++i) {  // the dirty bytes go with their lines
       Block& block = shard.storage[i];
-      for (std::uint64_t lines = block.dirty_lines.exchange(0, std::memory_order_relaxed); lines != 0; lines &= lines - 1) {
+      for (std::uint64_t lines = block.dirty_lines.load(std::memory_order_relaxed); lines != 0; lines &= lines - 1) {
         block.dirty[static_cast<std::size_t>(std::countr_zero(lines))].store(0, std::memory_order_relaxed);
       }
+      block.dirty_lines.store(0, std::memory_order_relaxed);
     }
     if (shard.used < shard.storage.size() / 2) {  // mostly idle: give the spare blocks back
       while (shard.storage.size() > shard.used) shard.storage.pop_back();

@@ -116,3 +116,58 @@ TEST_CASE("a wave's consecutive vec4 loads and stores cross cache blocks, and in
   std::copy(input.begin() + first_storing * 4, input.end(), expected.begin() + first_storing * 4);
   CHECK(gpu.get<std::uint32_t>(out, 128 * 4) == expected);
 }
+
+// Kills: a store run's lines written in part not filled from memory first (the input sharing the
+// output's first line would be read back as whatever the cache block held, by the last work
+// group), a cache block or line two host threads reached together filled over one's stores, a
+// translation or cache block kept from one instruction or work group for another it does not
+// cover.
+TEST_CASE("many work groups' vec4 adds on every host thread store every lane across cache blocks and keep the bytes around them",
+          "[virtual-gpu][memory]") {
+  const ir3::Program program = ir3::assemble(R"(
+    shl.b r0.y, r48.x, 11
+    (nop3) shl.b r0.z, r0.x, 4
+    (nop3) add.u r0.y, r0.y, r0.z
+    add.u r1.x, c0.z, r0.y
+    mov.u32u32 r1.y, c0.w
+    add.u r1.z, c1.x, r0.y
+    mov.u32u32 r1.w, c1.y
+    add.u r2.x, c0.x, r0.y
+    mov.u32u32 r2.y, c0.y
+    (rpt1)nop
+    ldg.u32 r3.x, g[r1.x], 4
+    (rpt1)nop
+    ldg.u32 r4.x, g[r1.z], 4
+    (sy)(rpt3)add.u r5.x, (r)r3.x, (r)r4.x
+    (rpt5)nop
+    stg.u32 g[r2.x], r5.x, 4
+    end
+  )");
+  const auto thread_size = GENERATE(pm4::ThreadSize::THREAD64, pm4::ThreadSize::THREAD128);
+  CAPTURE(thread_size == pm4::ThreadSize::THREAD128);
+  constexpr std::uint32_t kGroups = 256, kDwords = kGroups * 128 * 4, kAfter = 64 / 4;
+  // a, b and c (then kAfter dwords the kernel leaves alone) follow each other in memory, none on
+  // a cache line boundary: a ends in b's first line, b in c's first line.
+  const std::uint64_t a = VirtualGpu::kData + 0x30, b = a + kDwords * 4, c = b + kDwords * 4;
+  std::mt19937 rng(0x7add);
+  std::vector<std::uint32_t> in_a(kDwords), in_b(kDwords), out(kDwords + kAfter);
+  for (auto& v : in_a) v = rng();
+  for (auto& v : in_b) v = rng();
+  for (auto& v : out) v = rng();
+  VirtualGpu gpu;
+  gpu.put(a, in_a);
+  gpu.put(b, in_b);
+  gpu.put(c, out);
+  Launch launch = launch_for(program);
+  launch.local_size = {128, 1, 1};
+  launch.groups = {kGroups, 1, 1};
+  launch.local_id_regid = ir3::regid(0, 0);
+  launch.work_group_id_regid = ir3::regid(48, 0);
+  launch.thread_size = thread_size;
+  launch.constants = {split(gpu.va(c))[0], split(gpu.va(c))[1], split(gpu.va(a))[0], split(gpu.va(a))[1],
+                      split(gpu.va(b))[0], split(gpu.va(b))[1], 0, 0};
+  gpu.run(program.words, launch);
+  std::vector<std::uint32_t> expected = out;
+  for (std::uint32_t i = 0; i < kDwords; ++i) expected[i] = in_a[i] + in_b[i];
+  CHECK(gpu.get<std::uint32_t>(c, expected.size()) == expected);
+}

@@ -130,3 +130,37 @@ TEST_CASE("a restricted view faults outside its ranges even where memory is mapp
     CHECK(std::string(fault.what()).find("unmapped address") != std::string::npos);
   }
 }
+
+// Kills: a shader's kept translation (a wave keeps one per instruction across its work groups)
+// still reaching a buffer after it was unmapped, until the dispatch ends.
+TEST_CASE("a kept translation is renewed after an unmap: the next access through it faults, the bytes stay alive until then",
+          "[virtual-gpu][memory]") {
+  GpuMemory memory(0x100000000ull, 1ull << 30);
+  auto backing = Backing::create(2 * kPageSize);
+  const auto va = memory.map(backing, 0, 2 * kPageSize, true);
+  REQUIRE(va);
+  const auto other = memory.map(Backing::create(kPageSize), 0, kPageSize, true);
+  REQUIRE(other);
+  const GpuView view(memory);
+  TranslationMemo memo;
+  std::byte* const host = view.translate(*va + 8, 4, true, memo);
+  CHECK(host == backing->host() + 8);
+  const std::weak_ptr<Backing> bytes = backing;
+  backing.reset();
+  CHECK(view.translate(*va + 16, 4, false, memo) == host + 8);  // the same window, no renewal
+  CHECK(memory.unmap(*other));  // another buffer's unmap renews it too: the window still holds
+  CHECK(view.translate(*va + 24, 4, false, memo) == host + 16);
+  CHECK_FALSE(bytes.expired());
+  CHECK(memory.unmap(*va));
+  CHECK_FALSE(bytes.expired());  // the kept translation holds them
+  try {
+    view.translate(*va + 32, 4, false, memo);
+    FAIL("an access through a translation kept across its buffer's unmap succeeded");
+  } catch (const GpuFault& fault) {
+    CHECK(fault.address() == *va + 32);
+    CHECK(std::string(fault.what()).find("unmapped address") != std::string::npos);
+  }
+  std::size_t accesses = 1;
+  CHECK(view.translate_run(*va + 64, 64, 16, false, memo, accesses) == nullptr);
+  CHECK(accesses == 0);
+}

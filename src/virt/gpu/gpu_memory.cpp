@@ -130,6 +130,7 @@ bool GpuMemory::unmap(std::uint64_t va) {
   std::uint64_t start = va, end = va + align_up(it->second.size, kPageSize);
   va_.free(va, end - va);
   mappings_.erase(it);
+  unmaps_.fetch_add(1, std::memory_order_release);
   // Remember the range, merged with freed neighbours.
   auto next = freed_.lower_bound(start);
   if (next != freed_.end() && next->first == end) {
@@ -168,6 +169,7 @@ bool GpuMemory::window(std::uint64_t va, std::size_t size, bool write, const Add
   memo.end_ = end;
   memo.host_ = mapping.backing->host() + mapping.offset + (begin - start);
   memo.writable_ = mapping.writable;
+  memo.unmaps_ = unmaps_.load(std::memory_order_relaxed);
   memo.keep_ = mapping.backing;
   return true;
 }
@@ -283,7 +285,7 @@ std::byte* GpuView::translate(std::uint64_t va, std::size_t size, bool write) co
 }
 
 std::byte* GpuView::translate(std::uint64_t va, std::size_t size, bool write, TranslationMemo& memo) const {
-  if (!memo.covers(va, size, write) && !memory_->window(va, size, write, allowed_, memo)) {
+  if (!memo.covers(va, size, write, memory_->unmaps()) && !memory_->window(va, size, write, allowed_, memo)) {
     return translate(va, size, write);  // faults, and accesses across mappings, as they always are
   }
   std::byte* const host = memo.host_ + (va - memo.begin_);
@@ -292,10 +294,10 @@ std::byte* GpuView::translate(std::uint64_t va, std::size_t size, bool write, Tr
   return cache_->access(host, size, write, memo.block_);
 }
 
-std::byte* GpuView::translate_run(std::uint64_t va, std::size_t size, std::size_t unit, bool write,
-                                  TranslationMemo& memo, std::size_t& accesses) const {
+std::byte* GpuView::run_bytes(std::uint64_t va, std::size_t size, std::size_t unit, bool write, TranslationMemo& memo,
+                              std::size_t& accesses) const {
   accesses = 0;
-  if (!memo.covers(va, unit, write) && !memory_->window(va, unit, write, allowed_, memo)) return nullptr;
+  if (!memo.covers(va, unit, write, memory_->unmaps()) && !memory_->window(va, unit, write, allowed_, memo)) return nullptr;
   std::byte* const host = memo.host_ + (va - memo.begin_);
   std::size_t length = std::min<std::uint64_t>(size, memo.end_ - va);
   if (cache_ != nullptr) {
@@ -304,8 +306,27 @@ std::byte* GpuView::translate_run(std::uint64_t va, std::size_t size, std::size_
     length = std::min(length, Uche::kBlockBytes - at % Uche::kBlockBytes);
   }
   accesses = length / unit;
-  if (accesses == 0) return nullptr;
-  return cache_ == nullptr ? host : cache_->access(host, accesses * unit, write, memo.block_);
+  return accesses == 0 ? nullptr : host;
+}
+
+std::byte* GpuView::translate_run(std::uint64_t va, std::size_t size, std::size_t unit, bool write,
+                                  TranslationMemo& memo, std::size_t& accesses) const {
+  std::byte* const host = run_bytes(va, size, unit, write, memo, accesses);
+  if (host == nullptr || cache_ == nullptr) return host;
+  return cache_->access(host, accesses * unit, write, memo.block_);
+}
+
+std::size_t GpuView::store_run(std::uint64_t va, const std::byte* bytes, std::size_t size, std::size_t unit,
+                               TranslationMemo& memo) const {
+  std::size_t accesses = 0;
+  std::byte* const host = run_bytes(va, size, unit, true, memo, accesses);
+  if (host == nullptr) return 0;
+  if (cache_ == nullptr) {
+    std::memcpy(host, bytes, accesses * unit);
+  } else {
+    cache_->store(host, bytes, accesses * unit, memo.block_);
+  }
+  return accesses;
 }
 
 std::byte* GpuView::translate_uncached(std::uint64_t va, std::size_t size, bool write) const {

@@ -71,22 +71,25 @@ class PageFaults {
   std::map<std::uint64_t, Fault> by_page_;
 };
 
-/// The last translation a shader instruction made, reused by its next fibers while their
-/// accesses stay inside it: the page-table walk, the submission's address ranges and the cache
-/// lookup are what a shader memory access costs, and the fibers of one instruction mostly touch
-/// one buffer and few cache lines. Kept for one instruction (the page table can change between
-/// instructions: an unmapped buffer faults from the next one on); it holds the mapping's bytes
-/// alive meanwhile.
+/// The last translation shader accesses made, reused by the next ones while they stay inside
+/// it: the page-table walk, the submission's address ranges and the cache lookup are what a
+/// shader memory access costs, and the fibers of one instruction — and the same instruction in
+/// the next work groups — mostly touch one buffer and few cache lines. It holds the mapping's
+/// bytes alive, and is renewed once a mapping was removed since it was made (the page table can
+/// change while shaders run: an unmapped buffer faults from the next access on). It belongs to
+/// one submission's view (the ranges it allows) and, through a cache, to one dispatch (the
+/// cache block it found is dropped between dispatches).
 class TranslationMemo {
  private:
   friend class GpuMemory;
   friend class GpuView;
-  bool covers(std::uint64_t va, std::size_t size, bool write) const noexcept {
-    return va >= begin_ && va - begin_ < end_ - begin_ && size <= end_ - va && (writable_ || !write);
+  bool covers(std::uint64_t va, std::size_t size, bool write, std::uint64_t unmaps) const noexcept {
+    return va >= begin_ && va - begin_ < end_ - begin_ && size <= end_ - va && (writable_ || !write) && unmaps == unmaps_;
   }
   std::uint64_t begin_ = 0, end_ = 0;  // VA window: inside one mapping and one allowed range
   std::byte* host_ = nullptr;          // host address of begin_
   bool writable_ = false;
+  std::uint64_t unmaps_ = 0;  // GpuMemory::unmaps() when the window was made
   std::shared_ptr<const Backing> keep_;
   Uche::BlockHint block_;
 };
@@ -108,6 +111,8 @@ class GpuMemory {
   bool unmap(std::uint64_t va);
   /// Number of live mappings (for the ledger).
   std::size_t mapping_count() const;
+  /// How many mappings were removed so far: a translation made before the count changed is renewed.
+  std::uint64_t unmaps() const noexcept { return unmaps_.load(std::memory_order_acquire); }
 
  private:
   struct Mapping {
@@ -138,6 +143,7 @@ class GpuMemory {
   RangeAllocator va_;
   std::map<std::uint64_t, Mapping> mappings_;  // keyed by start VA
   std::map<std::uint64_t, std::uint64_t> freed_;  // start → end: unmapped, not handed out again
+  std::atomic<std::uint64_t> unmaps_{0};  // changed with mappings_, under the mutex held exclusively
 };
 
 /// What the GPU reaches of an address space while it runs one submission: all of it, or only
@@ -179,8 +185,16 @@ class GpuView {
   /// take the one-access path, which reports them.
   std::byte* translate_run(std::uint64_t va, std::size_t size, std::size_t unit, bool write, TranslationMemo& memo,
                            std::size_t& accesses) const;
+  /// The stores of translate_run, their `size` bytes at hand in `bytes`: writes as many of them
+  /// as translate_run would take and returns their number (none: take the one-access path).
+  /// Through a cache, the lines they write whole are not filled from memory first.
+  std::size_t store_run(std::uint64_t va, const std::byte* bytes, std::size_t size, std::size_t unit,
+                        TranslationMemo& memo) const;
 
  private:
+  /// translate_run's host bytes before the cache, and the number of accesses they hold.
+  std::byte* run_bytes(std::uint64_t va, std::size_t size, std::size_t unit, bool write, TranslationMemo& memo,
+                       std::size_t& accesses) const;
   /// The host bytes, or nullptr when the access page-faulted into `faults_`.
   std::byte* translate_uncached(std::uint64_t va, std::size_t size, bool write) const;
   /// Calls `piece(va, length)` for the parts of [va, va+size) that lie in one cache line each.

@@ -34,7 +34,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <shared_mutex>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 namespace adreno::virt {
@@ -64,6 +65,10 @@ class Uche {
   /// does what their one-line accesses would.
   std::byte* access(std::byte* host, std::size_t size, bool store);
   std::byte* access(std::byte* host, std::size_t size, bool store, BlockHint& hint);
+  /// access() for a store of `bytes` whose every byte it writes: the lines it writes whole
+  /// take its bytes without a fill from memory (whoever reads them before it then waits, as for
+  /// a fill: they hold the stored bytes once valid).
+  void store(std::byte* host, const std::byte* bytes, std::size_t size, BlockHint& hint);
   /// Whether [host, host + size) lies inside one line / one block.
   static bool in_one_line(const std::byte* host, std::size_t size) noexcept;
   static bool in_one_block(const std::byte* host, std::size_t size) noexcept;
@@ -81,6 +86,14 @@ class Uche {
     // A line is valid once filled from home (one bit per line); it keeps that copy, however
     // home changes, until the block is dropped.
     std::atomic<std::uint64_t> valid{0};
+    // The lines with a dirty byte (one bit per line): clean() visits only these, and a line
+    // not in it has no dirty bit set, in a block in use or not (so that a block taken for new
+    // lines needs no clearing of `dirty`).
+    std::atomic<std::uint64_t> dirty_lines{0};
+    // Held while lines are filled: two threads may reach an invalid line together, and the one
+    // that comes second must neither copy home over the first one's stores nor read the line
+    // before it is whole.
+    std::mutex filling;
     std::array<std::atomic<std::uint64_t>, kLinesPerBlock> dirty;  // per line, one bit per byte
     alignas(64) std::byte data[kBlockBytes];
   };
@@ -90,16 +103,25 @@ class Uche {
   // the same lock; each shard finds its blocks in an open-addressed table (linear probing,
   // keyed by the block's home address) and keeps them in a deque: neither a lookup nor a fill
   // allocates once the shard has grown, and discard() keeps both for the next submission's
-  // blocks unless they were mostly idle. Filling a line takes the shard's lock (two threads
-  // may reach an invalid line together); reading a valid line takes none.
+  // blocks unless they were mostly idle.
+  //
+  // Finding a block takes no lock: a slot goes from empty to a block once (release), and a
+  // table that grows is replaced by a copy while the old one stays readable until discard(), so
+  // a lookup that races an insert either finds the block or misses it and takes the shard's
+  // lock, which adds blocks. Filling lines takes the block's lock; reading a valid line none.
   static constexpr std::size_t kShards = 16;
+  struct Table {
+    explicit Table(std::size_t size) : slots(size) {}
+    std::vector<std::atomic<Block*>> slots;  // a power of two long, at most half full; null: empty
+  };
   struct alignas(64) Shard {
-    std::shared_mutex mutex;
-    std::vector<Block*> table;  // a power of two long, at most half full; null: empty
+    std::mutex mutex;  // held to add a block
+    std::atomic<Table*> table{nullptr};  // the newest of `tables`, null when there is none
+    std::vector<std::unique_ptr<Table>> tables;  // earlier ones may still be read until discard()
     std::deque<Block> storage;  // the first `used` hold blocks
     std::size_t used = 0;
     Block* lookup(std::uintptr_t key) const noexcept;
-    void insert(Block* block);  // a block lookup() did not find
+    void insert(Block* block);  // a block lookup() did not find; the mutex held
   };
   // The block number's bits mixed (Fibonacci hashing): arrays a power-of-two apart, as a kernel's
   // inputs and outputs often are, would otherwise put the same offset of each in one shard.
@@ -111,7 +133,11 @@ class Uche {
   Block* find(std::uintptr_t key);
   Block* block_for(std::byte* host, BlockHint& hint);
   /// Makes the lines of `block` in `lines` (a mask) valid, filling those that are not.
-  void fill(Block& block, std::uint64_t lines);
+  static void fill(Block& block, std::uint64_t lines);
+  /// Copies the lines of `block` in `lines` (a mask) from memory; their block's lock held.
+  static void copy_lines(Block& block, std::uint64_t lines);
+  /// Marks the `size` bytes from `offset` of `block` dirty.
+  static void mark_dirty(Block& block, std::size_t offset, std::size_t size);
   std::array<Shard, kShards> shards_;
 };
 

@@ -161,6 +161,22 @@ void move_lane_dwords(bool load, std::uint32_t* rows, std::size_t stride, unsign
     }
   }
 }
+
+// The same for `count` lanes that follow each other from `rows`' lane 0, whose accesses follow
+// each other in `memory`: a transpose between the lanes' vectors and the component rows, which
+// the compiler vectorizes (the two never overlap: registers are not memory).
+template <unsigned Components>
+void move_run_dwords(bool load, std::uint32_t* __restrict rows, std::size_t stride, std::byte* __restrict memory,
+                     std::size_t count) {
+  if (load) {
+    for (std::size_t k = 0; k < count; ++k)
+      for (unsigned c = 0; c < Components; ++c) std::memcpy(rows + c * stride + k, memory + 4 * (k * Components + c), 4);
+  } else {
+    for (std::size_t k = 0; k < count; ++k)
+      for (unsigned c = 0; c < Components; ++c) std::memcpy(memory + 4 * (k * Components + c), rows + c * stride + k, 4);
+  }
+}
+
 template <typename At>
 void move_dwords(bool load, std::uint32_t* rows, std::size_t stride, unsigned components, const std::uint16_t* lanes,
                  std::size_t count, At at) {
@@ -171,6 +187,24 @@ void move_dwords(bool load, std::uint32_t* rows, std::size_t stride, unsigned co
     case 4: return move_lane_dwords<4>(load, rows, stride, components, lanes, count, at);
     default: return move_lane_dwords<0>(load, rows, stride, components, lanes, count, at);
   }
+}
+
+// A run of lanes' accesses that follow each other in memory from `memory`: the lanes moved
+// together when they follow each other too (lanes ascend, so the span of the first and last
+// says so), else lane by lane.
+void move_run(bool load, std::uint32_t* rows, std::size_t stride, unsigned components, const std::uint16_t* lanes,
+              std::size_t count, std::byte* memory) {
+  if (count != 0 && std::size_t{lanes[count - 1]} - lanes[0] + 1 == count) {
+    switch (components) {
+      case 1: return move_run_dwords<1>(load, rows + lanes[0], stride, memory, count);
+      case 2: return move_run_dwords<2>(load, rows + lanes[0], stride, memory, count);
+      case 3: return move_run_dwords<3>(load, rows + lanes[0], stride, memory, count);
+      case 4: return move_run_dwords<4>(load, rows + lanes[0], stride, memory, count);
+      default: break;
+    }
+  }
+  const std::size_t length = std::size_t{components} * 4;
+  move_dwords(load, rows, stride, components, lanes, count, [&](std::size_t k) { return memory + k * length; });
 }
 
 }  // namespace
@@ -1006,22 +1040,35 @@ void Wave::global_access(const ir3::Instruction& in) {
     const std::uint32_t* index = gather(in.src[1], 0, index_buffer);
     const unsigned shift = in.mem.shift, type_shift = ir3::type_shift(in.type);
     for (std::size_t i = 0; i < n; ++i) address[i] += ((std::uint64_t{index[i]} << shift) + offset) << type_shift;
-  } else {
+  } else if (offset != 0) {
     for (std::size_t i = 0; i < n; ++i) address[i] += offset;
   }
   const std::size_t length = std::size_t{components} * bytes;
+  // Whether every lane's access follows the one before it in memory (a wave reading or writing
+  // consecutive vectors, the usual case): one pass the compiler vectorizes, rather than a
+  // search for the end of each run.
+  std::uint64_t gaps = 0;
+  for (std::size_t i = 1; i < n; ++i) gaps |= address[i] - address[i - 1] - length;
   // 32-bit data in general registers moves straight between memory and the register rows, and
   // lanes whose accesses follow each other in memory move together: one translation and one
   // cache lookup for all of them while they stay in one buffer and cache block.
   std::uint32_t* const rows = data_rows(data, in.type, components);
-  TranslationMemo memo;
+  TranslationMemo& memo = global_memos_[pc_now_ % global_memos_.size()];
+  alignas(16) std::array<std::byte, 2048> staged;  // a wave of 128 lanes' vec4 stores
   for (std::size_t i = 0; i < n;) {
     if (rows != nullptr) {
-      std::size_t end = i + 1;
+      std::size_t end = gaps == 0 ? n : i + 1;
       while (end < n && address[end] == address[end - 1] + length) ++end;
       std::size_t run = 0;
-      std::byte* const host = dispatch_.memory->translate_run(address[i], (end - i) * length, length, !load, memo, run);
-      move_dwords(load, rows, stride_, components, active_.data() + i, run, [&](std::size_t k) { return host + k * length; });
+      if (load) {
+        std::byte* const host = dispatch_.memory->translate_run(address[i], (end - i) * length, length, false, memo, run);
+        move_run(true, rows, stride_, components, active_.data() + i, run, host);
+      } else {
+        // The run's bytes staged in memory order, so that the lines it writes whole need no fill.
+        end = std::min(end, i + sizeof staged / length);
+        move_run(false, rows, stride_, components, active_.data() + i, end - i, staged.data());
+        run = dispatch_.memory->store_run(address[i], staged.data(), (end - i) * length, length, memo);
+      }
       if (run > 0) {
         i += run;
         continue;

@@ -145,6 +145,10 @@ class Wave {
   std::uint64_t fiber_instructions_ = 0;
   std::uint32_t since_watchdog_ = 0;  // instructions since the hang detector last looked
   std::uint32_t pc_now_ = 0;
+  /// The translations of the global loads and stores, by instruction (pc modulo their number):
+  /// kept for this wave's dispatch, across its work groups, so that an instruction's accesses
+  /// find their buffer and cache block without a page-table walk while they stay inside them.
+  std::array<TranslationMemo, 4> global_memos_;
   HazardCheck hazards_;
 };
 

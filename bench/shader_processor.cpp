@@ -67,36 +67,11 @@ BENCHMARK(alu_loop)
 
 // c[i] = a[i] + b[i] over 1 Mi elements, four per fiber (the shape of the multigroup fixture).
 void vector_add(benchmark::State& state) {
-  const ir3::Program program = ir3::assemble(R"(
-    shl.b r0.y, r48.x, 11
-    (nop3) shl.b r0.z, r0.x, 4
-    (nop3) add.u r0.y, r0.y, r0.z
-    add.u r1.x, c0.z, r0.y
-    mov.u32u32 r1.y, c0.w
-    add.u r1.z, c1.x, r0.y
-    mov.u32u32 r1.w, c1.y
-    add.u r2.x, c0.x, r0.y
-    mov.u32u32 r2.y, c0.y
-    (rpt1)nop
-    ldg.u32 r3.x, g[r1.x], 4
-    (rpt1)nop
-    ldg.u32 r4.x, g[r1.z], 4
-    (sy)(rpt3)add.u r5.x, (r)r3.x, (r)r4.x
-    (rpt5)nop
-    stg.u32 g[r2.x], r5.x, 4
-    end
-  )");
+  const ir3::Program program = vector_add_vec4_program();
   constexpr std::uint32_t kElements = 1 << 20;
   VirtualGpu gpu;
   const std::uint64_t a = VirtualGpu::kData, b = a + kElements * 4, c = b + kElements * 4;
-  Launch launch = launch_for(program);
-  launch.local_size = {128, 1, 1};
-  launch.groups = {kElements / 4 / 128, 1, 1};
-  launch.local_id_regid = ir3::regid(0, 0);
-  launch.work_group_id_regid = ir3::regid(48, 0);
-  launch.constants = {split(gpu.va(c))[0], split(gpu.va(c))[1], split(gpu.va(a))[0], split(gpu.va(a))[1],
-                      split(gpu.va(b))[0], split(gpu.va(b))[1], 0, 0};
-  run(state, program, launch, gpu);
+  run(state, program, vector_add_vec4_launch(program, gpu, c, a, b, kElements / 4 / 128), gpu);
 }
 BENCHMARK(vector_add)->Unit(benchmark::kMillisecond)->UseRealTime();
 

@@ -247,11 +247,49 @@ inline std::vector<std::uint32_t> run_per_lane(const std::string& op_line, const
   Launch launch = launch_for(program);
   launch.local_size = {static_cast<std::uint32_t>(a.size()), 1, 1};
   launch.local_id_regid = ir3::regid(0, 0);
-  auto split = [](std::uint64_t v) { return std::array{static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v >> 32)}; };
   launch.constants = {split(gpu.va(at_a))[0], split(gpu.va(at_a))[1], split(gpu.va(at_b))[0], split(gpu.va(at_b))[1],
                       split(gpu.va(at_c))[0], split(gpu.va(at_c))[1], 0, 0};
   gpu.run(program.words, launch);
   return gpu.get<std::uint32_t>(at_c, a.size());
+}
+
+/// c[i] = a[i] + b[i] over 32-bit words, a vec4 per fiber: work groups of 128 fibers (local id
+/// in r0.x, work-group id in r48.x), each covering 2 KiB of every array (the multigroup shape);
+/// c, a and b are at c0.xy, c0.zw and c1.xy.
+inline ir3::Program vector_add_vec4_program() {
+  return ir3::assemble(R"(
+    shl.b r0.y, r48.x, 11
+    (nop3) shl.b r0.z, r0.x, 4
+    (nop3) add.u r0.y, r0.y, r0.z
+    add.u r1.x, c0.z, r0.y
+    mov.u32u32 r1.y, c0.w
+    add.u r1.z, c1.x, r0.y
+    mov.u32u32 r1.w, c1.y
+    add.u r2.x, c0.x, r0.y
+    mov.u32u32 r2.y, c0.y
+    (rpt1)nop
+    ldg.u32 r3.x, g[r1.x], 4
+    (rpt1)nop
+    ldg.u32 r4.x, g[r1.z], 4
+    (sy)(rpt3)add.u r5.x, (r)r3.x, (r)r4.x
+    (rpt5)nop
+    stg.u32 g[r2.x], r5.x, 4
+    end
+  )");
+}
+
+/// The launch of vector_add_vec4_program() over `groups` work groups, for arrays at the GPU
+/// addresses of c, a and b (offsets into `gpu`'s data, as VirtualGpu::put takes them).
+inline Launch vector_add_vec4_launch(const ir3::Program& program, VirtualGpu& gpu, std::uint64_t c, std::uint64_t a,
+                                     std::uint64_t b, std::uint32_t groups) {
+  Launch launch = launch_for(program);
+  launch.local_size = {128, 1, 1};
+  launch.groups = {groups, 1, 1};
+  launch.local_id_regid = ir3::regid(0, 0);
+  launch.work_group_id_regid = ir3::regid(48, 0);
+  launch.constants = {split(gpu.va(c))[0], split(gpu.va(c))[1], split(gpu.va(a))[0], split(gpu.va(a))[1],
+                      split(gpu.va(b))[0], split(gpu.va(b))[1], 0, 0};
+  return launch;
 }
 
 }  // namespace vgpu_test

@@ -124,25 +124,7 @@ TEST_CASE("a wave's consecutive vec4 loads and stores cross cache blocks, and in
 // cover.
 TEST_CASE("many work groups' vec4 adds on every host thread store every lane across cache blocks and keep the bytes around them",
           "[virtual-gpu][memory]") {
-  const ir3::Program program = ir3::assemble(R"(
-    shl.b r0.y, r48.x, 11
-    (nop3) shl.b r0.z, r0.x, 4
-    (nop3) add.u r0.y, r0.y, r0.z
-    add.u r1.x, c0.z, r0.y
-    mov.u32u32 r1.y, c0.w
-    add.u r1.z, c1.x, r0.y
-    mov.u32u32 r1.w, c1.y
-    add.u r2.x, c0.x, r0.y
-    mov.u32u32 r2.y, c0.y
-    (rpt1)nop
-    ldg.u32 r3.x, g[r1.x], 4
-    (rpt1)nop
-    ldg.u32 r4.x, g[r1.z], 4
-    (sy)(rpt3)add.u r5.x, (r)r3.x, (r)r4.x
-    (rpt5)nop
-    stg.u32 g[r2.x], r5.x, 4
-    end
-  )");
+  const ir3::Program program = vector_add_vec4_program();
   const auto thread_size = GENERATE(pm4::ThreadSize::THREAD64, pm4::ThreadSize::THREAD128);
   CAPTURE(thread_size == pm4::ThreadSize::THREAD128);
   constexpr std::uint32_t kGroups = 256, kDwords = kGroups * 128 * 4, kAfter = 64 / 4;
@@ -158,14 +140,8 @@ TEST_CASE("many work groups' vec4 adds on every host thread store every lane acr
   gpu.put(a, in_a);
   gpu.put(b, in_b);
   gpu.put(c, out);
-  Launch launch = launch_for(program);
-  launch.local_size = {128, 1, 1};
-  launch.groups = {kGroups, 1, 1};
-  launch.local_id_regid = ir3::regid(0, 0);
-  launch.work_group_id_regid = ir3::regid(48, 0);
+  Launch launch = vector_add_vec4_launch(program, gpu, c, a, b, kGroups);
   launch.thread_size = thread_size;
-  launch.constants = {split(gpu.va(c))[0], split(gpu.va(c))[1], split(gpu.va(a))[0], split(gpu.va(a))[1],
-                      split(gpu.va(b))[0], split(gpu.va(b))[1], 0, 0};
   gpu.run(program.words, launch);
   std::vector<std::uint32_t> expected = out;
   for (std::uint32_t i = 0; i < kDwords; ++i) expected[i] = in_a[i] + in_b[i];

@@ -161,6 +161,6 @@ TEST_CASE("a kept translation is renewed after an unmap: the next access through
     CHECK(std::string(fault.what()).find("unmapped address") != std::string::npos);
   }
   std::size_t accesses = 1;
-  CHECK(view.translate_run(*va + 64, 64, 16, false, memo, accesses) == nullptr);
+  CHECK(view.load_run(*va + 64, 64, 16, memo, accesses) == nullptr);
   CHECK(accesses == 0);
 }

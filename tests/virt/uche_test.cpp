@@ -1,5 +1,5 @@
 // [virtual-gpu] UCHE as the shader processor's global loads and stores reach it: runs of
-// consecutive accesses through a cached GpuView (translate_run, store_run). Lines keep the bytes
+// consecutive accesses through a cached GpuView (load_run, store_run). Lines keep the bytes
 // of their first fill until invalidated and stores reach memory only when cleaned — also for
 // lines a store run writes whole (no fill from memory), for lines it writes in part, for threads
 // filling and storing the same blocks at once, and for blocks reused after a discard.
@@ -45,7 +45,7 @@ struct CachedMemory {
     TranslationMemo memo;
     for (std::size_t done = 0; done < size;) {
       std::size_t accesses = 0;
-      const std::byte* cached = view.translate_run(va + offset + done, size - done, unit, false, memo, accesses);
+      const std::byte* cached = view.load_run(va + offset + done, size - done, unit, memo, accesses);
       if (accesses == 0) throw std::logic_error("a run of aligned loads inside a mapping was refused");
       std::memcpy(out.data() + done, cached, accesses * unit);
       done += accesses * unit;

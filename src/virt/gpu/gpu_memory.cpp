@@ -309,11 +309,11 @@ std::byte* GpuView::run_bytes(std::uint64_t va, std::size_t size, std::size_t un
   return accesses == 0 ? nullptr : host;
 }
 
-std::byte* GpuView::translate_run(std::uint64_t va, std::size_t size, std::size_t unit, bool write,
-                                  TranslationMemo& memo, std::size_t& accesses) const {
-  std::byte* const host = run_bytes(va, size, unit, write, memo, accesses);
+std::byte* GpuView::load_run(std::uint64_t va, std::size_t size, std::size_t unit, TranslationMemo& memo,
+                             std::size_t& accesses) const {
+  std::byte* const host = run_bytes(va, size, unit, false, memo, accesses);
   if (host == nullptr || cache_ == nullptr) return host;
-  return cache_->access(host, accesses * unit, write, memo.block_);
+  return cache_->access(host, accesses * unit, false, memo.block_);
 }
 
 std::size_t GpuView::store_run(std::uint64_t va, const std::byte* bytes, std::size_t size, std::size_t unit,

@@ -176,23 +176,23 @@ class GpuView {
   std::byte* translate(std::uint64_t va, std::size_t size, bool write) const;
   /// The same, reusing `memo`'s translation when the access lies inside it (else renewing it).
   std::byte* translate(std::uint64_t va, std::size_t size, bool write, TranslationMemo& memo) const;
-  /// The accesses of `unit` bytes each that lanes make to consecutive addresses from `va`, up
+  /// The loads of `unit` bytes each that lanes make from consecutive addresses from `va`, up
   /// to `size` bytes in all, taken at once: the host (through a cache: cached) bytes of as many
   /// of them as `memo`'s window holds — renewed around `va` when it does not hold it — and,
   /// through a cache, one cache block holds. Their number goes to `accesses`; none when the
   /// first would fault or spans mappings, or, through a cache, when `unit` does not divide a
   /// line or the bytes are not aligned to `unit` (an access could then cross a line): those
   /// take the one-access path, which reports them.
-  std::byte* translate_run(std::uint64_t va, std::size_t size, std::size_t unit, bool write, TranslationMemo& memo,
-                           std::size_t& accesses) const;
-  /// The stores of translate_run, their `size` bytes at hand in `bytes`: writes as many of them
-  /// as translate_run would take and returns their number (none: take the one-access path).
+  std::byte* load_run(std::uint64_t va, std::size_t size, std::size_t unit, TranslationMemo& memo,
+                      std::size_t& accesses) const;
+  /// The stores of such a run, their `size` bytes at hand in `bytes`: writes as many of them as
+  /// load_run would take (writable) and returns their number (none: take the one-access path).
   /// Through a cache, the lines they write whole are not filled from memory first.
   std::size_t store_run(std::uint64_t va, const std::byte* bytes, std::size_t size, std::size_t unit,
                         TranslationMemo& memo) const;
 
  private:
-  /// translate_run's host bytes before the cache, and the number of accesses they hold.
+  /// A run's host bytes before the cache, and the number of accesses they hold.
   std::byte* run_bytes(std::uint64_t va, std::size_t size, std::size_t unit, bool write, TranslationMemo& memo,
                        std::size_t& accesses) const;
   /// The host bytes, or nullptr when the access page-faulted into `faults_`.

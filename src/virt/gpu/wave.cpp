@@ -1061,7 +1061,7 @@ void Wave::global_access(const ir3::Instruction& in) {
       while (end < n && address[end] == address[end - 1] + length) ++end;
       std::size_t run = 0;
       if (load) {
-        std::byte* const host = dispatch_.memory->translate_run(address[i], (end - i) * length, length, false, memo, run);
+        std::byte* const host = dispatch_.memory->load_run(address[i], (end - i) * length, length, memo, run);
         move_run(true, rows, stride_, components, active_.data() + i, run, host);
       } else {
         // The run's bytes staged in memory order, so that the lines it writes whole need no fill.

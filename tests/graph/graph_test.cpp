@@ -281,6 +281,44 @@ TEST_CASE("a buffer argument patched several times before a replay binds the las
   device.close_and_check_ledger();
 }
 
+TEST_CASE("set_buffer and set_scalar on one buffer argument before a replay: the replay reads the last one's address, round after round",
+          "[virtual-gpu][graph]") {
+  // A buffer argument's address can also be written as 8 bytes (set_scalar); both wait for the
+  // next replay in one place. The raw address used is b's, which the dispatch binds already (so
+  // the submission lists its memory).
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
+  {
+    const Program add = load_add(*device);
+    std::vector<Buffer> buffers = make_buffers(*device, 5, 12);  // 0..2 recorded (c, a, b), 3 and 4 patched in
+    Graph graph(*device);
+    const GraphDispatch id = graph.dispatch(add, add_arguments(add, buffers, {0, 1, 2}), add_launch(kElements),
+                                            {Access::write, Access::read, Access::read});
+    graph.build();
+    Queue queue(*device);
+    const auto before = contents(buffers);
+    const std::uint64_t b_address = buffers[2].gpu_address().value();
+    // Round 1: a moves to buffer 3, then its address is overwritten with b's: c = b + b.
+    graph.set_buffer(id, 1, buffers[3]);
+    graph.set_scalar(id, 1, b_address);
+    graph.replay(queue);
+    queue.finish();
+    for (std::uint32_t i = 0; i < kElements; ++i) REQUIRE(read(buffers[0])[i] == before[2][i] + before[2][i]);
+    // Round 2: the other order: c = buffer 4 + b.
+    graph.set_scalar(id, 1, b_address);
+    graph.set_buffer(id, 1, buffers[4]);
+    graph.replay(queue);
+    queue.finish();
+    for (std::uint32_t i = 0; i < kElements; ++i) REQUIRE(read(buffers[0])[i] == before[4][i] + before[2][i]);
+    // Round 3: the address alone: c = b + b again.
+    graph.set_scalar(id, 1, b_address);
+    graph.replay(queue);
+    queue.finish();
+    for (std::uint32_t i = 0; i < kElements; ++i) REQUIRE(read(buffers[0])[i] == before[2][i] + before[2][i]);
+    for (std::size_t i = 1; i < buffers.size(); ++i) CHECK(read(buffers[i]) == before[i]);
+  }
+  device.close_and_check_ledger();
+}
+
 TEST_CASE("patched scalar arguments and signal values take effect at the next replay", "[virtual-gpu][graph]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {

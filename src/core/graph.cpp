@@ -4,7 +4,8 @@
 // buffer into the graph's own command memory with the same emitters Queue uses
 // (dispatch_encoder.h, sync_commands.h). Every value that can change has a patch site — where it
 // lives in GPU memory (constant file images, descriptors, signal and wait packets) and its next
-// value — and a replay writes only the sites marked dirty since the previous one.
+// value (a buffer address in the constants: in its binding, which set_buffer finds through a table
+// by dispatch and argument) — and a replay writes only the sites marked dirty since the previous one.
 //
 // What a replay costs must grow with the values changed, not with the graph. So the graph
 // borrows the memory it binds (see "Bound memory" below), hands the queue just the list of kernel
@@ -70,8 +71,9 @@ std::uint64_t align_data(std::uint64_t value) { return (value + kDataAlignment -
 }
 
 // Out of line: set_buffer runs once per changed pointer per replay, and building the message's
-// strings inline would have it set up a stack frame each time.
-[[noreturn, gnu::noinline, gnu::cold]] void empty_buffer() {
+// strings inline would have it set up a stack frame each time. Not declared noreturn, so that
+// set_buffer jumps to it without aligning a stack frame for a call.
+[[gnu::noinline, gnu::cold]] void empty_buffer() {
   invalid("set graph buffer argument", "the buffer is empty (moved from or default)");
 }
 
@@ -104,20 +106,27 @@ class Graph::Impl final : public Device::Impl::GraphBindings {
   std::size_t command_dwords() const { return built().dwords; }
 
  private:
-  // Memory an argument binds, borrowed (see "Bound memory" at the top): what a replay reads and
-  // writes for each changed pointer, 32 bytes (two to a cache line), with the rest kept apart in
-  // BindingDetails. `staged` is what set_buffer/set_*image bound for the next replay; it equals
-  // `block` otherwise.
+  // Memory an argument binds, borrowed (see "Bound memory" at the top): what set_buffer and a
+  // replay read and write for each changed pointer, with the rest kept apart in BindingDetails.
+  // `staged` is what set_buffer/set_*image bound for the next replay; it equals `block` otherwise.
+  // A binding of a buffer address in the constants (an address site) also holds the address the
+  // next replay writes there: set_buffer on such a site touches this one entry of the graph (and
+  // an index of it), not the site.
   struct BufferBinding {
     MemoryBlock* block = nullptr;  // bound now; the GPU may be running it
     MemoryBlock* staged = nullptr;  // written with atomic stores: hold_if_bound reads it from any thread
     // staged's, for the submission's object list: block's once a replay swapped staged in (replays
     // list objects only then).
     const KernelObject* object = nullptr;
+    // An address site's: where its address goes in the graph's data, and its next value while
+    // `pending` (listed in pending_addresses_).
+    std::byte* address_at = nullptr;
+    std::uint64_t next_address = 0;
+    bool pending = false;
     // The graph holds a reference to block or staged (BindingDetails). Under mutex_.
     bool holds_references = false;
   };
-  static_assert(sizeof(BufferBinding) == 32);
+  static_assert(sizeof(BufferBinding) == 48);
   // The rest of a binding: its references (see "Bound memory"), which the rare paths take and a
   // replay moves only when `holds_references`, and where it belongs.
   struct BindingDetails {
@@ -171,29 +180,18 @@ class Graph::Impl final : public Device::Impl::GraphBindings {
   // An argument's bytes in the graph's GPU memory (a constant, or a 16-dword image or buffer
   // descriptor), and where its next value waits in next_values_. A storage buffer whose address
   // the program also reads has that address at `address_at`; its next value follows the descriptor's.
-  // A buffer address in the constants (`is_address`) waits in pending_addresses_ instead.
-  // What set_buffer reads of a buffer address's site comes first.
+  // A buffer address in the constants (`is_address`) waits in its binding instead.
   struct PatchSite {
     std::byte* at = nullptr;
     std::uint32_t binding = kNoSite;  // in bindings_, when the argument binds memory
-    // Its entry in pending_addresses_ (an address), valid while that entry names this site: the
-    // list is emptied at each replay without visiting the sites.
-    std::uint32_t pending = kNoSite;
     // A constant recorded with a buffer (set at build, with `binding`): its address waits in
-    // pending_addresses_.
+    // the binding (BufferBinding::next_address).
     bool is_address = false;
     bool dirty = false;  // listed in dirty_sites_ (not an address)
     ProgramArgument::Kind kind = ProgramArgument::Kind::constant;
     std::uint32_t bytes = 0;  // 0: not patchable (a sampler)
     std::uint32_t next = 0;  // in next_values_ (not an address)
     std::byte* address_at = nullptr;
-  };
-  // A buffer address for the next replay, and where it goes. Replays write these with one pass
-  // over a flat array: hundreds of pointers change at once when a model's buffers move.
-  struct AddressPatch {
-    std::byte* at;
-    std::uint64_t value;
-    std::uint32_t binding;  // the site's when set_buffer staged memory for it; kNoSite when only set_bytes wrote it
   };
   // A dispatch's sites in sites_ (which build() sized for good).
   struct SiteRange {
@@ -229,8 +227,9 @@ class Graph::Impl final : public Device::Impl::GraphBindings {
   RecordedDispatch& kept_dispatch(GraphDispatch id, const char* operation);
   // The patch site of `argument` of dispatch `id`; throws naming what is wrong.
   PatchSite& site_of(GraphDispatch id, std::size_t argument, const char* operation);
-  // set_buffer for what is not a buffer address in the constants: a descriptor, or an error.
-  [[gnu::noinline]] void set_buffer_descriptor(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer,
+  // set_buffer for what is not a buffer address in the constants (a descriptor) or not of the
+  // graph's device, or an error.
+  [[gnu::noinline]] void set_buffer_slow(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer,
                                                GpuAddress address, std::uint64_t size);
   std::byte* next_value(const PatchSite& site) { return next_values_.data() + site.next; }
   void mark_dirty(PatchSite& site) {
@@ -238,21 +237,15 @@ class Graph::Impl final : public Device::Impl::GraphBindings {
     site.dirty = true;
     dirty_sites_.push_back(static_cast<std::uint32_t>(&site - sites_.data()));
   }
-  // `staged`: set_buffer staged memory for it (set_bytes did not). Each site has one entry at
-  // most (an entry names its site by `at`), so the array sized at build holds every pending address.
-  void pend_address(PatchSite& site, std::uint64_t value, bool staged) {
-    if (site.pending < pending_count_ && pending_addresses_[site.pending].at == site.at) {
-      AddressPatch& pending = pending_addresses_[site.pending];
-      pending.value = value;
-      if (staged) pending.binding = site.binding;
-      return;
-    }
-    site.pending = pending_count_;
-    pending_addresses_[pending_count_++] = AddressPatch{site.at, value, staged ? site.binding : kNoSite};
+  // The next value of an address site's binding. A binding is listed once while pending, so
+  // the array sized at build holds every pending address.
+  void pend_address(BufferBinding& binding, std::uint64_t value) {
+    binding.next_address = value;
+    if (!binding.pending) *pending_end_++ = &binding;
+    binding.pending = true;
   }
-  // Binds `buffer` to binding `index` from the next replay on.
-  void stage(std::uint32_t index, const Buffer::Impl& buffer) {
-    BufferBinding& binding = bindings_[index];
+  // Binds `buffer` to `binding` from the next replay on.
+  void stage(BufferBinding& binding, const Buffer::Impl& buffer) {
     buffer.note_graph_binding();  // before the application can release it
     std::atomic_ref(binding.staged).store(&buffer.block(), std::memory_order_relaxed);
     // The list of kernel objects changes only if one does: sub-allocated buffers share theirs.
@@ -261,15 +254,14 @@ class Graph::Impl final : public Device::Impl::GraphBindings {
       objects_stale_ = true;
     }
   }
-  // Binds what set_buffer staged for binding `index`: the GPU finished every replay that bound
-  // the old memory. Under mutex_.
-  void swap_in_staged(std::uint32_t index) {
-    BufferBinding& binding = bindings_[index];
+  // Binds what set_buffer staged for `binding` (or again what it binds, when nothing was staged):
+  // the GPU finished every replay that bound the old memory. Under mutex_.
+  void swap_in_staged(BufferBinding& binding) {
     binding.block = binding.staged;
-    if (binding.holds_references) [[unlikely]] move_references(index);
+    if (binding.holds_references) [[unlikely]] move_references(binding);
   }
   // swap_in_staged's part for a binding whose memory the graph holds a reference to.
-  [[gnu::noinline]] void move_references(std::uint32_t index);
+  [[gnu::noinline]] void move_references(BufferBinding& binding);
   // Refuses a buffer of another device (same_device.h); the Buffer's own device pointer spares
   // set_buffer a visit to the block.
   void check_device(const Buffer::Impl& buffer, GraphDispatch id, std::size_t argument, const char* operation) const {
@@ -300,8 +292,15 @@ class Graph::Impl final : public Device::Impl::GraphBindings {
   std::vector<std::byte> next_values_;         // of the sites
   std::vector<SiteRange> sites_of_dispatch_;  // by GraphDispatch (a dropped duplicate: the kept one's)
   std::vector<std::uint32_t> dirty_sites_;    // capacity: every site
-  std::vector<AddressPatch> pending_addresses_;  // room for every address site; the first pending_count_ are pending
-  std::uint32_t pending_count_ = 0;
+  // set_buffer's way to an address site's binding: at GraphDispatch · address_stride_ + argument
+  // (address_stride_: the most arguments a program of the graph has), null for any other
+  // argument. What set_buffer reads to bound-check it is kept beside it.
+  std::unique_ptr<BufferBinding*[]> address_bindings_;
+  std::size_t address_slots_ = 0;
+  std::size_t address_stride_ = 0;
+  // Room for every address site's binding; [begin, pending_end_) are pending.
+  std::unique_ptr<BufferBinding*[]> pending_addresses_;
+  BufferBinding** pending_end_ = nullptr;
   std::vector<std::uint32_t> dirty_syncs_;    // capacity: every sync
   std::vector<std::uint32_t> dirty_launches_;  // RecordedDispatch indices; capacity: every dispatch
   std::vector<std::uint32_t> signal_syncs_;
@@ -513,7 +512,7 @@ void Graph::Impl::build(const GraphOptions& options) {
     for (RecordedBinding& binding : recorded.buffers) {
       sites[recorded.first_site + binding.argument].binding = static_cast<std::uint32_t>(bindings_.size());
       MemoryBlock* const block = binding.memory.get();
-      bindings_.push_back(BufferBinding{block, block, &block->object(), true});
+      bindings_.push_back(BufferBinding{.block = block, .staged = block, .object = &block->object(), .holds_references = true});
       binding_details_.push_back(BindingDetails{std::move(binding.memory), nullptr, nodes_[node].index, binding.argument, binding.writes});
     }
     recorded.buffers.clear();
@@ -523,6 +522,7 @@ void Graph::Impl::build(const GraphOptions& options) {
   for (PatchSite& site : sites) {
     site.is_address = site.kind == ProgramArgument::Kind::constant && site.binding != kNoSite;
     if (site.is_address) {
+      bindings_[site.binding].address_at = site.at;
       ++address_sites;
       continue;
     }
@@ -532,15 +532,22 @@ void Graph::Impl::build(const GraphOptions& options) {
   // A dropped duplicate's bindings are the kept one's: its own references go with the recording.
   for (RecordedDispatch& recorded : dispatches_) recorded.buffers.clear();
   dirty_sites_.reserve(sites.size());
-  pending_addresses_.resize(address_sites);
+  pending_addresses_ = std::make_unique<BufferBinding*[]>(address_sites);
+  pending_end_ = pending_addresses_.get();
   dirty_syncs_.reserve(syncs_.size());
   dirty_launches_.reserve(dispatches_.size());
   uses_.reserve(8);  // one per queue that replays the graph, typically one or two
   next_values_.resize(next_bytes);
   sites_ = std::move(sites);
-  for (const std::uint32_t node : dispatch_nodes_) {
-    const RecordedDispatch& kept = dispatches_[nodes_[result.schedule.kept[node]].index];
-    sites_of_dispatch_.push_back(SiteRange{sites_.data() + kept.first_site, static_cast<std::uint32_t>(kept.program->info().arguments.size())});
+  for (const RecordedDispatch& recorded : dispatches_) address_stride_ = std::max(address_stride_, recorded.program->info().arguments.size());
+  address_slots_ = dispatch_nodes_.size() * address_stride_;
+  address_bindings_ = std::make_unique<BufferBinding*[]>(address_slots_);  // null: no address site
+  for (std::size_t id = 0; id < dispatch_nodes_.size(); ++id) {
+    const RecordedDispatch& kept = dispatches_[nodes_[result.schedule.kept[dispatch_nodes_[id]]].index];
+    const SiteRange range{sites_.data() + kept.first_site, static_cast<std::uint32_t>(kept.program->info().arguments.size())};
+    sites_of_dispatch_.push_back(range);
+    for (std::uint32_t argument = 0; argument < range.count; ++argument)
+      if (range.first[argument].is_address) address_bindings_[id * address_stride_ + argument] = &bindings_[range.first[argument].binding];
   }
   own_ = std::move(own);
   data_ = std::move(data);
@@ -607,26 +614,33 @@ Graph::Impl::PatchSite& Graph::Impl::site_of(GraphDispatch id, std::size_t argum
 
 void Graph::Impl::set_buffer(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer, GpuAddress address,
                              std::uint64_t size) {
-  // This runs once per changed pointer per replay: the common case checks inline, the rest
-  // goes through site_of for its error (set_buffer_descriptor).
-  const auto index = static_cast<std::size_t>(id);
-  if (index < sites_of_dispatch_.size() && argument < sites_of_dispatch_[index].count) [[likely]] {
-    PatchSite& site = sites_of_dispatch_[index].first[argument];
-    if (site.is_address) [[likely]] {
-      check_device(buffer, id, argument, "set graph buffer argument");
-      stage(site.binding, buffer);
-      pend_address(site, address.value(), true);
+  // This runs once per changed pointer per replay: the common case (an address in the constants,
+  // a buffer of the graph's device) checks inline and calls nothing, the rest goes to
+  // set_buffer_slow, which says what is wrong. An argument past the table's stride or a dispatch
+  // past its end finds no address site there.
+  const std::size_t slot = static_cast<std::size_t>(id) * address_stride_ + argument;
+  if (argument < address_stride_ && slot < address_slots_) [[likely]] {
+    BufferBinding* const binding = address_bindings_[slot];
+    if (binding != nullptr && &buffer.device() == device_.get()) [[likely]] {
+      stage(*binding, buffer);
+      pend_address(*binding, address.value());
       return;
     }
   }
-  set_buffer_descriptor(id, argument, buffer, address, size);
+  set_buffer_slow(id, argument, buffer, address, size);
 }
 
-void Graph::Impl::set_buffer_descriptor(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer,
-                                        GpuAddress address, std::uint64_t size) {
+void Graph::Impl::set_buffer_slow(GraphDispatch id, std::size_t argument, const Buffer::Impl& buffer, GpuAddress address,
+                                  std::uint64_t size) {
   const auto index = static_cast<std::size_t>(id);
   constexpr const char* kOperation = "set graph buffer argument";
   PatchSite& site = site_of(id, argument, kOperation);  // throws for a graph not built, a dispatch or argument that does not exist
+  if (site.is_address) {
+    check_device(buffer, id, argument, kOperation);  // throws: set_buffer took a buffer of the device
+    stage(bindings_[site.binding], buffer);
+    pend_address(bindings_[site.binding], address.value());
+    return;
+  }
   if (site.kind == ProgramArgument::Kind::storage_buffer || site.kind == ProgramArgument::Kind::uniform_buffer) {
     check_device(buffer, id, argument, kOperation);
     std::uint32_t descriptor[pm4::a6xx_descriptors::kTextureDwords];
@@ -637,7 +651,7 @@ void Graph::Impl::set_buffer_descriptor(GraphDispatch id, std::size_t argument, 
       Arguments::Impl::uniform_buffer_descriptor(std::span<std::uint32_t, pm4::a6xx_descriptors::kUboDwords>(descriptor, 2),
                                                  info, argument, address, size);
     }
-    stage(site.binding, buffer);
+    stage(bindings_[site.binding], buffer);
     std::memcpy(next_value(site), descriptor, site.bytes);
     const std::uint64_t value = address.value();
     if (site.address_at != nullptr) std::memcpy(next_value(site) + site.bytes, &value, sizeof(value));
@@ -656,7 +670,7 @@ void Graph::Impl::set_image(GraphDispatch id, std::size_t argument, const ImageD
   Arguments::Impl::image_descriptor(descriptor, kept_dispatch(id, "set graph image argument").program->info(), argument,
                                     image, storage);  // throws unless that kind of image argument
   check_device(*image.memory.buffer(), id, argument, operation);
-  stage(site.binding, *image.memory.buffer());
+  stage(bindings_[site.binding], *image.memory.buffer());
   std::memcpy(next_value(site), descriptor, sizeof(descriptor));
   mark_dirty(site);
 }
@@ -668,7 +682,7 @@ void Graph::Impl::set_bytes(GraphDispatch id, std::size_t argument, std::span<co
   if (site.is_address) {  // recorded with a buffer: the bytes replace its address
     std::uint64_t value = 0;
     std::memcpy(&value, bytes.data(), bytes.size());
-    pend_address(site, value, false);
+    pend_address(bindings_[site.binding], value);
     return;
   }
   std::memset(next_value(site), 0, arg.size_bytes);
@@ -747,29 +761,35 @@ void Graph::Impl::wait_for_previous_replays() {
   }
 }
 
-void Graph::Impl::move_references(std::uint32_t index) {
+void Graph::Impl::move_references(BufferBinding& binding) {
   // The old block's reference goes (the GPU is done with it); a reference taken to what was
-  // staged last moves along, one to an earlier staged block goes.
-  BufferBinding& binding = bindings_[index];
-  BindingDetails& details = binding_details_[index];
-  details.held = details.staged_held.get() == binding.block ? std::move(details.staged_held) : nullptr;
+  // staged last moves along, one to an earlier staged block goes. A binding that stays on its
+  // block (nothing staged: only set_bytes wrote its address) keeps the block's reference.
+  BindingDetails& details = binding_details_[static_cast<std::size_t>(&binding - bindings_.data())];
+  if (details.staged_held.get() == binding.block) {
+    details.held = std::move(details.staged_held);
+  } else if (details.held.get() != binding.block) {
+    details.held.reset();
+  }
   details.staged_held.reset();
   binding.holds_references = details.held != nullptr;
 }
 
 void Graph::Impl::apply_patches() {
-  for (std::uint32_t i = 0; i < pending_count_; ++i) {
-    const AddressPatch& patch = pending_addresses_[i];
-    std::memcpy(patch.at, &patch.value, sizeof(patch.value));
-    if (patch.binding != kNoSite) swap_in_staged(patch.binding);
+  // Bounds in locals: the stores into the graph's data could alias the members.
+  for (BufferBinding **pending = pending_addresses_.get(), **end = pending_end_; pending != end; ++pending) {
+    BufferBinding& binding = **pending;
+    std::memcpy(binding.address_at, &binding.next_address, sizeof(binding.next_address));
+    binding.pending = false;
+    swap_in_staged(binding);
   }
-  pending_count_ = 0;
+  pending_end_ = pending_addresses_.get();
   for (const std::uint32_t index : dirty_sites_) {
     PatchSite& site = sites_[index];
     std::memcpy(site.at, next_value(site), site.bytes);
     if (site.address_at != nullptr) std::memcpy(site.address_at, next_value(site) + site.bytes, sizeof(std::uint64_t));
     site.dirty = false;
-    if (site.binding != kNoSite) swap_in_staged(site.binding);  // set_buffer or set_*image staged memory
+    if (site.binding != kNoSite) swap_in_staged(bindings_[site.binding]);  // set_buffer or set_*image staged memory
   }
   dirty_sites_.clear();
   for (const std::uint32_t index : dirty_syncs_) {
@@ -813,7 +833,7 @@ void Graph::Impl::replay(Queue::Impl& queue) {
   if (&queue.device() != device_.get()) invalid("replay graph", "the queue belongs to another device");
   check_bindings_held();  // before anything changes
 
-  if (pending_count_ != 0 || !dirty_sites_.empty() || !dirty_syncs_.empty() || !dirty_launches_.empty()) {
+  if (pending_end_ != pending_addresses_.get() || !dirty_sites_.empty() || !dirty_syncs_.empty() || !dirty_launches_.empty()) {
     wait_for_previous_replays();
     std::lock_guard lock(mutex_);
     apply_patches();
@@ -875,7 +895,7 @@ void Graph::set_buffer(GraphDispatch dispatch, std::size_t argument, const Buffe
 }
 void Graph::set_buffer(GraphDispatch dispatch, std::size_t argument, const Buffer& buffer) {
   const Buffer::Impl* const impl = buffer.impl().get();
-  if (impl == nullptr) [[unlikely]] empty_buffer();
+  if (impl == nullptr) [[unlikely]] return empty_buffer();
   impl_->set_buffer(dispatch, argument, *impl, impl->gpu_address(), impl->size());
 }
 void Graph::set_texture(GraphDispatch dispatch, std::size_t argument, const ImageDesc& image) {

@@ -38,7 +38,9 @@ inline adreno::Launch add_launch(std::uint32_t elements) {
 }
 
 /// out[lid.x] = in[lid.x] + k; arguments out (c0.xy), in (c0.zw), k (c1.x). One group.
-inline adreno::Program load_add_scalar(adreno::Device& device) {
+/// `unused_scalar`: a fourth argument, a scalar (c1.y) the kernel does not read — a program whose
+/// argument count differs from the add kernel's.
+inline adreno::Program load_add_scalar(adreno::Device& device, bool unused_scalar = false) {
   const adreno::ir3::Program assembled = adreno::ir3::assemble(R"(
     (nop3) shl.b r1.x, r0.x, 2
     add.u r2.x, c0.z, r1.x
@@ -63,5 +65,6 @@ inline adreno::Program load_add_scalar(adreno::Device& device) {
   m.local_id_regid = 0;  // r0.x
   m.buffers = {{"out", 0}, {"in", 2}};
   m.scalars = {{"k", 4, 4}};
+  if (unused_scalar) m.scalars.push_back({"unused", 5, 4});
   return adreno::Program::from_ir3(device, code, m);
 }

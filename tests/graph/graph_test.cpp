@@ -281,6 +281,44 @@ TEST_CASE("a buffer argument patched several times before a replay binds the las
   device.close_and_check_ledger();
 }
 
+TEST_CASE("set_buffer and set_scalar on one buffer argument before a replay: the replay reads the last one's address, round after round",
+          "[virtual-gpu][graph]") {
+  // A buffer argument's address can also be written as 8 bytes (set_scalar); both wait for the
+  // next replay in one place. The raw address used is b's, which the dispatch binds already (so
+  // the submission lists its memory).
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
+  {
+    const Program add = load_add(*device);
+    std::vector<Buffer> buffers = make_buffers(*device, 5, 12);  // 0..2 recorded (c, a, b), 3 and 4 patched in
+    Graph graph(*device);
+    const GraphDispatch id = graph.dispatch(add, add_arguments(add, buffers, {0, 1, 2}), add_launch(kElements),
+                                            {Access::write, Access::read, Access::read});
+    graph.build();
+    Queue queue(*device);
+    const auto before = contents(buffers);
+    const std::uint64_t b_address = buffers[2].gpu_address().value();
+    // Round 1: a moves to buffer 3, then its address is overwritten with b's: c = b + b.
+    graph.set_buffer(id, 1, buffers[3]);
+    graph.set_scalar(id, 1, b_address);
+    graph.replay(queue);
+    queue.finish();
+    for (std::uint32_t i = 0; i < kElements; ++i) REQUIRE(read(buffers[0])[i] == before[2][i] + before[2][i]);
+    // Round 2: the other order: c = buffer 4 + b.
+    graph.set_scalar(id, 1, b_address);
+    graph.set_buffer(id, 1, buffers[4]);
+    graph.replay(queue);
+    queue.finish();
+    for (std::uint32_t i = 0; i < kElements; ++i) REQUIRE(read(buffers[0])[i] == before[4][i] + before[2][i]);
+    // Round 3: the address alone: c = b + b again.
+    graph.set_scalar(id, 1, b_address);
+    graph.replay(queue);
+    queue.finish();
+    for (std::uint32_t i = 0; i < kElements; ++i) REQUIRE(read(buffers[0])[i] == before[2][i] + before[2][i]);
+    for (std::size_t i = 1; i < buffers.size(); ++i) CHECK(read(buffers[i]) == before[i]);
+  }
+  device.close_and_check_ledger();
+}
+
 TEST_CASE("patched scalar arguments and signal values take effect at the next replay", "[virtual-gpu][graph]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
   {
@@ -489,6 +527,79 @@ TEST_CASE("graphs report levels and barriers of known DAGs and refuse misuse", "
       REQUIRE(read(b[4])[i] == before[0][i] + before[1][i]);
     }
     CHECK(read(b[3]) == before[3]);
+  }
+  device.close_and_check_ledger();
+}
+
+TEST_CASE("set_buffer patches the dispatch and argument named, and refuses arguments a dispatch lacks, when the graph's programs differ in argument count",
+          "[virtual-gpu][graph]") {
+  // add takes 3 arguments (c, a, b); add_scalar here 4 (out, in, k, an unused scalar): set_buffer
+  // finds an argument by dispatch and argument in a table as wide as the widest program, where an
+  // add dispatch's fourth slot names no argument.
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
+  {
+    const Program add = load_add(*device);
+    const Program add_scalar = load_add_scalar(*device, true);
+    constexpr std::uint32_t kScalarElements = 64;
+    const Launch scalar_launch{{1, 1, 1}, {kScalarElements, 1, 1}, std::nullopt};
+    auto scalar_arguments = [&](const Buffer& out, const Buffer& in, std::uint32_t k) {
+      Arguments arguments(add_scalar);
+      arguments.set_buffer(0, out).set_buffer(1, in).set_scalar(2, k).set_scalar(3, 0u);
+      return arguments;
+    };
+    // Per set: out0 = in1 + 7 (add_scalar), out2 = a3 + b4 (add), out5 = in6 + 9 (add_scalar), out7 = a1 + b8 (add).
+    std::vector<Buffer> recorded = make_buffers(*device, 9, 10);
+    std::vector<Buffer> other = make_buffers(*device, 9, 20);
+    Graph graph(*device);
+    const GraphDispatch s0 = graph.dispatch(add_scalar, scalar_arguments(recorded[0], recorded[1], 7), scalar_launch,
+                                            {Access::write, Access::read});
+    const GraphDispatch a1 = graph.dispatch(add, add_arguments(add, recorded, {2, 3, 4}), add_launch(kElements),
+                                            {Access::write, Access::read, Access::read});
+    const GraphDispatch s2 = graph.dispatch(add_scalar, scalar_arguments(recorded[5], recorded[6], 9), scalar_launch,
+                                            {Access::write, Access::read});
+    const GraphDispatch a3 = graph.dispatch(add, add_arguments(add, recorded, {7, 1, 8}), add_launch(kElements),
+                                            {Access::write, Access::read, Access::read});
+    graph.build();
+
+    require_error([&] { graph.set_buffer(a1, 3, other[0]); }, Errc::invalid_argument, "argument 3 does not exist; dispatch 1 has 3");
+    require_error([&] { graph.set_buffer(s0, 4, other[0]); }, Errc::invalid_argument, "argument 4 does not exist; dispatch 0 has 4");
+    require_error([&] { graph.set_buffer(a3, 4, other[0]); }, Errc::invalid_argument, "argument 4 does not exist; dispatch 3 has 3");
+    require_error([&] { graph.set_buffer(s2, 3, other[0]); }, Errc::invalid_argument, "4-byte scalar, not a 64-bit buffer address");
+
+    // Each set's expected outputs from its inputs as filled (no dispatch reads an output).
+    auto check_set = [&](const std::vector<Buffer>& set, const std::vector<std::vector<std::uint32_t>>& before) {
+      for (std::uint32_t i = 0; i < kScalarElements; ++i) {
+        REQUIRE(read(set[0])[i] == before[1][i] + 7);
+        REQUIRE(read(set[5])[i] == before[6][i] + 9);
+      }
+      for (std::uint32_t i = 0; i < kScalarElements; ++i) REQUIRE(read(set[0])[kScalarElements + i] == before[0][kScalarElements + i]);
+      for (std::uint32_t i = 0; i < kElements; ++i) {
+        REQUIRE(read(set[2])[i] == before[3][i] + before[4][i]);
+        REQUIRE(read(set[7])[i] == before[1][i] + before[8][i]);
+      }
+    };
+    Queue queue(*device);
+    const auto recorded_before = contents(recorded);
+    graph.replay(queue);  // the refused calls changed nothing
+    queue.finish();
+    check_set(recorded, recorded_before);
+
+    const auto recorded_after = contents(recorded);
+    const auto other_before = contents(other);
+    graph.set_buffer(s0, 0, other[0]);
+    graph.set_buffer(s0, 1, other[1]);
+    graph.set_buffer(a1, 0, other[2]);
+    graph.set_buffer(a1, 1, other[3]);
+    graph.set_buffer(a1, 2, other[4]);
+    graph.set_buffer(s2, 0, other[5]);
+    graph.set_buffer(s2, 1, other[6]);
+    graph.set_buffer(a3, 0, other[7]);
+    graph.set_buffer(a3, 1, other[1]);
+    graph.set_buffer(a3, 2, other[8]);
+    graph.replay(queue);
+    queue.finish();
+    check_set(other, other_before);
+    CHECK(contents(recorded) == recorded_after);
   }
   device.close_and_check_ledger();
 }

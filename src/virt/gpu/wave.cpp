@@ -218,7 +218,7 @@ Wave::Wave(const ComputeDispatch& dispatch, unsigned index, unsigned lanes, Wave
       full_regids_(dispatch.full_footprint * 4),
       half_regids_(dispatch.merged_registers ? 0 : dispatch.half_footprint * 4),
       hazards_(program_, dispatch.hazards, dispatch.hazard_warnings, stride_, lanes, full_regids_, dispatch.half_footprint * 4,
-               dispatch.merged_registers, recycled != nullptr ? &recycled->hazards_ : nullptr) {
+               dispatch.merged_registers, dispatch.first_instruction, recycled != nullptr ? &recycled->hazards_ : nullptr) {
   if (recycled != nullptr) {
     full_ = std::move(recycled->full_);
     half_ = std::move(recycled->half_);

@@ -46,6 +46,7 @@ HazardMode hazard_mode_from_environment() noexcept {
   if (value == nullptr) return HazardMode::on;
   if (std::strcmp(value, "warn") == 0) return HazardMode::warn;
   if (std::strcmp(value, "off") == 0) return HazardMode::off;
+  if (std::strcmp(value, "exhaustive") == 0) return HazardMode::exhaustive;
   return HazardMode::on;
 }
 
@@ -55,7 +56,8 @@ HazardCheck::HazardCheck(const ShaderProgram& program, HazardMode mode, HazardWa
     : program_(program),
       mode_(mode),
       // The proof starts where a wave with nothing pending starts: at the first instruction.
-      checked_(mode != HazardMode::off && !(entry == 0 && program.hazard_free(merged))),
+      checked_(mode == HazardMode::exhaustive ||
+               (mode != HazardMode::off && !(entry == 0 && program.hazard_free(merged)))),
       warnings_(warnings),
       stride_(stride),
       lane_count_(lanes),
@@ -175,7 +177,7 @@ void HazardCheck::report(const ir3::Hazard& hazard) {
     return std::string(text);
   }() + ": " + ir3::describe(hazard, program_[hazard.pc].instruction, program_[hazard.producer_pc].instruction,
                              program_.generation());
-  if (mode_ == HazardMode::on) throw GpuFault(FaultKind::shader_error, program_.address() + std::uint64_t{hazard.pc} * 8, what);
+  if (mode_ != HazardMode::warn) throw GpuFault(FaultKind::shader_error, program_.address() + std::uint64_t{hazard.pc} * 8, what);
   if (warnings_ == nullptr || warnings_->first(program_.address(), hazard.pc, hazard.regid)) {
     std::fprintf(stderr, "adreno: warning: %s\n", what.c_str());
   }

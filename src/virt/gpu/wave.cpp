@@ -513,9 +513,14 @@ Wave::Stop Wave::run() {
     execute(decoded, pc);
 
     // Commit where each lane goes next; lanes that ended are no longer live.
-    bool same = true;
     const std::uint32_t first = next_pc_[active_.front()];
-    for (std::uint16_t lane : active_) same = same && next_pc_[lane] == first;
+    std::uint32_t differ = 0;  // a lane's next pc xor the first's, or-ed: one pass the compiler vectorizes when dense
+    if (dense_) {
+      for (unsigned lane = 0; lane < lanes_; ++lane) differ |= next_pc_[lane] ^ first;
+    } else {
+      for (std::uint16_t lane : active_) differ |= next_pc_[lane] ^ first;
+    }
+    const bool same = differ == 0;
     if (!diverged_ && same) {
       uniform_pc_ = first;
     } else {
@@ -576,6 +581,16 @@ void Wave::branch(const ir3::Instruction& in, std::uint32_t pc) {
     return (p0_[in.flow.comp[which] * stride_ + lane] != 0) != in.flow.invert[which];
   };
   const std::uint32_t target = pc + static_cast<std::uint32_t>(in.flow.target);
+  // Sends the executing lanes for which taken(lane) holds to the target. Every lane of a dense
+  // wave is at its own position: one select per lane, which the compiler vectorizes.
+  auto branch_where = [&](auto&& taken) {
+    if (dense_) {
+      for (unsigned lane = 0; lane < lanes_; ++lane) next_pc_[lane] = taken(lane) ? target : next_pc_[lane];
+    } else {
+      for (std::uint16_t lane : active_)
+        if (taken(lane)) next_pc_[lane] = target;
+    }
+  };
   switch (in.opcode) {
     case Opcode::nop:
       return;
@@ -588,17 +603,11 @@ void Wave::branch(const ir3::Instruction& in, std::uint32_t pc) {
       for (std::uint16_t lane : active_) next_pc_[lane] = target;
       return;
     case Opcode::br:
-      for (std::uint16_t lane : active_)
-        if (predicate(lane, 0)) next_pc_[lane] = target;
-      return;
+      return branch_where([&](unsigned lane) { return predicate(lane, 0); });
     case Opcode::brao:
-      for (std::uint16_t lane : active_)
-        if (predicate(lane, 0) || predicate(lane, 1)) next_pc_[lane] = target;
-      return;
+      return branch_where([&](unsigned lane) { return predicate(lane, 0) || predicate(lane, 1); });
     case Opcode::braa:
-      for (std::uint16_t lane : active_)
-        if (predicate(lane, 0) && predicate(lane, 1)) next_pc_[lane] = target;
-      return;
+      return branch_where([&](unsigned lane) { return predicate(lane, 0) && predicate(lane, 1); });
     case Opcode::bany:
     case Opcode::ball: {
       // The whole wave takes these or not: any / all of the executing lanes decide.
@@ -699,7 +708,8 @@ const std::uint32_t* Wave::gather(const ir3::Operand& op, unsigned rpt, Lanes& o
     for (std::size_t i = 0; i < n; ++i) out[i] = row[active_[i]];
     return out.data();
   }
-  if (op.kind == OperandKind::constant || op.kind == OperandKind::immediate) {
+  const bool shared = op.kind == OperandKind::gpr && regid >= kFirstSharedRegid && regid < kFirstSharedRegid + kSharedRegids;
+  if (op.kind == OperandKind::constant || op.kind == OperandKind::immediate || shared) {
     std::fill_n(out.begin(), n, read(op, active_[0], rpt));  // the same for every lane
     return out.data();
   }

@@ -577,18 +577,21 @@ void Wave::execute(const DecodedInstruction& decoded, std::uint32_t pc) {
 }
 
 void Wave::branch(const ir3::Instruction& in, std::uint32_t pc) {
-  auto predicate = [&](unsigned lane, unsigned which) {
-    return (p0_[in.flow.comp[which] * stride_ + lane] != 0) != in.flow.invert[which];
-  };
+  // The predicate rows and inversions in locals: the stores to next_pc_ below cannot change them.
+  const std::array<const std::uint8_t*, 2> rows{&p0_[std::size_t{in.flow.comp[0]} * stride_],
+                                                &p0_[std::size_t{in.flow.comp[1]} * stride_]};
+  const std::array<bool, 2> invert = in.flow.invert;
+  auto predicate = [rows, invert](unsigned lane, unsigned which) { return (rows[which][lane] != 0) != invert[which]; };
   const std::uint32_t target = pc + static_cast<std::uint32_t>(in.flow.target);
   // Sends the executing lanes for which taken(lane) holds to the target. Every lane of a dense
   // wave is at its own position: one select per lane, which the compiler vectorizes.
   auto branch_where = [&](auto&& taken) {
+    std::uint32_t* next = next_pc_.data();
     if (dense_) {
-      for (unsigned lane = 0; lane < lanes_; ++lane) next_pc_[lane] = taken(lane) ? target : next_pc_[lane];
+      for (unsigned lane = 0, n = lanes_; lane < n; ++lane) next[lane] = taken(lane) ? target : next[lane];
     } else {
       for (std::uint16_t lane : active_)
-        if (taken(lane)) next_pc_[lane] = target;
+        if (taken(lane)) next[lane] = target;
     }
   };
   switch (in.opcode) {

@@ -1161,6 +1161,7 @@ void Wave::local_access(const ir3::Instruction& in) {
   }
   // Private memory is per lane, local memory the group's.
   std::uint8_t* const base = is_private ? private_.data() : group_->local_memory.data();
+  if (!is_private && !load) group_->local_written = true;
   const std::size_t lane_bytes = is_private ? size : 0;
   auto memory_of = [&](std::uint16_t lane) { return base + std::size_t{lane} * lane_bytes; };
   if (rows != nullptr) {
@@ -1233,6 +1234,7 @@ void Wave::atomic(const ir3::Instruction& in) {
         fail(pc_now_, "local atomic at byte " + std::to_string(address) + " is unaligned or outside SHARED_SIZE");
       std::memcpy(&old, group_->local_memory.data() + address, 4);
       const std::uint32_t updated = combine(old, operand);
+      group_->local_written = true;
       std::memcpy(group_->local_memory.data() + address, &updated, 4);
     }
     if (in.dst.kind != OperandKind::none) write(in.dst, lane, 0, old);

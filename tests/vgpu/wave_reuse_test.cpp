@@ -120,3 +120,36 @@ TEST_CASE("a submission of small dispatches like the earlier ones allocates noth
     for (int i = 0; i < 3; ++i) CHECK(allocations(stream, ib) == 0);
   }
 }
+
+TEST_CASE("a work group finds local memory zero after an earlier group changed it only with atomics",
+          "[virtual-gpu][ir3][reuse]") {
+  // Each fiber stores l[4 * lid] as it found it at out[gid], then adds 5 to it atomically: the
+  // host threads run the work groups one after another, and each must start from zeros (the
+  // local memory is cleared only after a group wrote it, and an atomic writes it).
+  const ir3::Program program = ir3::assemble(R"(
+    (nop3) add.u r0.w, r48.x, r0.x
+    (nop3) shl.b r0.y, r0.w, 2
+    shl.b r0.z, r0.x, 2
+    add.u r2.x, c0.x, r0.y
+    mov.u32u32 r2.y, c0.y
+    mov.u32u32 r3.z, 5
+    (rpt5)nop
+    ldl.u32 r1.x, l[r0.z], 1
+    (ss)nop
+    atomic.add.untyped.1d.u32.1.l r1.y, l[r0.z], r3.z
+    (ss)(sy)(rpt5)nop
+    stg.u32 g[r2.x], r1.x, 1
+    end
+  )");
+  constexpr std::uint32_t kFibers = 64, kGroups = 16;
+  VirtualGpu gpu;
+  Launch launch = launch_for(program);
+  launch.local_size = {kFibers, 1, 1};
+  launch.groups = {kGroups, 1, 1};
+  launch.local_id_regid = ir3::regid(0, 0);
+  launch.work_group_offset_regid = ir3::regid(48, 0);
+  launch.constants = {split(gpu.va(VirtualGpu::kData))[0], split(gpu.va(VirtualGpu::kData))[1], 0, 0};
+  gpu.put(VirtualGpu::kData, std::vector<std::uint32_t>(kFibers * kGroups, 0xdeadbeef));
+  gpu.run(program.words, launch);
+  CHECK(gpu.get<std::uint32_t>(VirtualGpu::kData, kFibers * kGroups) == std::vector<std::uint32_t>(kFibers * kGroups, 0));
+}

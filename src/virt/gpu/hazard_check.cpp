@@ -46,13 +46,18 @@ HazardMode hazard_mode_from_environment() noexcept {
   if (value == nullptr) return HazardMode::on;
   if (std::strcmp(value, "warn") == 0) return HazardMode::warn;
   if (std::strcmp(value, "off") == 0) return HazardMode::off;
+  if (std::strcmp(value, "exhaustive") == 0) return HazardMode::exhaustive;
   return HazardMode::on;
 }
 
 HazardCheck::HazardCheck(const ShaderProgram& program, HazardMode mode, HazardWarnings* warnings, unsigned stride,
-                         unsigned lanes, unsigned full_regids, unsigned half_regids, bool merged, HazardCheck* recycled)
+                         unsigned lanes, unsigned full_regids, unsigned half_regids, bool merged, std::uint32_t entry,
+                         HazardCheck* recycled)
     : program_(program),
       mode_(mode),
+      // The proof starts where a wave with nothing pending starts: at the first instruction.
+      checked_(mode == HazardMode::exhaustive ||
+               (mode != HazardMode::off && !(entry == 0 && program.hazard_free(merged)))),
       warnings_(warnings),
       stride_(stride),
       lane_count_(lanes),
@@ -71,7 +76,7 @@ HazardCheck::HazardCheck(const ShaderProgram& program, HazardMode mode, HazardWa
     offsets_moved_ = recycled->offsets_moved_;
     reset();  // the earlier wave's state, in the slots it numbered
   }
-  if (mode_ == HazardMode::off) return;
+  if (!checked_) return;
   // Every slot and offset is clear here and stays so when the vectors grow. The per-fiber
   // records are sized at the first divergence (spread).
   slots_.resize(barrier_slot_ + 1);
@@ -172,7 +177,7 @@ void HazardCheck::report(const ir3::Hazard& hazard) {
     return std::string(text);
   }() + ": " + ir3::describe(hazard, program_[hazard.pc].instruction, program_[hazard.producer_pc].instruction,
                              program_.generation());
-  if (mode_ == HazardMode::on) throw GpuFault(FaultKind::shader_error, program_.address() + std::uint64_t{hazard.pc} * 8, what);
+  if (mode_ != HazardMode::warn) throw GpuFault(FaultKind::shader_error, program_.address() + std::uint64_t{hazard.pc} * 8, what);
   if (warnings_ == nullptr || warnings_->first(program_.address(), hazard.pc, hazard.regid)) {
     std::fprintf(stderr, "adreno: warning: %s\n", what.c_str());
   }
@@ -288,29 +293,44 @@ void HazardCheck::check(std::uint32_t pc, std::span<const std::uint16_t> active,
   }
   was_diverged_ = !converged;
 
-  // Every register a use touches as its slot, fn(slot, regid, step), (rptN) stepping the
-  // repeating ones; with `aliases`, a merged file's other-size registers sharing the bits too.
-  // A relative use names, for each fiber, the register its a0.x picks: fn(slot, regid, step, lane)
-  // runs for that fiber only (`lane` is kAllLanes otherwise).
+  // Every register the uses touch as its slot, fn(slot, use, regid, step, lane), in the order of
+  // ir3::each_touched_register, from the touches the program listed when it was decoded; with
+  // `aliases`, a merged file's other-size registers sharing the bits too. A relative use names,
+  // for each fiber, the register its a0.x picks: fn runs for that fiber only (`lane` is kAllLanes
+  // otherwise).
   constexpr unsigned kAllLanes = ~0u;
-  auto each_register = [&](const ir3::RegisterUse& use, bool aliases, auto&& fn) {
-    auto visit = [&](unsigned lane, unsigned base) {
-      ir3::each_touched_register(in, use, aliases && merged_, [&](unsigned regid, bool half, unsigned step, unsigned use_regid) {
-        const unsigned slot = slot_of(regid, half);
-        if (slot == kNoSlot) return false;
-        fn(slot, use_regid, step, lane);
-        return true;
-      }, base);
-    };
-    if (!use.relative) return visit(kAllLanes, 0);
-    for (const std::uint16_t lane : active) {
-      const int base = a0[lane] + use.offset;
-      if (base >= 0) visit(lane, static_cast<unsigned>(base));  // the interpreter faults a negative index
+  auto each_register = [&](TouchRange range, std::span<const ir3::RegisterUse> uses, bool aliases, auto&& fn) {
+    bool exists = false;  // the register the last alias shares its bits with is in the file
+    for (const RegisterTouch& t : program_.touches(range)) {
+      const ir3::RegisterUse& use = uses[t.use];
+      if (t.alias) {
+        if (!aliases || !merged_ || !exists) continue;
+        const unsigned slot = slot_of(t.regid, t.half);
+        if (slot != kNoSlot) fn(slot, use, t.use_regid, t.step, kAllLanes);
+        continue;
+      }
+      if (t.relative) {
+        for (const std::uint16_t lane : active) {
+          const int base = a0[lane] + use.offset;
+          if (base < 0) continue;  // the interpreter faults a negative index
+          ir3::each_touched_register(in, use, aliases && merged_, [&](unsigned regid, bool half, unsigned step, unsigned use_regid) {
+            const unsigned slot = slot_of(regid, half);
+            if (slot == kNoSlot) return false;
+            fn(slot, use, use_regid, step, lane);
+            return true;
+          }, static_cast<unsigned>(base));
+        }
+        continue;
+      }
+      const unsigned slot = slot_of(t.regid, t.half);
+      exists = slot != kNoSlot;
+      if (exists) fn(slot, use, t.use_regid, t.step, kAllLanes);
     }
   };
   // Applies fn(record, clocks) to the slot for every executing fiber, or for `lane` alone.
   auto each_record = [&](unsigned slot, unsigned lane, auto&& fn) {
     Slot& s = slots_[slot];
+    if (!s.listed) return;  // a slot off the list is clear: no value pending, no reader in flight
     if (!s.per_lane) {
       if (converged) fn(s.uniform, base_);  // diverged: a shared record is never pending
       return;
@@ -344,33 +364,27 @@ void HazardCheck::check(std::uint32_t pc, std::span<const std::uint16_t> active,
     });
   }
 
-  for (unsigned k = 0; k < f.read_count; ++k) {
-    const ir3::RegisterUse& use = f.reads[k];
-    each_register(use, true, [&](unsigned slot, unsigned regid, unsigned step, unsigned lane) {
-      each_record(slot, lane, [&](const Record& r, const Clocks& c) {
-        check_read(r, c, pc, use, regid, use.cycle + step, f.alu_consumer);
-      });
+  const std::span<const ir3::RegisterUse> reads = std::span(f.reads).first(f.read_count);
+  const std::span<const ir3::RegisterUse> writes = std::span(f.writes).first(f.write_count);
+  each_register(decoded.read_touches, reads, true, [&](unsigned slot, const ir3::RegisterUse& use, unsigned regid, unsigned step, unsigned lane) {
+    each_record(slot, lane, [&](const Record& r, const Clocks& c) {
+      check_read(r, c, pc, use, regid, use.cycle + step, f.alu_consumer);
     });
-  }
+  });
   if (f.reads_constants) {
     const ir3::RegisterUse use{static_cast<std::uint16_t>(kConstantsRegid)};
     each_record(const_slot_, kAllLanes, [&](const Record& r, const Clocks& c) { check_read(r, c, pc, use, kConstantsRegid, 0, false); });
   }
   if (!f.filler) each_record(barrier_slot_, kAllLanes, [&](const Record& r, const Clocks& c) { check_barrier(r, c, pc); });
-  for (unsigned k = 0; k < f.write_count; ++k) {
-    const ir3::RegisterUse& use = f.writes[k];
-    each_register(use, true, [&](unsigned slot, unsigned regid, unsigned, unsigned lane) {
-      each_record(slot, lane, [&](const Record& r, const Clocks& c) { check_write(r, c, pc, use, regid); });
-    });
-  }
+  each_register(decoded.write_touches, writes, true, [&](unsigned slot, const ir3::RegisterUse& use, unsigned regid, unsigned, unsigned lane) {
+    each_record(slot, lane, [&](const Record& r, const Clocks& c) { check_write(r, c, pc, use, regid); });
+  });
 
   // The instruction issues: its sources may stay in use, its results arrive by its class's rule.
   if (f.in_flight != InFlightRead::none) {
-    for (unsigned k = 0; k < f.read_count; ++k) {
-      each_register(f.reads[k], false, [&](unsigned slot, unsigned, unsigned, unsigned lane) {
-        update(slot, lane, [&](Record& r, const Clocks& c) { record_read(r, c, pc, f.in_flight); });
-      });
-    }
+    each_register(decoded.read_touches, reads, false, [&](unsigned slot, const ir3::RegisterUse&, unsigned, unsigned, unsigned lane) {
+      update(slot, lane, [&](Record& r, const Clocks& c) { record_read(r, c, pc, f.in_flight); });
+    });
   }
   // The first instruction after a barrier is past it; a barrier leaves its waits pending.
   if (!f.filler && slots_[barrier_slot_].listed) update(barrier_slot_, kAllLanes, [](Record& r, const Clocks&) { r = {}; });
@@ -380,15 +394,12 @@ void HazardCheck::check(std::uint32_t pc, std::span<const std::uint16_t> active,
     });
   }
   if (f.counted) advance([](Clocks& c) { ++c.cycle; });
-  for (unsigned k = 0; k < f.write_count; ++k) {
-    const ir3::RegisterUse& use = f.writes[k];
-    each_register(use, false, [&](unsigned slot, unsigned, unsigned step, unsigned lane) {
-      const Wait wait = ir3::value_wait(f.producer, slot >= shared_slot_ && slot < special_slot_, program_.generation());
-      update(slot, lane, [&](Record& r, const Clocks& c) {
-        record_write(r, c, pc, f.producer, wait, c.cycle + use.cycle + step, use.half);
-      });
+  each_register(decoded.write_touches, writes, false, [&](unsigned slot, const ir3::RegisterUse& use, unsigned, unsigned step, unsigned lane) {
+    const Wait wait = ir3::value_wait(f.producer, slot >= shared_slot_ && slot < special_slot_, program_.generation());
+    update(slot, lane, [&](Record& r, const Clocks& c) {
+      record_write(r, c, pc, f.producer, wait, c.cycle + use.cycle + step, use.half);
     });
-  }
+  });
   if (f.constants_written != Wait::none) {
     const Producer producer = f.constants_written == Wait::sy ? Producer::global_load : Producer::local_load;
     update(const_slot_, kAllLanes, [&](Record& r, const Clocks& c) { record_write(r, c, pc, producer, f.constants_written, c.cycle, false); });

@@ -24,20 +24,23 @@ namespace adreno::virt {
 class HazardCheck {
  public:
   /// `full_regids`/`half_regids` are the per-fiber register files (half unused when merged).
+  /// Waves that start at `entry` (SP_CS_PROGRAM_COUNTER_OFFSET / 8) of a program proved free of
+  /// hazards from its first instruction (ShaderProgram::hazard_free) are not checked, unless the
+  /// mode is exhaustive.
   /// Mode warn logs a hazard the first time `warnings` sees it (every time without one). With
   /// `recycled`, the check of a wave of an earlier dispatch, it takes that one's storage.
   HazardCheck(const ShaderProgram& program, HazardMode mode, HazardWarnings* warnings, unsigned stride, unsigned lanes,
-              unsigned full_regids, unsigned half_regids, bool merged, HazardCheck* recycled = nullptr);
+              unsigned full_regids, unsigned half_regids, bool merged, std::uint32_t entry, HazardCheck* recycled = nullptr);
   HazardCheck(HazardCheck&&) = default;
 
   /// Forgets every register's state: the wave starts over.
   void reset();
 
   /// Called before `pc` executes for `active` lanes (`converged`: they are all the live lanes).
-  /// Throws GpuFault(shader_error) on a hazard in mode on, logs it once in mode warn.
+  /// Throws GpuFault(shader_error) on a hazard in mode on or exhaustive, logs it once in mode warn.
   /// `a0` holds each lane's a0.x, for the registers r<a0.x + N> reads and writes.
   void issue(std::uint32_t pc, std::span<const std::uint16_t> active, bool converged, std::span<const std::int32_t> a0) {
-    if (mode_ != HazardMode::off) check(pc, active, converged, a0);
+    if (checked_) check(pc, active, converged, a0);
   }
 
  private:
@@ -85,6 +88,7 @@ class HazardCheck {
 
   const ShaderProgram& program_;
   HazardMode mode_;
+  bool checked_;  // exhaustive, or on or warn and the program not proved free of hazards
   HazardWarnings* warnings_;
   unsigned stride_, lane_count_, full_regids_, half_regids_;
   bool merged_;

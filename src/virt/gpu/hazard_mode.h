@@ -10,10 +10,13 @@ namespace adreno::virt {
 
 /// on: a hazard is a shader fault (the default); warn: each hazard is logged once and the
 /// dispatch runs on; off: no check (the virtual GPU is then as forgiving as it used to be, and
-/// hardware would silently read stale registers).
-enum class HazardMode { on, warn, off };
+/// hardware would silently read stale registers). exhaustive: as on, but every instruction is
+/// checked as it runs, also in programs the static checker proved free of hazards, whose waves
+/// on and warn do not check (ShaderProgram::hazard_free): what that proof spares is tested
+/// against it.
+enum class HazardMode { on, warn, off, exhaustive };
 
-/// ADRENO_VIRTUAL_HAZARDS=on|warn|off; unset or anything else means on.
+/// ADRENO_VIRTUAL_HAZARDS=on|warn|off|exhaustive; unset or anything else means on.
 HazardMode hazard_mode_from_environment() noexcept;
 
 /// The hazards mode warn has logged — program address, instruction, register — so that each is

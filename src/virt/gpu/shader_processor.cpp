@@ -22,7 +22,11 @@ std::uint64_t ShaderProcessor::run_work_group(const ComputeDispatch& dispatch, s
   group.id = {static_cast<std::uint32_t>(linear_id % groups[0]),
               static_cast<std::uint32_t>(linear_id / groups[0] % groups[1]),
               static_cast<std::uint32_t>(linear_id / (std::uint64_t{groups[0]} * groups[1]))};
-  group.local_memory.assign(dispatch.shared_bytes, 0);
+  // Every group starts with its local memory zero: cleared only where a store left something.
+  if (group.local_written || group.local_memory.size() != dispatch.shared_bytes) {
+    group.local_memory.assign(dispatch.shared_bytes, 0);
+    group.local_written = false;
+  }
 
   const auto& size = dispatch.local_size;
   const unsigned fibers = size[0] * size[1] * size[2];

@@ -218,7 +218,7 @@ Wave::Wave(const ComputeDispatch& dispatch, unsigned index, unsigned lanes, Wave
       full_regids_(dispatch.full_footprint * 4),
       half_regids_(dispatch.merged_registers ? 0 : dispatch.half_footprint * 4),
       hazards_(program_, dispatch.hazards, dispatch.hazard_warnings, stride_, lanes, full_regids_, dispatch.half_footprint * 4,
-               dispatch.merged_registers, recycled != nullptr ? &recycled->hazards_ : nullptr) {
+               dispatch.merged_registers, dispatch.first_instruction, recycled != nullptr ? &recycled->hazards_ : nullptr) {
   if (recycled != nullptr) {
     full_ = std::move(recycled->full_);
     half_ = std::move(recycled->half_);
@@ -513,9 +513,14 @@ Wave::Stop Wave::run() {
     execute(decoded, pc);
 
     // Commit where each lane goes next; lanes that ended are no longer live.
-    bool same = true;
     const std::uint32_t first = next_pc_[active_.front()];
-    for (std::uint16_t lane : active_) same = same && next_pc_[lane] == first;
+    std::uint32_t differ = 0;  // a lane's next pc xor the first's, or-ed: one pass the compiler vectorizes when dense
+    if (dense_) {
+      for (unsigned lane = 0; lane < lanes_; ++lane) differ |= next_pc_[lane] ^ first;
+    } else {
+      for (std::uint16_t lane : active_) differ |= next_pc_[lane] ^ first;
+    }
+    const bool same = differ == 0;
     if (!diverged_ && same) {
       uniform_pc_ = first;
     } else {
@@ -572,10 +577,23 @@ void Wave::execute(const DecodedInstruction& decoded, std::uint32_t pc) {
 }
 
 void Wave::branch(const ir3::Instruction& in, std::uint32_t pc) {
-  auto predicate = [&](unsigned lane, unsigned which) {
-    return (p0_[in.flow.comp[which] * stride_ + lane] != 0) != in.flow.invert[which];
-  };
+  // The predicate rows and inversions in locals: the stores to next_pc_ below cannot change them.
+  const std::array<const std::uint8_t*, 2> rows{&p0_[std::size_t{in.flow.comp[0]} * stride_],
+                                                &p0_[std::size_t{in.flow.comp[1]} * stride_]};
+  const std::array<bool, 2> invert = in.flow.invert;
+  auto predicate = [rows, invert](unsigned lane, unsigned which) { return (rows[which][lane] != 0) != invert[which]; };
   const std::uint32_t target = pc + static_cast<std::uint32_t>(in.flow.target);
+  // Sends the executing lanes for which taken(lane) holds to the target. Every lane of a dense
+  // wave is at its own position: one select per lane, which the compiler vectorizes.
+  auto branch_where = [&](auto&& taken) {
+    std::uint32_t* next = next_pc_.data();
+    if (dense_) {
+      for (unsigned lane = 0, n = lanes_; lane < n; ++lane) next[lane] = taken(lane) ? target : next[lane];
+    } else {
+      for (std::uint16_t lane : active_)
+        if (taken(lane)) next[lane] = target;
+    }
+  };
   switch (in.opcode) {
     case Opcode::nop:
       return;
@@ -588,17 +606,11 @@ void Wave::branch(const ir3::Instruction& in, std::uint32_t pc) {
       for (std::uint16_t lane : active_) next_pc_[lane] = target;
       return;
     case Opcode::br:
-      for (std::uint16_t lane : active_)
-        if (predicate(lane, 0)) next_pc_[lane] = target;
-      return;
+      return branch_where([&](unsigned lane) { return predicate(lane, 0); });
     case Opcode::brao:
-      for (std::uint16_t lane : active_)
-        if (predicate(lane, 0) || predicate(lane, 1)) next_pc_[lane] = target;
-      return;
+      return branch_where([&](unsigned lane) { return predicate(lane, 0) || predicate(lane, 1); });
     case Opcode::braa:
-      for (std::uint16_t lane : active_)
-        if (predicate(lane, 0) && predicate(lane, 1)) next_pc_[lane] = target;
-      return;
+      return branch_where([&](unsigned lane) { return predicate(lane, 0) && predicate(lane, 1); });
     case Opcode::bany:
     case Opcode::ball: {
       // The whole wave takes these or not: any / all of the executing lanes decide.
@@ -699,7 +711,8 @@ const std::uint32_t* Wave::gather(const ir3::Operand& op, unsigned rpt, Lanes& o
     for (std::size_t i = 0; i < n; ++i) out[i] = row[active_[i]];
     return out.data();
   }
-  if (op.kind == OperandKind::constant || op.kind == OperandKind::immediate) {
+  const bool shared = op.kind == OperandKind::gpr && regid >= kFirstSharedRegid && regid < kFirstSharedRegid + kSharedRegids;
+  if (op.kind == OperandKind::constant || op.kind == OperandKind::immediate || shared) {
     std::fill_n(out.begin(), n, read(op, active_[0], rpt));  // the same for every lane
     return out.data();
   }
@@ -1148,6 +1161,7 @@ void Wave::local_access(const ir3::Instruction& in) {
   }
   // Private memory is per lane, local memory the group's.
   std::uint8_t* const base = is_private ? private_.data() : group_->local_memory.data();
+  if (!is_private && !load) group_->local_written = true;
   const std::size_t lane_bytes = is_private ? size : 0;
   auto memory_of = [&](std::uint16_t lane) { return base + std::size_t{lane} * lane_bytes; };
   if (rows != nullptr) {
@@ -1220,6 +1234,7 @@ void Wave::atomic(const ir3::Instruction& in) {
         fail(pc_now_, "local atomic at byte " + std::to_string(address) + " is unaligned or outside SHARED_SIZE");
       std::memcpy(&old, group_->local_memory.data() + address, 4);
       const std::uint32_t updated = combine(old, operand);
+      group_->local_written = true;
       std::memcpy(group_->local_memory.data() + address, &updated, 4);
     }
     if (in.dst.kind != OperandKind::none) write(in.dst, lane, 0, old);

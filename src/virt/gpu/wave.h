@@ -34,6 +34,9 @@ struct Preamble {
 struct WorkGroup {
   std::array<std::uint32_t, 3> id{};
   std::vector<std::uint8_t> local_memory;
+  /// A wave stored to local memory since it was last zeroed: the next group must clear it (a
+  /// group of a program without local stores leaves nothing to clear).
+  bool local_written = false;
   Preamble* preamble = nullptr;  ///< when the program has one
   bool runs_alone = false;       ///< the first work group, run before the others start
 };

@@ -47,9 +47,11 @@ void alu_loop(benchmark::State& state) {
     br p0.x, #loop
     (jp)end
   )");
-  // The timing-hazard check's cost: the same loop with ADRENO_VIRTUAL_HAZARDS=off and on (read
-  // when the command processor is made).
-  ::setenv("ADRENO_VIRTUAL_HAZARDS", state.range(1) ? "on" : "off", 1);
+  // The timing-hazard check's cost: the same loop with ADRENO_VIRTUAL_HAZARDS=off, on (the
+  // static checker proves the loop free of hazards, so its waves run unchecked) and exhaustive
+  // (every instruction checked as it runs); read when the command processor is made.
+  constexpr const char* kModes[] = {"off", "on", "exhaustive"};
+  ::setenv("ADRENO_VIRTUAL_HAZARDS", kModes[state.range(1)], 1);
   VirtualGpu gpu;
   Launch launch = launch_for(program);
   launch.local_size = {128, 1, 1};
@@ -60,7 +62,7 @@ void alu_loop(benchmark::State& state) {
   ::unsetenv("ADRENO_VIRTUAL_HAZARDS");
 }
 BENCHMARK(alu_loop)
-    ->ArgsProduct({{64, 128}, {0, 1}})
+    ->ArgsProduct({{64, 128}, {0, 1, 2}})
     ->ArgNames({"wave", "hazard_check"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

@@ -27,9 +27,11 @@ enum class Driver { kgsl, msm };
 /// delivers it (a missing (sy)/(ss) wait or delay slot). on: a shader fault, which loses the
 /// dispatch's queue (Error(device_lost) at its wait); warn: each hazard is logged on stderr once
 /// per queue and the dispatch runs on; off: no check — as on hardware, which silently computes
-/// with stale values. from_environment: what ADRENO_VIRTUAL_HAZARDS (on|warn|off, default on)
-/// says when the device opens.
-enum class HazardCheck { from_environment, on, warn, off };
+/// with stale values. exhaustive: as on, but each instruction is checked as it runs also in
+/// programs the static checker proved free of hazards, which on and warn run unchecked (a
+/// cross-check of that proof, slower). from_environment: what ADRENO_VIRTUAL_HAZARDS
+/// (on|warn|off|exhaustive, default on) says when the device opens.
+enum class HazardCheck { from_environment, on, warn, off, exhaustive };
 
 struct VirtualDeviceOptions {
   Driver driver = Driver::kgsl;

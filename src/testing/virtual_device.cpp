@@ -65,6 +65,7 @@ std::optional<virt::HazardMode> hazard_mode(HazardCheck check) {
     case HazardCheck::on: return virt::HazardMode::on;
     case HazardCheck::warn: return virt::HazardMode::warn;
     case HazardCheck::off: return virt::HazardMode::off;
+    case HazardCheck::exhaustive: return virt::HazardMode::exhaustive;
   }
   throw Error(Errc::invalid_argument, "open test device",
               fmt::format("hazards: {} is no HazardCheck", static_cast<int>(check)));

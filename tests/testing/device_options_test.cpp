@@ -187,7 +187,7 @@ TEST_CASE("priority levels the driver cannot report are refused", "[virtual-kern
   CHECK_THROWS_AS(VirtualDevice({.driver = Driver::msm, .priority_levels = 0}), Error);
 }
 
-TEST_CASE("the hazard check is chosen per device: on faults the hazardous kernel, warn logs it and runs, off runs",
+TEST_CASE("the hazard check is chosen per device: on and exhaustive fault the hazardous kernel, warn logs it and runs, off runs",
           "[virtual-kernel][testing]") {
   const Driver driver = EACH_DRIVER();
   const std::string model = EACH_MODEL();
@@ -197,6 +197,11 @@ TEST_CASE("the hazard check is chosen per device: on faults the hazardous kernel
   REQUIRE(on.faults.size() == 1);
   CHECK(on.faults[0].kind == GpuFault::Kind::shader_error);
   CHECK_THAT(on.faults[0].message, Catch::Contains("timing hazard"));
+  // exhaustive faults it the same way (it checks more programs than on, never fewer).
+  const HazardRun exhaustive = run_vector_add_without_sync({.driver = driver, .model = model, .hazards = HazardCheck::exhaustive});
+  CHECK(exhaustive.lost);
+  REQUIRE(exhaustive.faults.size() == 1);
+  CHECK(exhaustive.faults[0].message == on.faults[0].message);
 
   // warn: each hazard (the add reads both loaded registers early) logged once, not once per
   // fiber or work group; the virtual GPU, which runs each instruction to completion, still

@@ -7,6 +7,7 @@
 #include "kernel/log.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace adreno {
 namespace {
@@ -114,11 +115,13 @@ std::unique_ptr<Allocation> Allocator::place(std::unique_ptr<KernelObject> objec
 std::unique_ptr<Allocation> Allocator::new_record(KernelObject* object, std::uint64_t offset, std::uint64_t size,
                                                   CpuView cpu, MemoryKind kind) {
   std::unique_ptr<Allocation> allocation;
-  if (spare_records_.empty()) {
-    allocation = std::make_unique<Allocation>();
-  } else {
+  // The most recent record, unless its owner's nodes are still being destroyed on another thread
+  // (see RecordSlot).
+  if (!spare_records_.empty() && spare_records_.back()->records_free()) [[likely]] {
     allocation = std::move(spare_records_.back());
     spare_records_.pop_back();
+  } else {
+    allocation = take_free_record();
   }
   // Field by field: the use set keeps its capacity (it was cleared when the record was recycled).
   allocation->object = object;
@@ -134,45 +137,67 @@ std::unique_ptr<Allocation> Allocator::new_record(KernelObject* object, std::uin
   return allocation;
 }
 
+std::unique_ptr<Allocation> Allocator::take_free_record() {
+  for (auto it = spare_records_.end(); it != spare_records_.begin();) {
+    if ((*--it)->records_free()) {
+      std::unique_ptr<Allocation> allocation = std::move(*it);
+      spare_records_.erase(it);
+      return allocation;
+    }
+  }
+  return std::make_unique<Allocation>();
+}
+
 std::unique_ptr<Allocation> Allocator::allocate_small(std::uint64_t size, std::uint64_t align, MemoryKind kind) {
   const std::uint64_t rounded = align_up(size, kSmallGranule);
   const std::size_t size_index = rounded / kSmallGranule - 1;
-  auto& list = slabs_of(kind);
-  auto hand_out = [&](Slab& slab, std::uint64_t offset) {
-    KernelObject* object = slab.object.get();
-    CpuView cpu = object->cpu.empty() ? CpuView{} : object->cpu.subview(offset, size);
-    // A range of a cached slab may have had an owner before, whose CPU stores can still sit dirty
-    // in the CPU's cache; written back later, they would land over what the GPU writes for the
-    // new owner. Clean the range first, as a recycled cached object is (allocate_object).
-    if (kind.type == MemoryType::cached && !cpu.empty())
-      sys_.maintain_dcache(sys::Syscalls::CacheMaintenance::clean, cpu.data(), cpu.size());
-    auto allocation = new_record(object, offset, size, cpu, kind);
-    allocation->slab = &slab;
-    allocation->range_offset = offset;
-    allocation->range_size = rounded;
-    ++slab.live;
-    return allocation;
-  };
-  for (Slab& slab : list) {
-    if (slab.spare.size() > size_index) {
-      auto& spare = slab.spare[size_index];
+  Slab* slab = nullptr;
+  std::uint64_t offset = 0;
+  for (Slab& candidate : slabs_of(kind)) {
+    if (candidate.spare.size() > size_index) {
+      auto& spare = candidate.spare[size_index];
       // align is a power of two (allocate checked): a mask, not a division, which costs more than
       // the rest of this lookup.
-      if (!spare.empty() && (spare.back() & (align - 1)) == 0) {
-        const std::uint64_t offset = spare.back();
+      if (!spare.empty() && (spare.back() & (align - 1)) == 0) [[likely]] {
+        slab = &candidate;
+        offset = spare.back();
         spare.pop_back();
-        return hand_out(slab, offset);
+        break;
       }
     }
-    if (auto offset = slab.ranges.allocate(rounded, align)) return hand_out(slab, *offset);
+    if (auto carved = candidate.ranges.allocate(rounded, align)) {
+      slab = &candidate;
+      offset = *carved;
+      break;
+    }
   }
+  if (slab == nullptr) [[unlikely]]
+    std::tie(slab, offset) = carve_with_spares_returned(rounded, align, kind);
+  KernelObject* object = slab->object.get();
+  CpuView cpu = object->cpu.empty() ? CpuView{} : object->cpu.subview(offset, size);
+  // A range of a cached slab may have had an owner before, whose CPU stores can still sit dirty
+  // in the CPU's cache; written back later, they would land over what the GPU writes for the
+  // new owner. Clean the range first, as a recycled cached object is (allocate_object).
+  if (kind.type == MemoryType::cached && !cpu.empty())
+    sys_.maintain_dcache(sys::Syscalls::CacheMaintenance::clean, cpu.data(), cpu.size());
+  auto allocation = new_record(object, offset, size, cpu, kind);
+  allocation->slab = slab;
+  allocation->range_offset = offset;
+  allocation->range_size = rounded;
+  ++slab->live;
+  return allocation;
+}
+
+std::pair<Slab*, std::uint64_t> Allocator::carve_with_spares_returned(std::uint64_t rounded, std::uint64_t align,
+                                                                       MemoryKind kind) {
   // No room as the slabs stand: their spare ranges merge back first, before a new slab is made.
+  auto& list = slabs_of(kind);
   for (Slab& slab : list) {
     return_spare_ranges(slab);
-    if (auto offset = slab.ranges.allocate(rounded, align)) return hand_out(slab, *offset);
+    if (auto offset = slab.ranges.allocate(rounded, align)) return {&slab, *offset};
   }
   list.push_back(Slab{create_object(kSlabBytes, kind), RangeAllocator(0, kSlabBytes), {}, 0});
-  return hand_out(list.back(), *list.back().ranges.allocate(rounded, align));
+  return {&list.back(), *list.back().ranges.allocate(rounded, align)};
 }
 
 void Allocator::return_spare_ranges(Slab& slab) {
@@ -207,7 +232,7 @@ std::unique_ptr<Allocation> Allocator::allocate_object(std::uint64_t size, std::
   return place(std::move(object), size, align, kind);
 }
 
-void Allocator::release(std::unique_ptr<Allocation> allocation) {
+void Allocator::release(std::unique_ptr<Allocation>&& allocation) {
   std::lock_guard lock(mutex_);
   if (oracle_.all_retired(allocation->uses)) {
     recycle(std::move(allocation));
@@ -223,13 +248,9 @@ void Allocator::collect() {
   collect_locked();
 }
 
-std::list<Slab>& Allocator::slabs_of(MemoryKind kind) {
-  // A program allocates one kind over and over: the map is searched only when the kind changes
-  // (its entries are never erased, so the list stays where it is).
-  if (last_slabs_ == nullptr || !(last_kind_ == kind)) {
-    last_slabs_ = &slabs_[kind];
-    last_kind_ = kind;
-  }
+std::list<Slab>& Allocator::find_slabs(MemoryKind kind) {
+  last_slabs_ = &slabs_[kind];
+  last_kind_ = kind;
   return *last_slabs_;
 }
 
@@ -259,20 +280,37 @@ void Allocator::set_clock(Clock clock) {
 }
 
 void Allocator::recycle(std::unique_ptr<Allocation> allocation) {
-  recycle_memory(*allocation);
-  // The record is kept for the next allocation, without the uses of this one.
-  if (spare_records_.size() == kSpareRecords) return;
+  // The common case inline: a range of a slab that other allocations still use.
+  if (Slab* slab = allocation->slab; slab != nullptr && slab->live > 1) [[likely]]
+    keep_spare(*slab, *allocation);
+  else
+    recycle_memory(*allocation);
+  // The record is kept for the next allocation, without the uses of this one. Its owner's nodes
+  // are usually still in it (RecordSlot: a MemoryBlock gives its allocation back as it is
+  // destroyed), so beyond kSpareRecords it takes the place of the oldest record, if that one is
+  // free to go, or is kept beyond, until new_record takes it.
   allocation->uses.clear();
+  if (spare_records_.size() >= kSpareRecords && spare_records_.front()->records_free()) [[unlikely]] {
+    spare_records_.front() = std::move(allocation);
+    return;
+  }
   spare_records_.push_back(std::move(allocation));
+}
+
+void Allocator::keep_spare(Slab& slab, const Allocation& allocation) {
+  --slab.live;
+  if (slab.spare.empty()) [[unlikely]]
+    slab.spare.resize(kSmallMax / kSmallGranule);
+  slab.spare[allocation.range_size / kSmallGranule - 1].push_back(allocation.range_offset);
 }
 
 void Allocator::recycle_memory(Allocation& allocation) {
   if (Slab* slab = allocation.slab) {
-    if (--slab->live > 0) {
-      if (slab->spare.empty()) slab->spare.resize(kSmallMax / kSmallGranule);
-      slab->spare[allocation.range_size / kSmallGranule - 1].push_back(allocation.range_offset);
+    if (slab->live > 1) {
+      keep_spare(*slab, allocation);
       return;
     }
+    --slab->live;
     slab->ranges.free(allocation.range_offset, allocation.range_size);
     return_spare_ranges(*slab);
     // Keep one empty slab per kind for the next small allocation; give back the others.

@@ -17,7 +17,9 @@
 #include "kernel/kernel.h"
 #include "sys/syscalls.h"
 
+#include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -25,6 +27,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace adreno {
@@ -45,6 +48,27 @@ struct MemoryKind {
 
 struct Slab;
 
+/// Room for one host record of whoever owns an allocation: src/core builds the std::shared_ptr
+/// nodes of a buffer's MemoryBlock and Buffer::Impl in the two of an Allocation. A record comes and
+/// goes with its allocation, under the allocator's lock: a small buffer's allocate + free takes no
+/// lock and no heap of its own for them (issue 19).
+///
+/// A node outlives the call that gives its allocation back (std::shared_ptr frees a node after
+/// destroying what is in it, and maybe on another thread), so a slot says it is free again itself:
+/// its owner's last act on it is a release store of `in_use`, after which it lets `keep` go. The
+/// allocator hands a record out again only once both its slots are free (an acquire load each).
+template <std::size_t Bytes>
+struct RecordSlot {
+  static constexpr std::size_t kBytes = Bytes;
+  static constexpr std::size_t kAlign = 64;  // a node starts a cache line
+  alignas(kAlign) std::byte bytes[Bytes];
+  // What the node's owner keeps alive until the node is gone: what gives this record back (the
+  // device and its allocator, or the memory block whose allocation it is), released only after
+  // the slot is free.
+  std::shared_ptr<void> keep;
+  std::atomic<bool> in_use{false};
+};
+
 /// One allocation handed to the runtime: a range of a kernel object.
 struct Allocation {
   KernelObject* object;
@@ -61,6 +85,14 @@ struct Allocation {
   std::uint64_t range_size = 0;
   std::unique_ptr<KernelObject> owned;  // null for slab ranges
   bool cacheable = true;                // false: imported or exported objects go back to the kernel
+
+  // The owner's records (see RecordSlot): room for a MemoryBlock's node and a Buffer::Impl's.
+  RecordSlot<192> block_record;
+  RecordSlot<192> buffer_record;
+  bool records_free() const noexcept {
+    return !block_record.in_use.load(std::memory_order_acquire) &&
+           !buffer_record.in_use.load(std::memory_order_acquire);
+  }
 };
 
 /// A kernel object that small allocations are carved from.
@@ -108,7 +140,7 @@ class Allocator {
   /// back to the kernel, never to the cache, once released and idle.
   std::unique_ptr<Allocation> adopt(const Bo& bo, bool host_visible);
   /// Gives the allocation back; it is reused only after every use in `allocation->uses` retired.
-  void release(std::unique_ptr<Allocation> allocation);
+  void release(std::unique_ptr<Allocation>&& allocation);
   /// Recycles deferred releases whose submissions retired and expires old cached objects.
   void collect();
 
@@ -126,22 +158,39 @@ class Allocator {
 
   std::unique_ptr<KernelObject> create_object(std::uint64_t size, MemoryKind kind);
   void destroy_object(std::unique_ptr<KernelObject> object);
-  std::unique_ptr<Allocation> allocate_small(std::uint64_t size, std::uint64_t align, MemoryKind kind);
+  // always_inline: what a small allocation and its release run are a few dozen loads and stores
+  // each, and calls between them cost as much again (issue 19).
+  [[gnu::always_inline]] inline std::unique_ptr<Allocation> allocate_small(std::uint64_t size, std::uint64_t align,
+                                                                         MemoryKind kind);
   std::unique_ptr<Allocation> allocate_object(std::uint64_t size, std::uint64_t align, MemoryKind kind);
   // An allocation covering `size` bytes of `object` from the first `align`-aligned address.
   std::unique_ptr<Allocation> place(std::unique_ptr<KernelObject> object, std::uint64_t size, std::uint64_t align,
                                     MemoryKind kind);
   // A record for an allocation of `size` bytes at `offset` of `object`: a spare one when there is.
-  std::unique_ptr<Allocation> new_record(KernelObject* object, std::uint64_t offset, std::uint64_t size, CpuView cpu,
-                                         MemoryKind kind);
+  [[gnu::always_inline]] inline std::unique_ptr<Allocation> new_record(KernelObject* object, std::uint64_t offset,
+                                                                     std::uint64_t size, CpuView cpu, MemoryKind kind);
   void return_spare_ranges(Slab& slab);
-  // The slabs of `kind`.
-  std::list<Slab>& slabs_of(MemoryKind kind);
+  // A spare record whose owner's nodes are gone (see RecordSlot), or a new one.
+  std::unique_ptr<Allocation> take_free_record();
+  // A range when no slab of `kind` has one as it stands.
+  std::pair<Slab*, std::uint64_t> carve_with_spares_returned(std::uint64_t rounded, std::uint64_t align,
+                                                             MemoryKind kind);
+  // The slabs of `kind`. A program allocates one kind over and over: the map is searched only
+  // when the kind changes (its entries are never erased, so the list stays where it is).
+  std::list<Slab>& slabs_of(MemoryKind kind) {
+    if (last_slabs_ != nullptr && last_kind_ == kind) [[likely]]
+      return *last_slabs_;
+    return find_slabs(kind);
+  }
+  std::list<Slab>& find_slabs(MemoryKind kind);
   void collect_locked();
   void recycle_retired();  // the deferred releases whose submissions retired
-  void recycle(std::unique_ptr<Allocation> allocation);
+  [[gnu::always_inline]] inline void recycle(std::unique_ptr<Allocation> allocation);
   // Gives the allocation's memory back to its slab, the cache or the kernel.
   void recycle_memory(Allocation& allocation);
+  // Keeps the range of `allocation`, of `slab` whose other ranges are not all free, for the next
+  // allocation of its size.
+  [[gnu::always_inline]] inline void keep_spare(Slab& slab, const Allocation& allocation);
   void trim_cache(std::chrono::steady_clock::time_point now);
 
   Kernel& kernel_;

@@ -19,7 +19,9 @@ void check_window(const char* operation, std::uint64_t offset, std::uint64_t siz
 
 MemoryBlock::MemoryBlock(const std::shared_ptr<Device::Impl>& device, std::unique_ptr<Allocation>&& allocation,
                          CpuView external_cpu)
-    : device_(device),
+    : one_buffer_(false),
+      device_(device.get()),
+      device_reference_(device),
       allocation_(std::move(allocation)),
       object_(allocation_->object),
       cpu_(allocation_->cpu.empty() ? external_cpu : allocation_->cpu) {}
@@ -37,10 +39,7 @@ void MemoryBlock::uses(std::vector<GpuUse>& out) const {
   out.assign(recorded.begin(), recorded.end());
 }
 
-void MemoryBlock::drop_handle() noexcept {
-  if (handles_.fetch_sub(1, std::memory_order_acq_rel) == 1 && graph_bound_.load(std::memory_order_relaxed))
-    device_->note_graph_buffer_released(*this);
-}
+void MemoryBlock::released_while_graph_bound() noexcept { device_->note_graph_buffer_released(*this); }
 
 Buffer::Buffer() noexcept = default;
 Buffer::Buffer(std::shared_ptr<Impl> impl) noexcept : impl_(std::move(impl)) {}

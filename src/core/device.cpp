@@ -174,22 +174,19 @@ Device Device::open(std::string_view text) {
 namespace adreno {
 namespace {
 
-// A buffer's two records come from the device's node pool, not the heap (issue 19).
-std::shared_ptr<MemoryBlock> new_block(const std::shared_ptr<Device::Impl>& device, std::unique_ptr<Allocation>&& allocation,
-                                       CpuView external_cpu = {}) {
-  try {
-    return std::allocate_shared<MemoryBlock>(NodeAllocator<MemoryBlock>(device->buffer_records()), device,
-                                             std::move(allocation), external_cpu);
-  } catch (...) {
-    // No node: the allocation did not reach a block, whose destructor would give it back.
-    if (allocation) device->allocator().release(std::move(allocation));
-    throw;
-  }
-}
-
-Buffer new_buffer(Device::Impl& device, std::shared_ptr<MemoryBlock>&& block, std::uint64_t offset, std::uint64_t size) {
-  return Buffer(std::allocate_shared<Buffer::Impl>(NodeAllocator<Buffer::Impl>(device.buffer_records()), std::move(block),
-                                                   offset, size));
+// A buffer that is the only one on its memory (Device::allocate, import_host_memory): its two
+// records, the MemoryBlock and the Buffer::Impl, are built in the allocation's record slots (no
+// heap, no lock of their own: issue 19). The block's slot keeps the device alive until the
+// block's node is gone, for the allocator that owns the slots.
+[[gnu::always_inline]] inline Buffer new_buffer(const std::shared_ptr<Device::Impl>& device,
+                                                std::unique_ptr<Allocation>&& allocation, CpuView external_cpu,
+                                                std::uint64_t offset, std::uint64_t size) {
+  Allocation& records = *allocation;
+  auto block = std::allocate_shared<MemoryBlock>(in_slot<MemoryBlock>(records.block_record), *device,
+                                                 std::move(allocation), external_cpu);
+  records.block_record.keep = device;
+  return Buffer(
+      std::allocate_shared<Buffer::Impl>(in_slot<Buffer::Impl>(records.buffer_record), std::move(block), offset, size));
 }
 
 }  // namespace
@@ -198,7 +195,7 @@ Buffer Device::allocate(const BufferDesc& desc) {
   auto allocation = impl_->allocator().allocate(desc.size, desc.alignment, BoFlags{desc.memory, desc.gpu_read_only},
                                                 desc.host_visible, desc.exportable);
   const std::uint64_t size = allocation->size;
-  return new_buffer(*impl_, new_block(impl_, std::move(allocation)), 0, size);
+  return new_buffer(impl_, std::move(allocation), {}, 0, size);
 }
 
 Buffer Device::import_dmabuf(int fd, std::uint64_t offset, std::uint64_t size) {
@@ -215,7 +212,15 @@ Buffer Device::import_dmabuf(int fd, std::uint64_t offset, std::uint64_t size) {
       impl_->kernel().free(bo);
       throw;
     }
-    return new_block(impl_, std::move(allocation));
+    // Shared by every import of the dma-buf, and named by the device's registry of them: its
+    // own node, as the Buffers on it are (a record slot is for a block's only Buffer).
+    try {
+      return std::make_shared<MemoryBlock>(impl_, std::move(allocation));
+    } catch (...) {
+      // No node: the allocation did not reach a block, whose destructor would give it back.
+      if (allocation) impl_->allocator().release(std::move(allocation));
+      throw;
+    }
   });
   const std::uint64_t whole = block->allocation().size;
   if (size == 0) size = whole - std::min(offset, whole);
@@ -224,7 +229,7 @@ Buffer Device::import_dmabuf(int fd, std::uint64_t offset, std::uint64_t size) {
                 "window [" + std::to_string(offset) + ", +" + std::to_string(size) + ") exceeds the dma-buf's " +
                     std::to_string(whole) + " bytes");
   }
-  return new_buffer(*impl_, std::move(block), offset, size);
+  return Buffer(std::make_shared<Buffer::Impl>(std::move(block), offset, size));
 }
 
 int Device::export_dmabuf(const Buffer& buffer) {
@@ -254,8 +259,7 @@ Buffer Device::import_host_memory(void* ptr, std::uint64_t size) {
     impl_->kernel().free(bo);
     throw;
   }
-  auto block = new_block(impl_, std::move(allocation), CpuView(reinterpret_cast<void*>(first), span));
-  return new_buffer(*impl_, std::move(block), address - first, size);
+  return new_buffer(impl_, std::move(allocation), CpuView(reinterpret_cast<void*>(first), span), address - first, size);
 }
 
 }  // namespace adreno

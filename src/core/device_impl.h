@@ -7,7 +7,6 @@
 #include <adreno/device.hpp>
 
 #include "alloc/allocator.h"
-#include "alloc/node_pool.h"
 #include "core/context_tracker.h"
 #include "kernel/kernel.h"
 #include "virt/kernels/virtual_gpu_config.h"
@@ -42,8 +41,6 @@ class Device::Impl {
   Kernel& kernel() noexcept { return *kernel_; }
   sys::Syscalls& syscalls() noexcept { return sys_; }
   Allocator& allocator() noexcept { return *allocator_; }
-  /// Where the records of the buffers the device hands out live (their MemoryBlock and Buffer::Impl).
-  NodePool& buffer_records() noexcept { return *buffer_records_; }
   ContextTracker& contexts() noexcept { return *contexts_; }
   /// The virtual system behind a virtual device, nullptr on hardware. It outlives the device
   /// for whoever holds it, so tests can read its ledger after the device closed.
@@ -86,8 +83,6 @@ class Device::Impl {
   }
 
  private:
-  // First, so closed last: records still out then (a Buffer outliving its Device) come back later.
-  NodePool::Owner buffer_records_ = NodePool::open();
   std::shared_ptr<virt::VirtualSyscalls> virtual_system_;
   sys::Syscalls& sys_;
   std::unique_ptr<Kernel> kernel_;

@@ -1,13 +1,14 @@
 // [virtual-kernel] The host records a Buffer is made of (its MemoryBlock and its Buffer::Impl), on
-// both virtual kernels: once warm, a small buffer's allocate + free takes them from the device's
-// node pool instead of the heap (issue 19); they are made and freed on any thread, and the last
-// ones come back after the Device handle is gone. Heap allocations are counted by replacing the
+// both virtual kernels: once warm, a small buffer's allocate + free builds them in its allocation
+// record's slots instead of on the heap (issue 19); they are made and freed on any thread, and the
+// last ones go after the Device handle is gone. Heap allocations are counted by replacing the
 // global operator new for this test binary.
 #include <adreno/adreno.hpp>
 #include <adreno/queue.hpp>
 
 #include "virtual_device.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -77,9 +78,10 @@ TEST_CASE("a small buffer's Device::allocate and free in steady state make no he
 // half of them to the next thread, which checks and frees them; one thread also writes some of its
 // buffers through a queue and drops them before the GPU ran the write (the queue holds the memory
 // block past its buffer record). The queue and then the last buffers go on another thread after
-// the Device handle is gone, the device itself with the last of them. Under AddressSanitizer a record freed twice or into a pool already
-// deleted is reported, under ThreadSanitizer a pool touched without its lock; the ledger catches
-// memory never given back, LeakSanitizer a pool never deleted.
+// the Device handle is gone, the device itself with the last of them. Under AddressSanitizer a
+// record reused or deleted while a node is still in it is reported, under ThreadSanitizer a slot
+// taken again without the release store that frees it; the ledger catches memory never given
+// back, LeakSanitizer records never deleted.
 TEST_CASE("buffers made and freed on several threads, the last ones after the Device handle is gone, leave nothing behind",
           "[virtual-kernel][memory]") {
   VirtualDevice device(EACH_VIRTUAL_BACKEND());
@@ -150,4 +152,44 @@ TEST_CASE("buffers made and freed on several threads, the last ones after the De
   const auto leaks = device.system->leaks();
   for (const auto& leak : leaks) UNSCOPED_INFO("leak: " << leak);
   CHECK(leaks.empty());
+}
+
+// An allocation record carries the slots a buffer's MemoryBlock and Buffer::Impl nodes are built in
+// (RecordSlot); a node may still be in its slot after the allocation was given back, being
+// destroyed on another thread. Setting `in_use` by hand stands for that node here.
+// Fails when the allocator hands such a record out again (new_record not asking records_free),
+// or deletes it while it is in use (recycle's cap on spare records).
+TEST_CASE("an allocation record whose node is still in its slot is neither handed out again nor deleted",
+          "[virtual-kernel][memory]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND());
+  {
+    Allocator& allocator = device->impl().allocator();
+    auto held = allocator.allocate(256, 0, BoFlags{}, true);  // keeps the slab from emptying
+    constexpr std::size_t kRecords = Allocator::kSpareRecords + 8;
+    std::vector<std::unique_ptr<Allocation>> allocations;
+    for (std::size_t i = 0; i < kRecords; ++i) allocations.push_back(allocator.allocate(256, 0, BoFlags{}, true));
+    std::vector<Allocation*> busy;
+    for (std::size_t i = 0; i < kRecords; ++i) {
+      busy.push_back(allocations[i].get());
+      (i % 2 == 0 ? busy.back()->block_record : busy.back()->buffer_record).in_use.store(true);
+    }
+    for (auto& allocation : allocations) allocator.release(std::move(allocation));
+    // Every record given back is in use: the next allocation gets a record of its own.
+    auto fresh = allocator.allocate(256, 0, BoFlags{}, true);
+    CHECK(std::find(busy.begin(), busy.end(), fresh.get()) == busy.end());
+    // The nodes are gone: every record comes back, none was deleted while in use.
+    for (Allocation* record : busy) {
+      record->block_record.in_use.store(false);
+      record->buffer_record.in_use.store(false);
+    }
+    std::vector<std::unique_ptr<Allocation>> again;
+    for (std::size_t i = 0; i < kRecords; ++i) again.push_back(allocator.allocate(256, 0, BoFlags{}, true));
+    std::size_t reused = 0;
+    for (const auto& allocation : again) reused += std::count(busy.begin(), busy.end(), allocation.get());
+    CHECK(reused == kRecords);
+    for (auto& allocation : again) allocator.release(std::move(allocation));
+    allocator.release(std::move(fresh));
+    allocator.release(std::move(held));
+  }
+  device.close_and_check_ledger();
 }

@@ -17,6 +17,7 @@
 #include "pm4/command_stream.h"
 
 #include <atomic>
+#include <cassert>
 #include <condition_variable>
 #include <deque>
 #include <memory>
@@ -37,6 +38,12 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   /// The stream to record into (opened on first use after each submit).
   pm4::CommandStream& stream() {
     if (!stream_) [[unlikely]] open_stream();
+    return *stream_;
+  }
+  /// stream() while the recording carries a program's state: the stream is open then (the
+  /// carried state is forgotten when it closes).
+  pm4::CommandStream& carrying_stream() noexcept {
+    assert(stream_ && "no program state is carried without an open stream");
     return *stream_;
   }
   /// The program whose state the recording set last (dispatch_encoder.h); forgotten at submit.

@@ -11,6 +11,7 @@
 #include "pm4/command_stream.h"
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -157,14 +158,15 @@ class CarriedProgramState {
   void emit_repeat(pm4::CommandStream& cs, const DispatchDataLayout& layout, GpuAddress data) {
     if (repeat_.dwords == 0) [[unlikely]] encode_repeat(layout);
     const std::uint32_t dwords = repeat_.dwords, slots = repeat_.address_count;  // not reloaded after each store
+    // The low dword first: the address's bytes in a little-endian host's order, in one store.
+    static_assert(std::endian::native == std::endian::little);
     for (std::uint32_t i = 0; i < slots; ++i) {
       const AddressSlot slot = repeat_.addresses[i];
-      const GpuAddress address = data + slot.offset;
-      repeat_.packets[slot.at] = address.lo();
-      repeat_.packets[slot.at + 1] = address.hi();
+      const std::uint64_t address = (data + slot.offset).value();
+      std::memcpy(&repeat_.packets[slot.at], &address, sizeof address);
     }
     pm4::PacketWriter out = cs.reserve_packets(dwords);
-    out.append(std::span<const std::uint32_t>(repeat_.packets.data(), dwords));
+    std::memcpy(out.take(dwords), repeat_.packets.data(), std::size_t{dwords} * 4);  // encode_repeat wrote some
     cs.commit(out);
   }
 

@@ -512,19 +512,19 @@ void CarriedProgramState::encode_repeat(const DispatchDataLayout& layout) {
   write_dispatch(probe_out, *program_, layout, GpuAddress(kProbe), launch_, wave128_, true);
   const auto dwords = static_cast<std::uint32_t>(zero_out.cursor() - repeat_.packets.data());
   assert(probe_out.cursor() - at_probe.data() == dwords && "the data address changed a dispatch's length");
+  const auto address_at = [&](const std::array<std::uint32_t, kMaxDispatchDwords>& packets, std::uint32_t at) {
+    return packets[at] | std::uint64_t{packets[at + 1]} << 32;
+  };
   std::uint32_t slots = 0;
   for (std::uint32_t at = 0; at < dwords; ++at) {
     if (repeat_.packets[at] == at_probe[at]) continue;
-    const auto pair = [&](const std::array<std::uint32_t, kMaxDispatchDwords>& packets) {
-      return at + 1 < dwords ? packets[at] | std::uint64_t{packets[at + 1]} << 32 : 0;
-    };
-    const std::uint64_t offset = pair(repeat_.packets);
-    if (at + 1 >= dwords || offset + kProbe != pair(at_probe) || offset > 0xffffffffu || slots == kMaxAddressSlots)
+    const bool address = at + 1 < dwords && address_at(repeat_.packets, at) + kProbe == address_at(at_probe, at);
+    if (!address || address_at(repeat_.packets, at) > 0xffffffffu || slots == kMaxAddressSlots)
       throw Error(Errc::unsupported, kOperation,
                   fmt::format("dword {} of a dispatch of program '{}' holds its data address other than as a 64-bit address: "
                               "the dispatch cannot be repeated as a copy",
                               at, program_->info().name));
-    repeat_.addresses[slots++] = AddressSlot{at, static_cast<std::uint32_t>(offset)};
+    repeat_.addresses[slots++] = AddressSlot{at, static_cast<std::uint32_t>(address_at(repeat_.packets, at))};
     ++at;  // the high dword
   }
   repeat_.address_count = slots;
@@ -618,8 +618,8 @@ template <typename Emit>
   if (traced) [[unlikely]] queue.end_gpu_span(cs, span_name(prog.info(), launch));
 }
 
-// Queue::dispatch of a launch that is not the latest one of the carried program: the whole
-// check, and the packets encoded. Out of line, so that the repeat's path keeps its registers.
+// Queue::dispatch of a launch that is not the latest one of the carried program: every check,
+// and the packets encoded. Out of line, so that the repeat's path keeps its registers.
 [[gnu::flatten, gnu::noinline]] void dispatch_anew(Queue::Impl& queue, const std::shared_ptr<const Program::Impl>& program,
                                                     const Arguments::Impl& args, const Launch& launch) {
   const Program::Impl& prog = *program;

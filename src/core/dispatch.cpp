@@ -500,6 +500,37 @@ void CarriedProgramState::set(const std::shared_ptr<const Program::Impl>& progra
   wave128_ = wave128;
 }
 
+void CarriedProgramState::encode_repeat(const DispatchDataLayout& layout) {
+  // The packets are encoded twice, for data at 0 and at kProbe: the dwords that differ are where
+  // the data addresses are. Each must be a 64-bit address, low dword first, at an offset into the
+  // data that the dwords at 0 hold; anything else could not be copied with the address put in.
+  constexpr std::uint64_t kProbe = 0x0000'0123'4567'8000;  // changes every dword of an address
+  std::array<std::uint32_t, kMaxDispatchDwords> at_probe;
+  pm4::PacketWriter zero_out(repeat_.packets.data(), repeat_.packets.data() + repeat_.packets.size());
+  pm4::PacketWriter probe_out(at_probe.data(), at_probe.data() + at_probe.size());
+  write_dispatch(zero_out, *program_, layout, GpuAddress(), launch_, wave128_, true);
+  write_dispatch(probe_out, *program_, layout, GpuAddress(kProbe), launch_, wave128_, true);
+  const auto dwords = static_cast<std::uint32_t>(zero_out.cursor() - repeat_.packets.data());
+  assert(probe_out.cursor() - at_probe.data() == dwords && "the data address changed a dispatch's length");
+  const auto address_at = [&](const std::array<std::uint32_t, kMaxDispatchDwords>& packets, std::uint32_t at) {
+    return packets[at] | std::uint64_t{packets[at + 1]} << 32;
+  };
+  std::uint32_t slots = 0;
+  for (std::uint32_t at = 0; at < dwords; ++at) {
+    if (repeat_.packets[at] == at_probe[at]) continue;
+    const bool address = at + 1 < dwords && address_at(repeat_.packets, at) + kProbe == address_at(at_probe, at);
+    if (!address || address_at(repeat_.packets, at) > 0xffffffffu || slots == kMaxAddressSlots)
+      throw Error(Errc::unsupported, kOperation,
+                  fmt::format("dword {} of a dispatch of program '{}' holds its data address other than as a 64-bit address: "
+                              "the dispatch cannot be repeated as a copy",
+                              at, program_->info().name));
+    repeat_.addresses[slots++] = AddressSlot{at, static_cast<std::uint32_t>(address_at(repeat_.packets, at))};
+    ++at;  // the high dword
+  }
+  repeat_.address_count = slots;
+  repeat_.dwords = dwords;
+}
+
 bool runs_wave128(const ProgramInfo& info, const Launch& launch) {
   return launch.wave_size.value_or(info.wave_size) == WaveSize::thread128;
 }
@@ -511,10 +542,7 @@ namespace {
 EmittedDispatch emit_dispatch(pm4::CommandStream& cs, const std::shared_ptr<const Program::Impl>& program,
                               const DispatchDataLayout& layout, GpuAddress data, const Launch& launch, bool wave128,
                               bool state_carried, CarriedProgramState& carried, const IndirectCounts* indirect) {
-  // What a dispatch writes besides the recorded program packets, at most: the grid (thirteen
-  // dwords), six CP_LOAD_STATE6_FRAG (the UBOs, an indirect dispatch's counts), four 64-bit base
-  // registers, SP_CS_TSIZE, SP_CS_USIZE and CP_EXEC_CS(_INDIRECT).
-  constexpr std::uint32_t kMaxDispatchDwords = 13 + 6 * 4 + 4 * 3 + 2 + 2 + 5;
+  constexpr std::uint32_t kMaxDispatchDwords = CarriedProgramState::kMaxDispatchDwords;
   const Program::Impl& prog = *program;
   const ProgramPackets& packets = prog.packets();
   const std::uint32_t state_dwords = state_carried ? 0 : static_cast<std::uint32_t>(packets.state[0].size() + packets.code.size());
@@ -579,6 +607,31 @@ CarriedQuery query_carried(Queue::Impl& queue, const Program::Impl& prog, const 
                      launch.local_size[0], launch.local_size[1], launch.local_size[2]);
 }
 
+// Appends the packets `emit` writes to `cs`, the queue's stream, for a dispatch of `prog` with
+// `launch`, between the timeline's GPU counter reads when the device traces.
+template <typename Emit>
+[[gnu::always_inline]] inline void record_dispatch(Queue::Impl& queue, pm4::CommandStream& cs, const Program::Impl& prog,
+                                                   const Launch& launch, Emit&& emit) {
+  const bool traced = queue.trace() != nullptr;
+  if (traced) [[unlikely]] queue.begin_gpu_span(cs);
+  emit(cs);
+  if (traced) [[unlikely]] queue.end_gpu_span(cs, span_name(prog.info(), launch));
+}
+
+// Queue::dispatch of a launch that is not the latest one of the carried program: every check,
+// and the packets encoded. Out of line, so that the repeat's path keeps its registers.
+[[gnu::flatten, gnu::noinline]] void dispatch_anew(Queue::Impl& queue, const std::shared_ptr<const Program::Impl>& program,
+                                                    const Arguments::Impl& args, const Launch& launch) {
+  const Program::Impl& prog = *program;
+  validate_dispatch(queue.device(), prog, args, launch);
+  const CarriedQuery query = query_carried(queue, prog, launch);
+  const GpuAddress data = stage_dispatch(queue, prog, args, launch, query.state_carried);
+  record_dispatch(queue, queue.stream(), prog, launch, [&](pm4::CommandStream& cs) {
+    emit_dispatch(cs, program, prog.data_layout(), data, launch, query.wave128, query.state_carried,
+                  queue.carried_program_state(), nullptr);
+  });
+}
+
 }  // namespace
 
 // Flattened: the checks, the staging and the packets in one frame, without the calls between
@@ -587,17 +640,18 @@ CarriedQuery query_carried(Queue::Impl& queue, const Program::Impl& prog, const 
   impl_->check_not_lost();
   const Program::Impl& prog = *program.impl();
   const Arguments::Impl& args = arguments.impl();
-  // A queue dispatching one program again and again mostly repeats its launch as well.
-  validate_dispatch(impl_->device(), prog, args, launch, impl_->carried_program_state().repeats(prog, launch));
-
-  const CarriedQuery carried = query_carried(*impl_, prog, launch);
-  const GpuAddress data = stage_dispatch(*impl_, prog, args, launch, carried.state_carried);
-  pm4::CommandStream& cs = impl_->stream();
-  const bool traced = impl_->trace() != nullptr;
-  if (traced) [[unlikely]] impl_->begin_gpu_span(cs);
-  emit_dispatch(cs, program.impl(), prog.data_layout(), data, launch, carried.wave128, carried.state_carried,
-                impl_->carried_program_state(), nullptr);
-  if (traced) [[unlikely]] impl_->end_gpu_span(cs, span_name(prog.info(), launch));
+  CarriedProgramState& carried = impl_->carried_program_state();
+  // A queue dispatching one program again and again mostly repeats its launch as well: then the
+  // launch was validated for the program, its state is carried, and the packets are a copy with
+  // the data address put in (CarriedProgramState::emit_repeat, whose packets hold the wave size).
+  if (!carried.repeats(prog, launch)) [[unlikely]] {
+    dispatch_anew(*impl_, program.impl(), args, launch);
+    return;
+  }
+  validate_dispatch(impl_->device(), prog, args, launch, true);
+  const GpuAddress data = stage_dispatch(*impl_, prog, args, launch, true);
+  record_dispatch(*impl_, impl_->carrying_stream(), prog, launch,
+                  [&](pm4::CommandStream& cs) { carried.emit_repeat(cs, prog.data_layout(), data); });
 }
 
 Launch indirect_launch(const IndirectLaunch& shape) {

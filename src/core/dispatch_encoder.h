@@ -10,6 +10,9 @@
 #include "core/program_impl.h"
 #include "pm4/command_stream.h"
 
+#include <array>
+#include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -110,31 +113,85 @@ IndirectCounts emit_indirect_count_params(pm4::CommandStream& cs, pm4::Gen gen, 
 /// It also keeps the launch of the latest dispatch written after the program's state (its own
 /// or carried): emit_dispatch's callers validated it for the program (validate_dispatch), so a
 /// queue need not validate the same launch of the same program again (repeats()).
+///
+/// A dispatch that repeats the latest one (same program, same launch: repeats()) finds the
+/// program state carried, with the wave size that launch runs (set() recorded it for the
+/// program's state, and only note_launch changes the launch, after a dispatch of that wave
+/// size). Its packets differ from those of the dispatch before it, with the state left out,
+/// only in where its data is: emit_repeat() keeps them in host memory, encoded once, and writes
+/// each repeat as a copy with the data addresses put in.
 class CarriedProgramState {
  public:
+  /// What emit_dispatch writes besides the recorded program packets, at most: the grid
+  /// (thirteen dwords), six CP_LOAD_STATE6_FRAG (the UBOs, an indirect dispatch's counts), four
+  /// 64-bit base registers, SP_CS_TSIZE, SP_CS_USIZE and CP_EXEC_CS(_INDIRECT).
+  static constexpr std::uint32_t kMaxDispatchDwords = 13 + 6 * 4 + 4 * 3 + 2 + 2 + 5;
+
   /// Whether a dispatch of `program` with the wave size `wave128` finds its state set.
   bool carries(const Program::Impl& program, bool wave128) const noexcept {
     return program_.get() == &program && wave128_ == wave128;
   }
   /// Whether the latest dispatch of the carried program, `program`, had `launch`: then
-  /// validate_launch passed it for `program` already. Compared field by field (not the bytes:
-  /// the optional wave size has padding).
+  /// validate_launch passed it for `program` already. The group counts and local sizes are
+  /// compared as the 24 bytes they fill together (a few wide compares), the base group as its
+  /// bytes, and the optional wave size as an optional (it has padding).
   bool repeats(const Program::Impl& program, const Launch& launch) const noexcept {
-    const auto same = [](const std::uint32_t(&a)[3], const std::uint32_t(&b)[3]) { return std::memcmp(a, b, sizeof a) == 0; };
-    return program_.get() == &program && same(launch_.groups, launch.groups) && same(launch_.local_size, launch.local_size) &&
-           same(launch_.base_group, launch.base_group) && launch_.wave_size == launch.wave_size;
+    static_assert(offsetof(Launch, local_size) == offsetof(Launch, groups) + sizeof launch.groups);
+    constexpr std::size_t kGridBytes = sizeof launch.groups + sizeof launch.local_size;
+    return program_.get() == &program && std::memcmp(&launch_.groups, &launch.groups, kGridBytes) == 0 &&
+           std::memcmp(&launch_.base_group, &launch.base_group, sizeof launch.base_group) == 0 &&
+           launch_.wave_size == launch.wave_size;
   }
   /// A dispatch of `program` with `wave128` wrote its whole state.
   void set(const std::shared_ptr<const Program::Impl>& program, bool wave128);
   /// A dispatch with `launch`, validated for its program, was written after its program's state.
-  void note_launch(const Launch& launch) noexcept { launch_ = launch; }
+  void note_launch(const Launch& launch) noexcept {
+    launch_ = launch;
+    repeat_.dwords = 0;  // encoded for another launch, or another program
+  }
   /// Something else may have changed the state (another command buffer ran, or a submit).
   void forget() noexcept { program_.reset(); }
+
+  /// Appends the packets of a dispatch that repeats() the latest one, with its data at `data`
+  /// laid out as `layout` (the carried program's data_layout()): the same dwords emit_dispatch
+  /// writes for it with the program state carried.
+  void emit_repeat(pm4::CommandStream& cs, const DispatchDataLayout& layout, GpuAddress data) {
+    if (repeat_.dwords == 0) [[unlikely]] encode_repeat(layout);
+    const std::uint32_t dwords = repeat_.dwords, slots = repeat_.address_count;  // not reloaded after each store
+    // The low dword first: the address's bytes in a little-endian host's order, in one store.
+    static_assert(std::endian::native == std::endian::little);
+    for (std::uint32_t i = 0; i < slots; ++i) {
+      const AddressSlot slot = repeat_.addresses[i];
+      const std::uint64_t address = (data + slot.offset).value();
+      std::memcpy(&repeat_.packets[slot.at], &address, sizeof address);
+    }
+    pm4::PacketWriter out = cs.reserve_packets(dwords);
+    std::memcpy(out.take(dwords), repeat_.packets.data(), std::size_t{dwords} * 4);  // encode_repeat wrote some
+    cs.commit(out);
+  }
 
  private:
   std::shared_ptr<const Program::Impl> program_;
   bool wave128_ = false;
   Launch launch_;  // of the latest dispatch; meaningful while program_ is set
+
+  /// Where a repeated dispatch's packets hold a data address: a 64-bit address, low dword first,
+  /// at dword `at`, `offset` bytes into the dispatch's data.
+  struct AddressSlot {
+    std::uint32_t at;
+    std::uint32_t offset;
+  };
+  /// One slot per CP_LOAD_STATE6_FRAG and base register a dispatch writes (emit_dispatch).
+  static constexpr std::uint32_t kMaxAddressSlots = 9;
+  struct RepeatPackets {
+    std::array<std::uint32_t, kMaxDispatchDwords> packets;  // the data addresses of the latest repeat
+    std::uint32_t dwords = 0;  // 0: not encoded for launch_ yet
+    std::array<AddressSlot, kMaxAddressSlots> addresses;
+    std::uint32_t address_count = 0;
+  };
+  RepeatPackets repeat_;
+  /// Encodes repeat_ for the carried program and launch_, finding the address slots.
+  [[gnu::noinline]] void encode_repeat(const DispatchDataLayout& layout);
 };
 
 /// Whether a dispatch of `program` with `launch` runs 128-wide waves.

@@ -144,16 +144,16 @@ void Queue::Impl::restart_references() noexcept {
 }
 
 void Queue::Impl::throw_held_error_or_loss() const {
-  if (has_held_error_.load(std::memory_order_acquire)) {
+  if (has_held_error()) {
     std::optional<Error> error;
     {
       std::lock_guard lock(lost_mutex_);
       error.swap(held_error_);
-      has_held_error_.store(false, std::memory_order_release);
+      trouble_.fetch_and(static_cast<std::uint8_t>(~kHeldError), std::memory_order_release);
     }
     if (error) throw *error;
   }
-  if (!is_lost_.load(std::memory_order_acquire)) return;
+  if ((trouble_.load(std::memory_order_acquire) & kLost) == 0) return;
   std::lock_guard lock(lost_mutex_);
   throw Error(Errc::device_lost, "queue", *lost_);
 }
@@ -318,7 +318,7 @@ void Queue::Impl::release_held() noexcept {
       // own next call reports it.
       std::lock_guard lost(lost_mutex_);
       held_error_ = error;
-      has_held_error_.store(true, std::memory_order_release);
+      trouble_.fetch_or(kHeldError, std::memory_order_release);
     }
   }
   release_holders(written);
@@ -365,7 +365,7 @@ void Queue::Impl::wait_submitted(std::uint64_t ticket) {
   std::unique_lock lock(submit_mutex_);
   submitted_changed_.wait(lock, [&] {
     return submitted_ticket_.load(std::memory_order_acquire) >= ticket || held_.empty() ||
-           has_held_error_.load(std::memory_order_acquire);
+           has_held_error();
   });
 }
 
@@ -475,7 +475,7 @@ bool Queue::Impl::wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeo
     std::unique_lock lock(submit_mutex_);
     const auto handed = [&] {
       return submitted_ticket_.load(std::memory_order_acquire) >= ticket || held_.empty() ||
-             has_held_error_.load(std::memory_order_acquire);
+             has_held_error();
     };
     if (deadline == Clock::time_point::max()) {
       submitted_changed_.wait(lock, handed);
@@ -505,7 +505,7 @@ bool Queue::Impl::wait_fence(std::uint64_t fence, std::chrono::nanoseconds timeo
     {
       std::lock_guard lock(lost_mutex_);
       lost_ = why;
-      is_lost_.store(true, std::memory_order_release);
+      trouble_.fetch_or(kLost, std::memory_order_release);
     }
     throw Error(Errc::device_lost, "queue wait", why, error.sys_errno());
   }

@@ -17,6 +17,7 @@
 #include "pm4/command_stream.h"
 
 #include <atomic>
+#include <cassert>
 #include <condition_variable>
 #include <deque>
 #include <memory>
@@ -37,6 +38,12 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   /// The stream to record into (opened on first use after each submit).
   pm4::CommandStream& stream() {
     if (!stream_) [[unlikely]] open_stream();
+    return *stream_;
+  }
+  /// stream() while the recording carries a program's state: the stream is open then (the
+  /// carried state is forgotten when it closes).
+  pm4::CommandStream& carrying_stream() noexcept {
+    assert(stream_ && "no program state is carried without an open stream");
     return *stream_;
   }
   /// The program whose state the recording set last (dispatch_encoder.h); forgotten at submit.
@@ -104,11 +111,10 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   /// never reached the kernel (Queue::finish).
   void finish(std::chrono::nanoseconds timeout);
   /// Throws device_lost when an earlier wait found the context reset, and the error of held work
-  /// that failed to reach the kernel since the last call (once). Every recording call asks: two
-  /// loads inline, the rest out of line.
+  /// that failed to reach the kernel since the last call (once). Every recording call asks: one
+  /// load inline, the rest out of line.
   void check_not_lost() const {
-    if (has_held_error_.load(std::memory_order_acquire) || is_lost_.load(std::memory_order_acquire)) [[unlikely]]
-      throw_held_error_or_loss();
+    if (trouble_.load(std::memory_order_acquire) != 0) [[unlikely]] throw_held_error_or_loss();
   }
 
   /// The command memory of the work being recorded (tools and tests decode it from here).
@@ -160,6 +166,7 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   void close_stream() noexcept {
     stream_.reset();
     carried_.forget();
+    uploads_.recording_closed();
   }
   std::vector<Reference> references_;
   FlatIndex reference_index_;  // block → its entry in references_
@@ -248,8 +255,11 @@ class Queue::Impl : public std::enable_shared_from_this<Queue::Impl> {
   mutable std::mutex lost_mutex_;  // waits may come from any thread (Signal::wait)
   std::optional<std::string> lost_;  // why the context is gone, once it is
   mutable std::optional<Error> held_error_;  // held work that failed to reach the kernel
-  std::atomic<bool> is_lost_{false};  // lets every recording call check without the mutex
-  mutable std::atomic<bool> has_held_error_{false};
+  // Lets every recording call check without the mutex: kLost once lost_ is set (for good),
+  // kHeldError while held_error_ is.
+  static constexpr std::uint8_t kLost = 1, kHeldError = 2;
+  mutable std::atomic<std::uint8_t> trouble_{0};
+  bool has_held_error() const noexcept { return (trouble_.load(std::memory_order_acquire) & kHeldError) != 0; }
   /// check_not_lost() once either flag is up.
   [[gnu::cold, gnu::noinline]] void throw_held_error_or_loss() const;
   UploadArea uploads_{device_};
@@ -296,9 +306,11 @@ class Signal::Impl {
 };
 
 UploadArea::Space UploadArea::allocate(Queue::Impl& queue, std::uint64_t bytes) {
-  // (cursor_ never passes kBlockBytes, a multiple of kAlignment: nothing here overflows.)
+  // (cursor_ never passes kBlockBytes, a multiple of kAlignment, nor does start; the sum does not
+  // wrap for the sizes of a layout's parts, 32-bit counts of a few bytes each. Zero bytes fit
+  // even an unlisted block: nothing reads them.)
   const std::uint64_t start = (cursor_ + kAlignment - 1) / kAlignment * kAlignment;
-  if (bytes <= kBlockBytes - start && current_ticket_ == queue.recording_ticket()) [[likely]] {
+  if (start + bytes <= room_end_) [[likely]] {
     cursor_ = start + bytes;
     return Space{CpuView(current_cpu_ + start, bytes), current_gpu_ + start};
   }

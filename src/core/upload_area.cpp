@@ -27,7 +27,7 @@ UploadArea::Space UploadArea::allocate_listed(Queue::Impl& queue, std::uint64_t 
   if (bytes > kBlockBytes)
     throw Error(Errc::invalid_argument, "upload dispatch data",
                 fmt::format("{} bytes of constants and descriptors exceed the {}-byte upload block", bytes, kBlockBytes));
-  current_ticket_ = kNotRecorded;  // until the block this allocation takes is listed (which may throw)
+  room_end_ = 0;  // until the block this allocation takes is listed (which may throw)
   const std::uint64_t start = (cursor_ + kAlignment - 1) / kAlignment * kAlignment;
   if (blocks_.empty() || start + bytes > kBlockBytes) {
     current_ = next_block(queue);
@@ -40,7 +40,7 @@ UploadArea::Space UploadArea::allocate_listed(Queue::Impl& queue, std::uint64_t 
     queue.reference(block.memory, false);
     block.written_in_ticket = queue.recording_ticket();
   }
-  current_ticket_ = block.written_in_ticket;
+  room_end_ = kBlockBytes;
   const Allocation& memory = block.memory->allocation();
   current_cpu_ = memory.cpu.data();
   current_gpu_ = memory.gpu;

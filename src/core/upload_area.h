@@ -33,6 +33,9 @@ class UploadArea {
   /// queue_impl.h (it asks the queue for its recording ticket): each dispatch calls it.
   inline Space allocate(Queue::Impl& queue, std::uint64_t bytes);
 
+  /// The queue's recording closed: the next allocation lists its block in the next one.
+  void recording_closed() noexcept { room_end_ = 0; }
+
   /// Blocks the area owns (tools and tests read uploaded data back through them).
   std::size_t block_count() const noexcept { return blocks_.size(); }
   const MemoryBlock& block(std::size_t index) const { return *blocks_.at(index).memory; }
@@ -53,10 +56,12 @@ class UploadArea {
   std::shared_ptr<Device::Impl> device_;
   std::vector<Block> blocks_;
   std::size_t current_ = 0;
-  // blocks_[current_].written_in_ticket, kept here: every dispatch compares it (none before the
-  // first allocation).
-  std::uint64_t current_ticket_ = kNotRecorded;
   std::uint64_t cursor_ = kBlockBytes;  // full: the first allocation picks a block
+  // Where allocate() may allocate up to without asking more: kBlockBytes while the current block
+  // is listed in the queue's open recording (its written_in_ticket is the recording's ticket),
+  // else 0 (before the first allocation, and once the recording closed: recording_closed()).
+  // One compare per dispatch says both that the block has room and that it is listed.
+  std::uint64_t room_end_ = 0;
   // The current block's views, kept here: every dispatch allocates from them.
   std::byte* current_cpu_ = nullptr;
   GpuAddress current_gpu_;

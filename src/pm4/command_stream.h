@@ -15,6 +15,7 @@
 #include <cassert>
 #include <concepts>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -56,9 +57,11 @@ class PacketWriter {
   explicit PacketWriter(std::uint32_t* at, const std::uint32_t* limit) : cursor_(at), limit_(limit) {}
 
   /// Whole packets recorded earlier (e.g. into host memory), copied verbatim. Returns where.
+  /// They never lie in the room they are copied to, which nothing wrote before it was reserved
+  /// (so memcpy, without std::copy's memmove).
   std::uint32_t* append(std::span<const std::uint32_t> dwords) {
     std::uint32_t* at = take(dwords.size());
-    std::copy(dwords.begin(), dwords.end(), at);
+    if (!dwords.empty()) std::memcpy(at, dwords.data(), dwords.size_bytes());  // never from null
     return at;
   }
 
@@ -87,7 +90,7 @@ class PacketWriter {
 
   std::uint32_t* cursor() const noexcept { return cursor_; }
 
- private:
+  /// Room for `dwords` dwords of whole packets the caller writes itself. Returns where.
   std::uint32_t* take(std::size_t dwords) {
     std::uint32_t* at = cursor_;
     cursor_ += dwords;
@@ -95,6 +98,7 @@ class PacketWriter {
     return at;
   }
 
+ private:
   std::uint32_t* cursor_;
   [[maybe_unused]] const std::uint32_t* limit_;  // checked by assert() only
 };

@@ -10,6 +10,7 @@
 #include "core/dispatch_encoder.h"
 #include "core/queue_impl.h"
 #include "pm4/a6xx_registers.h"
+#include "program_fixtures.h"
 #include "recorded_stream.h"
 
 #include <algorithm>
@@ -270,6 +271,78 @@ TEST_CASE("the virtual GPU refuses a submission that leaves its program state to
       CHECK(error.code() == Errc::device_lost);
     }
     check_result(second, 0, 3);  // nothing written
+  }
+  device.close_and_check_ledger();
+}
+
+namespace {
+
+// One host chunk for emit_dispatch to write a fresh encoding into.
+class HostChunk final : public pm4::ChunkSource {
+ public:
+  pm4::Chunk acquire(std::uint32_t min_dwords) override {
+    REQUIRE(min_dwords <= dwords_.size());
+    return pm4::Chunk{CpuView(dwords_.data(), dwords_.size() * 4), GpuAddress(0x10000), static_cast<std::uint32_t>(dwords_.size()), 0};
+  }
+
+ private:
+  std::vector<std::uint32_t> dwords_ = std::vector<std::uint32_t>(4096);
+};
+
+}  // namespace
+
+// Kills: a dispatch that repeats the latest launch of the carried program
+// (CarriedProgramState::emit_repeat copies the packets encoded once) with an earlier dispatch's
+// data address left in any place it goes (constants, textures, samplers and border colours,
+// storage images, UBOs), or with the packets of the launch before. Each dispatch's data lies
+// where the upload area puts it (a fresh queue's first block, one 64-byte aligned layout after
+// another), and its packets must be the ones emit_dispatch encodes for it afresh.
+TEST_CASE("dispatches that repeat the latest launch write what a fresh encoding writes at their own data",
+          "[virtual-kernel][dispatch]") {
+  VirtualDevice device(EACH_VIRTUAL_BACKEND_AND_GENERATION());
+  {
+    Buffer data = device->allocate({.size = 256 * 1024});
+    // Textures, a storage image and a sampler (CP_RUN_OPENCL); and two UBOs (CP_EXEC_CS).
+    Program images = Program::from_qualcomm_binary(*device, image_kernel_binary().build());
+    Arguments image_arguments(images);
+    const ImageDesc image{data.view(0, 64 * 64 * 16), ImageFormat::rgba32_float, 64, 64, 64 * 16};
+    image_arguments.set_sampler(0, {}).set_buffer(1, data.view(0, 4096)).set_texture(2, image).set_storage_image(3, image);
+    image_arguments.set_scalar(4, std::uint32_t{77});
+    Program ubos = Program::from_ir3_assembly(*device, "@buf 4\n@ubo 4\n@ubo 64\nend\n");
+    Arguments ubo_arguments(ubos);
+    ubo_arguments.set_buffer(0, data.view(0, 64)).set_buffer(1, data.view(4096, 64)).set_buffer(2, data.view(8192, 1024));
+    for (const auto& [program, arguments] : {std::pair{&images, &image_arguments}, std::pair{&ubos, &ubo_arguments}}) {
+      INFO("program " << program->impl()->info().name);
+      const auto& fixed = program->impl()->info().fixed_local_size;  // the assembled one is compiled for 1×1×1
+      const Launch first{{5, 3, 2}, {fixed[0] != 0 ? fixed[0] : 16, fixed[1] != 0 ? fixed[1] : 4, fixed[2] != 0 ? fixed[2] : 2}, std::nullopt};
+      Launch second = first;
+      second.groups[0] = 7;
+      Queue queue(*device);
+      queue.barrier();  // events only: the stream has its chunk before the first dispatch
+      const Launch* launches[] = {&first, &first, &first, &second, &second};
+      std::vector<std::pair<GpuAddress, std::size_t>> written;  // each dispatch's packets in the stream
+      for (const Launch* launch : launches) {
+        const GpuAddress before = queue.impl().stream().gpu_address_here();
+        queue.dispatch(*program, *arguments, *launch);
+        written.emplace_back(before, (queue.impl().stream().gpu_address_here() - before) / 4);
+      }
+      const DispatchDataLayout& layout = program->impl()->data_layout();
+      const GpuAddress uploads = queue.impl().uploads().block(0).allocation().gpu;
+      const BlockReader memory = queue_memory(queue);
+      for (std::size_t k = 0; k < std::size(launches); ++k) {
+        INFO("dispatch " << k);
+        const Launch& launch = *launches[k];
+        HostChunk chunk;
+        pm4::CommandStream fresh(chunk);
+        CarriedProgramState carried;  // the first dispatch writes the program state, the others carry it
+        if (k > 0) carried.set(program->impl(), runs_wave128(program->impl()->info(), launch));
+        const GpuAddress at = uploads + k * ((layout.bytes + 63) / 64 * 64);
+        const EmittedDispatch expected = emit_dispatch(fresh, program->impl(), layout, at, launch, carried);
+        const std::vector<std::uint32_t> recorded = memory.dwords(written[k].first, written[k].second);
+        CHECK(recorded == std::vector<std::uint32_t>(expected.packets.begin(), expected.packets.end()));
+      }
+      queue.finish(std::chrono::seconds(60));
+    }
   }
   device.close_and_check_ledger();
 }

@@ -17,7 +17,7 @@ std::uint64_t align_up(std::uint64_t value, std::uint64_t align) { return (value
 }  // namespace
 
 Allocator::Allocator(Kernel& kernel, sys::Syscalls& sys, RetirementOracle& oracle) : kernel_(kernel), sys_(sys), oracle_(oracle) {
-  spare_records_.reserve(kSpareRecords);  // recycling a record then never allocates
+  spare_records_.reserve(kSpareRecords);  // recycling a record allocates only past records still in use (recycle)
 }
 
 Allocator::~Allocator() {
@@ -306,11 +306,7 @@ void Allocator::keep_spare(Slab& slab, const Allocation& allocation) {
 
 void Allocator::recycle_memory(Allocation& allocation) {
   if (Slab* slab = allocation.slab) {
-    if (slab->live > 1) {
-      keep_spare(*slab, allocation);
-      return;
-    }
-    --slab->live;
+    --slab->live;  // its last range (recycle kept any other as a spare)
     slab->ranges.free(allocation.range_offset, allocation.range_size);
     return_spare_ranges(*slab);
     // Keep one empty slab per kind for the next small allocation; give back the others.

@@ -186,7 +186,8 @@ class Allocator {
   void collect_locked();
   void recycle_retired();  // the deferred releases whose submissions retired
   [[gnu::always_inline]] inline void recycle(std::unique_ptr<Allocation> allocation);
-  // Gives the allocation's memory back to its slab, the cache or the kernel.
+  // Gives back what recycle does not keep as a slab's spare: a slab's last range (the slab
+  // goes when another of its kind is empty), or an object, to the cache or the kernel.
   void recycle_memory(Allocation& allocation);
   // Keeps the range of `allocation`, of `slab` whose other ranges are not all free, for the next
   // allocation of its size.

@@ -166,7 +166,7 @@ class CarriedProgramState {
       std::memcpy(&repeat_.packets[slot.at], &address, sizeof address);
     }
     pm4::PacketWriter out = cs.reserve_packets(dwords);
-    std::memcpy(out.take(dwords), repeat_.packets.data(), std::size_t{dwords} * 4);  // encode_repeat wrote some
+    out.append(std::span(repeat_.packets.data(), dwords));
     cs.commit(out);
   }
 

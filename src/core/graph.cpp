@@ -635,12 +635,8 @@ void Graph::Impl::set_buffer_slow(GraphDispatch id, std::size_t argument, const 
   const auto index = static_cast<std::size_t>(id);
   constexpr const char* kOperation = "set graph buffer argument";
   PatchSite& site = site_of(id, argument, kOperation);  // throws for a graph not built, a dispatch or argument that does not exist
-  if (site.is_address) {
-    check_device(buffer, id, argument, kOperation);  // throws: set_buffer took a buffer of the device
-    stage(bindings_[site.binding], buffer);
-    pend_address(bindings_[site.binding], address.value());
-    return;
-  }
+  // set_buffer staged every address site of a buffer of the graph's device itself.
+  if (site.is_address) foreign_buffer(buffer, id, argument, kOperation);
   if (site.kind == ProgramArgument::Kind::storage_buffer || site.kind == ProgramArgument::Kind::uniform_buffer) {
     check_device(buffer, id, argument, kOperation);
     std::uint32_t descriptor[pm4::a6xx_descriptors::kTextureDwords];

@@ -90,7 +90,7 @@ class PacketWriter {
 
   std::uint32_t* cursor() const noexcept { return cursor_; }
 
-  /// Room for `dwords` dwords of whole packets the caller writes itself. Returns where.
+ private:
   std::uint32_t* take(std::size_t dwords) {
     std::uint32_t* at = cursor_;
     cursor_ += dwords;
@@ -98,7 +98,6 @@ class PacketWriter {
     return at;
   }
 
- private:
   std::uint32_t* cursor_;
   [[maybe_unused]] const std::uint32_t* limit_;  // checked by assert() only
 };
